@@ -1,0 +1,57 @@
+/**
+ * The Policy interface every model family implements.
+ *
+ * A policy maps a batch of token sequences to next-token logits at every position (causal: the
+ * logits at position t depend only on tokens 0..t). Families are written as pure functions of a
+ * parameter record (`forward(params, tokens)`), and the Policy object only owns the tf.Variables.
+ * That split is deliberate: several same-shape members can later be run as one batched
+ * computation by stacking their parameters on a leading model axis, without touching the
+ * families' math (see docs/ARCHITECTURE notes in the README).
+ */
+import type * as tf from '@tensorflow/tfjs';
+
+export type Family = 'transformer' | 'gru' | 'mlp';
+
+export interface PolicyConfig {
+  family: Family;
+  /** Vocabulary size (from the tokenizer). */
+  vocabSize: number;
+  /** Longest sequence (prompt + completion, including BOS/EOS) the model will ever see. */
+  maxLen: number;
+  /** Width: embedding / hidden size. */
+  dModel: number;
+  /** Depth: transformer blocks, GRU layers or MLP hidden layers. */
+  layers: number;
+  /** Transformer only: attention heads (dModel must be divisible by it). */
+  heads?: number;
+  /** MLP only: how many previous tokens the MLP sees. */
+  window?: number;
+}
+
+/** A weight as plain data: what checkpoints, clones and share bundles carry. */
+export interface NamedWeight {
+  name: string;
+  shape: number[];
+  values: Float32Array;
+}
+
+export interface Policy {
+  readonly config: PolicyConfig;
+  /** Trainable variables in a stable order (the optimizer and gradients use this order). */
+  readonly variables: tf.Variable[];
+  /**
+   * tokens: int32 [N, T] with T <= maxLen. Returns float32 logits [N, T, vocabSize]; position t
+   * predicts token t+1. Must only use ops whose gradients exist on cpu, wasm, webgl and webgpu
+   * (PLATFORM.md): embeddings as oneHot + matMul, a constant additive causal mask.
+   */
+  logits(tokens: tf.Tensor2D): tf.Tensor3D;
+  /** Number of scalar parameters. */
+  paramCount(): number;
+  /** Weights as plain typed arrays (one readback per variable; use between steps, not per token). */
+  exportWeights(): Promise<NamedWeight[]>;
+  /** Overwrite weights from plain data; throws on a name or shape mismatch. */
+  importWeights(weights: NamedWeight[]): void;
+  /** A deep copy with its own variables (same weights, independent training). */
+  clone(): Policy;
+  dispose(): void;
+}

@@ -1,0 +1,41 @@
+/**
+ * Procedural, character-level, verifiable tasks.
+ *
+ * A problem is a prompt ending in '=' and a short answer string. The target completion the
+ * warm start imitates is `scratchpad + '>' + answer`, followed by the EOS token. The scratchpad is
+ * optional (empty string when absent): with it, small models learn the algorithm; without it they
+ * memorise (DESIGN.md). Every prompt of one task at one difficulty has the same length, so a batch
+ * of prompts is a dense [N, P] tensor with no left padding.
+ */
+import type { Rng } from '../random';
+
+export type TaskId = 'digitsum' | 'addition' | 'reverse';
+
+/** How warm-start targets use the scratchpad: always, never, or a seeded mix. */
+export type ScratchpadMode = 'always' | 'never' | 'mixed';
+
+export interface Problem {
+  /** e.g. "8+3+9+7=" */
+  prompt: string;
+  /** e.g. "7" */
+  answer: string;
+  /** e.g. "8,1,0" (the running sums); the completion is scratchpad + '>' + answer. */
+  scratchpad: string;
+}
+
+export interface Task {
+  id: TaskId;
+  title: string;
+  /** One or two sentences for students. */
+  description: string;
+  /** Inclusive range of the difficulty knob (e.g. number of digits). */
+  difficultyRange: [number, number];
+  /** Characters in every prompt at this difficulty, '=' included. */
+  promptLength(difficulty: number): number;
+  /** Most characters a correct completion with scratchpad has, EOS excluded. */
+  maxCompletionLength(difficulty: number): number;
+  /** A uniformly random problem. */
+  generate(rng: Rng, difficulty: number): Problem;
+  /** Is `s` a well-formed answer for this task at this difficulty (e.g. one digit)? */
+  isWellFormedAnswer(s: string, difficulty: number): boolean;
+}

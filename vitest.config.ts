@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests run in Node on the tfjs wasm (or cpu) backend; see PLATFORM.md.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'cli/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    reporters: ['default'],
+  },
+});
