@@ -1,0 +1,135 @@
+/**
+ * What a run reports: the runner yields these events, the worker forwards them to the UI, and the
+ * CLI folds them into its JSON. Plain data only (structured-clone safe, JSON safe).
+ */
+import type { ExperimentSpec, RewardSchemeId } from './spec';
+
+/** Per step, per member of an arm. Rates are in [0, 1]; null where undefined (e.g. no labeled prompt). */
+export interface MemberStepMetrics {
+  /** Mean label-free reward of the arm's scheme over the step's rollouts. */
+  reward: number;
+  /** Mean oracle reward (the fraction of rollouts that are correct): training-batch pass@1. */
+  oracleReward: number;
+  /** Fraction of labeled prompts whose pseudo-label equals the truth. */
+  pseudoLabelAccuracy: number | null;
+  /** Fraction of rollouts whose label-free reward equals the oracle reward. */
+  rewardAccuracy: number;
+  /** reward - oracleReward: the hacking gap. */
+  rewardGap: number;
+  labeledFraction: number;
+  majorityRatio: number;
+  tieRate: number;
+  /** Mean token entropy of the sampled completions (nats). */
+  entropy: number;
+  /** Mean completion length in tokens (EOS included). */
+  length: number;
+  /** Fraction of completions that hit the length cap. */
+  capFraction: number;
+  /** Fraction of completions with no parseable answer. */
+  malformedFraction: number;
+  /** Mean within-group reward std, and the fraction of groups with zero std (no learning signal). */
+  rewardStd: number;
+  zeroStdFraction: number;
+  /** Fraction of prompts whose supervising votes contain the truth (null for oracle/intrinsic). */
+  supervisionContainsTruth: number | null;
+  /** Share of all votes taken by the single most common answer across the batch (mode collapse). */
+  topAnswerShare: number;
+  loss: number;
+  kl: number;
+  clipFraction: number;
+  gradNorm: number;
+  /** Held-out pass@1 and maj@G, on evaluation steps only. */
+  evalPassAt1?: number;
+  evalMajAtG?: number;
+}
+
+export interface PairMetrics {
+  a: string;
+  b: string;
+  /** Both pluralities defined and equal, over prompts where both are defined. */
+  agreement: number | null;
+  /** Cohen's kappa of per-prompt correctness (training batch pluralities). */
+  kappa: number | null;
+  /** Fraction of prompts where both pluralities are wrong with the same answer. */
+  bothWrongSame: number;
+  /** Held-out versions, on evaluation steps. */
+  evalKappa?: number | null;
+  evalBothWrongSame?: number;
+}
+
+export interface ArmStepMetrics {
+  armId: string;
+  scheme: RewardSchemeId;
+  members: Record<string, MemberStepMetrics>;
+  pairs: PairMetrics[];
+  /** Compute-matched control on evaluation steps: the arm's first two members pooled by maj@G. */
+  ensembleMajAtG?: number;
+}
+
+/** One prompt of a step, for the rollout inspector. */
+export interface RolloutSample {
+  armId: string;
+  prompt: string;
+  truth: string;
+  members: {
+    memberId: string;
+    completions: (string | null)[];
+    answers: (string | null)[];
+    /** This member's own plurality vote on the prompt. */
+    plurality: string | null;
+    /** The pseudo-label its reward was computed against (null = unlabeled or not vote-based). */
+    pseudoLabel: string | null;
+    rewards: number[];
+    oracleRewards: number[];
+  }[];
+}
+
+export interface MemberInfo {
+  id: string;
+  family: string;
+  params: number;
+  label: string;
+}
+
+export interface BaseEvaluation {
+  memberId: string;
+  passAt1: number;
+  majAtG: number;
+}
+
+export type RunnerEvent =
+  | { type: 'warmstart'; memberId: string; step: number; steps: number; loss: number; memberIndex: number; memberCount: number }
+  | {
+      type: 'base';
+      members: MemberInfo[];
+      base: BaseEvaluation[];
+      /** Held-out kappa of correctness between every pair of members at the base. */
+      baseKappa: { a: string; b: string; kappa: number | null; bothWrongSame: number }[];
+    }
+  | { type: 'step'; step: number; steps: number; arms: ArmStepMetrics[]; samples: RolloutSample[]; stepMs: number; tokens: number }
+  | { type: 'done'; summary: RunSummary };
+
+export interface MemberHistoryEntry extends MemberStepMetrics {
+  step: number;
+}
+
+export interface RunSummary {
+  seed: number;
+  arms: {
+    id: string;
+    scheme: RewardSchemeId;
+    members: { id: string; family: string; params: number; history: MemberHistoryEntry[]; collapseStep: number | null }[];
+    pairs: (PairMetrics & { step: number })[];
+    ensemble: { step: number; majAtG: number }[];
+  }[];
+  base: BaseEvaluation[];
+  baseKappa: { a: string; b: string; kappa: number | null; bothWrongSame: number }[];
+  medianStepMs: number;
+  backend: string;
+}
+
+export interface ExperimentResultFile {
+  version: 1;
+  spec: ExperimentSpec;
+  runs: RunSummary[];
+}

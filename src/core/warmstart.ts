@@ -1,0 +1,141 @@
+/**
+ * Warm start: supervised next-token training on a small labeled set, so that the base policy is in
+ * the regime where label-free RL is interesting (pass@1 moderate, maj@G above pass@1; DESIGN.md).
+ *
+ * Each labeled problem becomes one fixed-length sequence BOS + prompt + target completion + EOS,
+ * padded to the model's maxLen; the loss is the mean cross-entropy over completion tokens only
+ * (the prompt is given, not predicted). Whether a target uses the scratchpad is decided once per
+ * problem (ScratchpadMode 'mixed' = a seeded coin), so a mixed warm start really contains both.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { Rng } from './random';
+import type { Policy } from './models/policy';
+import type { Problem, ScratchpadMode } from './tasks/types';
+import { encodePrompt, encodeTarget, PAD_ID } from './tasks/tokenizer';
+import { scratchpadFor, targetCompletion } from './tasks/index';
+
+export interface SupervisedBatchData {
+  /** [N, T] int32 token sequences. */
+  tokens: Int32Array;
+  /** [N, T] 1 where position t is followed by a completion token (the loss is taken there). */
+  lossMask: Float32Array;
+  count: number;
+  length: number;
+}
+
+/** Encode labeled problems as padded sequences with a completion-only loss mask. */
+export function encodeSupervised(
+  problems: Problem[],
+  length: number,
+  scratchpad: ScratchpadMode,
+  rng: Rng,
+): SupervisedBatchData {
+  const N = problems.length;
+  const tokens = new Int32Array(N * length).fill(PAD_ID);
+  const lossMask = new Float32Array(N * length);
+  problems.forEach((p, i) => {
+    const prompt = encodePrompt(p.prompt);
+    const target = encodeTarget(targetCompletion(p, scratchpadFor(scratchpad, rng)));
+    const seq = [...prompt, ...target];
+    if (seq.length > length) throw new Error(`sequence of ${seq.length} tokens exceeds maxLen ${length}`);
+    tokens.set(seq, i * length);
+    // Position t predicts token t+1; completion tokens sit at prompt.length .. seq.length-1.
+    for (let t = prompt.length - 1; t < seq.length - 1; t++) lossMask[i * length + t] = 1;
+  });
+  return { tokens, lossMask, count: N, length };
+}
+
+/** Mean next-token cross-entropy over masked positions. tokens [N,T], mask [N,T]. */
+export function supervisedLoss(policy: Policy, tokens: tf.Tensor2D, mask: tf.Tensor2D): tf.Scalar {
+  return tf.tidy(() => {
+    const [N, T] = tokens.shape;
+    const V = policy.config.vocabSize;
+    const logp = tf.logSoftmax(policy.logits(tokens)); // [N, T, V]
+    // Targets are the tokens shifted left by one; the last position has no target (mask is 0).
+    const next = tf.concat([tf.slice(tokens, [0, 1], [N, T - 1]), tf.fill([N, 1], PAD_ID, 'int32')], 1);
+    const picked = tf.sum(tf.mul(logp, tf.oneHot(next, V)), 2); // [N, T]
+    return tf.div(tf.neg(tf.sum(tf.mul(picked, mask))), tf.maximum(tf.sum(mask), 1)) as tf.Scalar;
+  });
+}
+
+export interface WarmStartOptions {
+  steps: number;
+  batchSize: number;
+  learningRate: number;
+  scratchpad: ScratchpadMode;
+  /** Stream for the scratchpad coin and the minibatch order. */
+  rng: Rng;
+  /** Read the loss back every this many steps (a readback is a sync point; default 10). */
+  reportEvery?: number;
+  /** Called with progress; may be async (e.g. to evaluate and stop early by returning true). */
+  onProgress?: (p: WarmStartProgress) => void | boolean | Promise<void | boolean>;
+}
+
+export interface WarmStartProgress {
+  step: number;
+  steps: number;
+  loss: number;
+}
+
+export interface WarmStartResult {
+  steps: number;
+  finalLoss: number;
+  losses: { step: number; loss: number }[];
+  stoppedEarly: boolean;
+}
+
+/** Supervised warm start with Adam; returns the loss curve. Disposes everything it creates. */
+export async function warmStart(policy: Policy, problems: Problem[], opts: WarmStartOptions): Promise<WarmStartResult> {
+  if (problems.length === 0) throw new Error('warm start needs labeled problems');
+  const data = encodeSupervised(problems, policy.config.maxLen, opts.scratchpad, opts.rng.child('scratchpad'));
+  const order = opts.rng.child('order');
+  const optimizer = tf.train.adam(opts.learningRate);
+  const reportEvery = opts.reportEvery ?? 10;
+  const B = Math.min(opts.batchSize, data.count);
+  const T = data.length;
+  const losses: { step: number; loss: number }[] = [];
+  let perm: number[] = [];
+  let cursor = 0;
+  let finalLoss = NaN;
+  let stoppedEarly = false;
+  let step = 0;
+  try {
+    for (step = 1; step <= opts.steps; step++) {
+      // Sample a minibatch without replacement within an epoch, reshuffled each epoch.
+      const idx: number[] = [];
+      for (let k = 0; k < B; k++) {
+        if (cursor >= perm.length) {
+          perm = order.shuffle(Array.from({ length: data.count }, (_, i) => i));
+          cursor = 0;
+        }
+        idx.push(perm[cursor++]);
+      }
+      const tok = new Int32Array(B * T);
+      const msk = new Float32Array(B * T);
+      idx.forEach((r, k) => {
+        tok.set(data.tokens.subarray(r * T, (r + 1) * T), k * T);
+        msk.set(data.lossMask.subarray(r * T, (r + 1) * T), k * T);
+      });
+      const tokens = tf.tensor2d(tok, [B, T], 'int32');
+      const mask = tf.tensor2d(msk, [B, T], 'float32');
+      const loss = optimizer.minimize(() => supervisedLoss(policy, tokens, mask), true, policy.variables);
+      tokens.dispose();
+      mask.dispose();
+      if (step % reportEvery === 0 || step === opts.steps) {
+        finalLoss = (await loss!.data())[0];
+        losses.push({ step, loss: finalLoss });
+        loss!.dispose();
+        const stop = await opts.onProgress?.({ step, steps: opts.steps, loss: finalLoss });
+        if (stop === true) {
+          stoppedEarly = true;
+          break;
+        }
+      } else {
+        loss!.dispose();
+      }
+    }
+  } finally {
+    optimizer.dispose();
+  }
+  return { steps: Math.min(step, opts.steps), finalLoss, losses, stoppedEarly };
+}
