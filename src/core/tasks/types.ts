@@ -30,10 +30,17 @@ export interface Task {
   description: string;
   /** Inclusive range of the difficulty knob (e.g. number of digits). */
   difficultyRange: [number, number];
+  /** The difficulty a new experiment starts with. */
+  defaultDifficulty: number;
   /** Characters in every prompt at this difficulty, '=' included. */
   promptLength(difficulty: number): number;
   /** Most characters a correct completion with scratchpad has, EOS excluded. */
   maxCompletionLength(difficulty: number): number;
+  /**
+   * How many distinct problems (distinct prompts) exist at this difficulty, e.g. 10^n for n
+   * digits. makeSplit uses it to refuse splits the problem space cannot fill.
+   */
+  problemCount(difficulty: number): number;
   /** A uniformly random problem. */
   generate(rng: Rng, difficulty: number): Problem;
   /** Is `s` a well-formed answer for this task at this difficulty (e.g. one digit)? */

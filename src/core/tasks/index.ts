@@ -1,0 +1,100 @@
+/**
+ * The task registry and the pieces an experiment needs from it: warm-start targets, the
+ * scratchpad coin, disjoint data splits and the sequence length models must allocate.
+ */
+import type { Rng } from '../random';
+import { additionTask } from './addition';
+import { digitsumTask } from './digitsum';
+import { reverseTask } from './reverse';
+import type { Problem, ScratchpadMode, Task, TaskId } from './types';
+
+export type { Problem, ScratchpadMode, Task, TaskId } from './types';
+export * from './tokenizer';
+export { checkAnswer, completionText, extractAnswer } from './extract';
+export { digitsumTask, digitsumProblem } from './digitsum';
+export { additionTask, additionProblem } from './addition';
+export { reverseTask, reverseProblem } from './reverse';
+
+export const TASKS: Record<TaskId, Task> = {
+  digitsum: digitsumTask,
+  addition: additionTask,
+  reverse: reverseTask,
+};
+
+export function getTask(id: TaskId): Task {
+  const task = TASKS[id];
+  if (!task) throw new Error(`Unknown task "${id}"; known tasks: ${Object.keys(TASKS).join(', ')}`);
+  return task;
+}
+
+/** What the warm start imitates (EOS excluded): `scratchpad>answer`, or `>answer` without one. */
+export function targetCompletion(problem: Problem, withScratchpad: boolean): string {
+  return (withScratchpad ? problem.scratchpad : '') + '>' + problem.answer;
+}
+
+/** Whether one warm-start example shows its scratchpad; 'mixed' tosses a fair seeded coin. */
+export function scratchpadFor(mode: ScratchpadMode, rng: Rng): boolean {
+  if (mode === 'always') return true;
+  if (mode === 'never') return false;
+  return rng.next() < 0.5;
+}
+
+/** Tokens a model must hold for one full example: BOS, prompt, longest completion, EOS. */
+export function sequenceLength(task: Task, difficulty: number): number {
+  return 1 + task.promptLength(difficulty) + task.maxCompletionLength(difficulty) + 1;
+}
+
+export interface SplitSizes {
+  warmStart: number;
+  rl: number;
+  heldOut: number;
+}
+
+export interface Split {
+  warmStart: Problem[];
+  rl: Problem[];
+  heldOut: Problem[];
+}
+
+/**
+ * Three sets of problems with pairwise disjoint prompts, so held-out accuracy measures
+ * generalisation and never memorised warm-start or RL prompts.
+ *
+ * Each set draws from its own child stream of `rng`, held-out first, then RL, then warm start,
+ * each skipping prompts already taken. The held-out set therefore depends only on the seed and
+ * its own size: changing the warm-start size does not move the evaluation set.
+ */
+export function makeSplit(task: Task, difficulty: number, rng: Rng, sizes: SplitSizes): Split {
+  for (const [name, n] of Object.entries(sizes)) {
+    if (!Number.isInteger(n) || n < 0) {
+      throw new RangeError(`makeSplit: size ${name} must be a non-negative integer, got ${n}`);
+    }
+  }
+  const total = sizes.warmStart + sizes.rl + sizes.heldOut;
+  const available = task.problemCount(difficulty);
+  if (total > available) {
+    throw new Error(
+      `makeSplit: ${task.id} at difficulty ${difficulty} has only ${available} distinct problems, ` +
+        `but the split asks for ${total} (warm start ${sizes.warmStart} + RL ${sizes.rl} + ` +
+        `held-out ${sizes.heldOut}). Lower the sizes or raise the difficulty.`,
+    );
+  }
+  const taken = new Set<string>();
+  const draw = (name: keyof SplitSizes): Problem[] => {
+    const stream = rng.child(`split/${name}`);
+    const set: Problem[] = [];
+    // Rejection sampling: cheap while the sets are small next to the problem space, and it
+    // still ends (coupon collector, about N ln N draws) when they fill it completely.
+    while (set.length < sizes[name]) {
+      const problem = task.generate(stream, difficulty);
+      if (taken.has(problem.prompt)) continue;
+      taken.add(problem.prompt);
+      set.push(problem);
+    }
+    return set;
+  };
+  const heldOut = draw('heldOut');
+  const rl = draw('rl');
+  const warmStart = draw('warmStart');
+  return { warmStart, rl, heldOut };
+}
