@@ -1,0 +1,4 @@
+export * from './advantages';
+export * from './logprobs';
+export * from './loss';
+export * from './update';

@@ -1,0 +1,4 @@
+export * from './labels';
+export * from './accuracy';
+export * from './overlap';
+export * from './dynamics';

@@ -1,0 +1,2 @@
+export * from './vote';
+export * from './schemes';
