@@ -108,7 +108,7 @@ export const ExperimentSpecSchema = z
       learningRate: z.number().min(1e-5).max(0.1),
     }),
     members: z.array(MemberSpecSchema).min(1).max(6),
-    arms: z.array(ArmSpecSchema).min(1).max(8),
+    arms: z.array(ArmSpecSchema).min(1).max(10),
     grpo: GrpoSpecSchema,
     /** RL steps. */
     steps: z.number().int().min(1).max(5000),

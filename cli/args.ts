@@ -1,0 +1,69 @@
+/**
+ * Argument parsing for the CLI entry points: strict, with one-line messages. A UsageError is
+ * printed as `error: <message>` and the process exits with code 2.
+ */
+export class UsageError extends Error {}
+
+export interface ParsedArgs {
+  flags: Map<string, string | true>;
+}
+
+/** Parse `--name value`, `--name=value` and boolean `--name`; rejects unknown flags and positionals. */
+export function parseArgs(argv: string[], known: Record<string, 'string' | 'boolean'>): ParsedArgs {
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}" (flags start with --)`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq >= 0 ? eq : undefined);
+    const kind = known[name];
+    if (!kind) throw new UsageError(`unknown flag --${name} (known: ${Object.keys(known).map((k) => '--' + k).join(', ')})`);
+    if (flags.has(name)) throw new UsageError(`--${name} is given twice`);
+    if (kind === 'boolean') {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      flags.set(name, true);
+      continue;
+    }
+    let value: string | undefined;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      i++;
+    }
+    if (value === undefined || value === '' || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+    flags.set(name, value);
+  }
+  return { flags };
+}
+
+export function intFlag(args: ParsedArgs, name: string, min: number, max: number): number | undefined {
+  const v = args.flags.get(name);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number, got "${v}"`);
+  const n = Number(v);
+  if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** "1,2,3" -> [1, 2, 3]; each a seed in [0, 2^31). */
+export function seedsFlag(args: ParsedArgs, name = 'seeds'): number[] | undefined {
+  const v = args.flags.get(name);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^\d+(,\d+)*$/.test(v)) {
+    throw new UsageError(`--${name} must be a comma-separated list of whole numbers like 1,2,3, got "${v}"`);
+  }
+  const seeds = v.split(',').map(Number);
+  if (seeds.some((s) => s >= 2 ** 31)) throw new UsageError(`--${name}: seeds must be below 2^31`);
+  if (new Set(seeds).size !== seeds.length) throw new UsageError(`--${name}: a seed is repeated`);
+  if (seeds.length > 50) throw new UsageError(`--${name}: at most 50 seeds`);
+  return seeds;
+}
+
+export function choiceFlag<T extends string>(args: ParsedArgs, name: string, choices: readonly T[]): T | undefined {
+  const v = args.flags.get(name);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !(choices as readonly string[]).includes(v)) {
+    throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got "${String(v)}"`);
+  }
+  return v as T;
+}

@@ -1,0 +1,68 @@
+/**
+ * npm run experiment -- (--preset NAME | --spec FILE.json) [--steps N] [--seeds 1,2,3]
+ *                       [--backend wasm|cpu|webgpu] [--out results.json]
+ *
+ * Runs an experiment for each seed, shows progress on stderr, prints a summary table per arm and
+ * member and the median GRPO step time, and writes the results as JSON (format: README.md).
+ * Bad arguments or an invalid spec: a one-line message and exit code 2.
+ */
+import { writeFileSync } from 'node:fs';
+import { choiceFlag, intFlag, parseArgs, seedsFlag, UsageError } from './args';
+import { resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
+import { initNodeBackend } from '../src/engine/node-backend';
+import type { RunSummary } from '../src/core/experiment/events';
+
+const FLAGS = { preset: 'string', spec: 'string', steps: 'string', seeds: 'string', backend: 'string', out: 'string', help: 'boolean' } as const;
+
+const USAGE = `usage: npm run experiment -- (--preset NAME | --spec FILE.json) [--steps N] [--seeds 1,2,3]
+                             [--backend wasm|cpu|webgpu] [--out results.json]`;
+
+function progressBar(label: string, done: number, total: number): void {
+  if (!process.stderr.isTTY) return;
+  const width = 30;
+  const filled = total > 0 ? Math.round((done / total) * width) : 0;
+  process.stderr.write(`\r${label.padEnd(34)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}   `);
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2), FLAGS);
+  if (args.flags.has('help')) {
+    console.log(USAGE);
+    return;
+  }
+  const steps = intFlag(args, 'steps', 1, 5000);
+  const seeds = seedsFlag(args);
+  const backend = choiceFlag(args, 'backend', ['wasm', 'cpu', 'webgpu'] as const) ?? 'wasm';
+  const out = args.flags.get('out') as string | undefined;
+  const spec = resolveSpec(args.flags.get('preset') as string | undefined, args.flags.get('spec') as string | undefined, steps);
+
+  const report = await initNodeBackend(backend);
+  console.error(`backend: ${report.backend}${report.adapter ? ` (${report.adapter})` : ''}`);
+  const runs: RunSummary[] = [];
+  for (const seed of seeds ?? [spec.seed]) {
+    const t0 = Date.now();
+    const summary = await runSeed({ ...spec, seed }, report.backend, (phase, done, total) =>
+      progressBar(`seed ${seed}: ${phase}`, done, total),
+    );
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    console.error(`seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    runs.push(summary);
+  }
+  console.log(summaryTable(runs));
+  const medians = runs.map((r) => r.medianStepMs).sort((a, b) => a - b);
+  console.log(`\nmedian GRPO step (all arms): ${medians[Math.floor(medians.length / 2)].toFixed(0)} ms on ${report.backend}`);
+  if (out) {
+    writeFileSync(out, JSON.stringify(resultFile({ ...spec, seed: runs[0].seed }, runs), null, 1));
+    console.error(`wrote ${out}`);
+  }
+  if (backend === 'webgpu') process.exit(0); // the Dawn instance keeps Node alive (PLATFORM.md)
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    console.error(`error: ${e.message} (npm run experiment -- --help)`);
+    process.exit(2);
+  }
+  console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,76 @@
+/**
+ * The cohort: every member is built and warm-started ONCE from its own seeds; each arm then trains
+ * clones of these warm-started weights, so all arms start from identical weights (DESIGN.md).
+ */
+import type { Rng } from '../random';
+import type { Policy, PolicyConfig } from '../models/policy';
+import { createPolicy, describePolicy } from '../models/index';
+import { warmStart } from '../warmstart';
+import type { Problem, ScratchpadMode } from '../tasks/types';
+import type { ExperimentSpec, MemberSpec } from './spec';
+import type { MemberInfo } from './events';
+
+export function policyConfigFor(member: MemberSpec, vocabSize: number, maxLen: number): PolicyConfig {
+  return {
+    family: member.family,
+    vocabSize,
+    maxLen,
+    dModel: member.dModel,
+    layers: member.layers,
+    heads: member.heads,
+    window: member.window,
+  };
+}
+
+export interface WarmMember {
+  spec: MemberSpec;
+  /** The warm-started weights: the reference for KL, the teacher, and the source of every clone. */
+  reference: Policy;
+  info: MemberInfo;
+}
+
+/**
+ * The labeled problems a member warm-starts on: `warmStartExamples` drawn from the shared labeled
+ * pool by the member's data seed, so members with one dataSeed see the same data in the same order.
+ */
+export function warmStartSet(pool: Problem[], member: MemberSpec, root: Rng): Problem[] {
+  const rng = root.child(`data/${member.dataSeed}/subset`);
+  const n = Math.min(member.warmStartExamples, pool.length);
+  return rng.shuffle(pool.slice()).slice(0, n);
+}
+
+export interface WarmStartCallbacks {
+  onProgress?: (memberIndex: number, step: number, steps: number, loss: number) => void | Promise<void>;
+}
+
+/** Build and warm-start one member. */
+export async function buildMember(
+  spec: ExperimentSpec,
+  member: MemberSpec,
+  pool: Problem[],
+  vocabSize: number,
+  maxLen: number,
+  root: Rng,
+  onProgress?: (step: number, steps: number, loss: number) => void | Promise<void>,
+): Promise<WarmMember> {
+  const config = policyConfigFor(member, vocabSize, maxLen);
+  const policy = createPolicy(config, root.child(`init/${member.initSeed}/${member.family}`));
+  if (member.warmStartSteps > 0) {
+    await warmStart(policy, warmStartSet(pool, member, root), {
+      steps: member.warmStartSteps,
+      batchSize: spec.warmStart.batchSize,
+      learningRate: spec.warmStart.learningRate,
+      scratchpad: spec.task.scratchpad as ScratchpadMode,
+      rng: root.child(`data/${member.dataSeed}/order`),
+      reportEvery: Math.max(1, Math.min(25, Math.floor(member.warmStartSteps / 20))),
+      onProgress: async (p) => {
+        await onProgress?.(p.step, p.steps, p.loss);
+      },
+    });
+  }
+  return {
+    spec: member,
+    reference: policy,
+    info: { id: member.id, family: member.family, params: policy.paramCount(), label: describePolicy(config) },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Measurement: turns one member's rollouts, rewards and votes into MemberStepMetrics, and two
+ * members' votes into PairMetrics. The truth enters here and nowhere in training (except the
+ * oracle arm's reward).
+ */
+import type { Rng } from '../random';
+import type { RolloutBatch } from '../rollout';
+import { perCompletionMean } from '../rollout';
+import type { RewardOutput } from '../rewards/schemes';
+import { voteCounts, type PluralityVote } from '../rewards/vote';
+import type { GroupStats } from '../grpo/advantages';
+import type { GrpoUpdateStats } from '../grpo/update';
+import type { Evaluation } from '../evaluate';
+import type { Problem } from '../tasks/types';
+import {
+  agreementRate,
+  bothWrongSameAnswer,
+  cohenKappa,
+  ensembleMajAtG,
+  pseudoLabelAccuracy,
+  rewardAccuracy,
+  supervisionContainsTruth,
+} from '../metrics/index';
+import type { RewardSchemeId } from './spec';
+import type { MemberStepMetrics, PairMetrics } from './events';
+
+/** The metrics module returns NaN where a rate is undefined; events carry null there. */
+const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
+
+const mean = (xs: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return xs.length ? s / xs.length : 0;
+};
+
+export interface MemberMeasurement {
+  scheme: RewardSchemeId;
+  rollout: RolloutBatch;
+  rewards: RewardOutput;
+  oracle: Float32Array;
+  ownVotes: PluralityVote[];
+  truths: string[];
+  stats: GroupStats;
+  update: GrpoUpdateStats;
+}
+
+/** Share of all parseable votes in the batch taken by the single most common answer. */
+function topAnswerShare(answers: readonly (string | null)[]): number {
+  const counts = voteCounts(answers);
+  let total = 0;
+  let top = 0;
+  for (const c of counts.values()) {
+    total += c;
+    top = Math.max(top, c);
+  }
+  return total ? top / total : 0;
+}
+
+export function measureMember(m: MemberMeasurement): MemberStepMetrics {
+  const r = m.rollout;
+  const N = r.lengths.length;
+  const voteBased = m.rewards.votes !== null;
+  const votes = m.rewards.votes ?? m.ownVotes;
+  const labels = voteBased ? m.rewards.labels : m.ownVotes.map((v) => v.label);
+  let capped = 0;
+  let malformed = 0;
+  for (let i = 0; i < N; i++) {
+    if (!r.finished[i]) capped++;
+    if (r.answers[i] === null) malformed++;
+  }
+  return {
+    reward: mean(m.rewards.rewards),
+    oracleReward: mean(m.oracle),
+    // For oracle and intrinsic schemes there is no pseudo-label; report the member's own plurality
+    // as the would-be pseudo-label, which is what a self-rewarded twin would train on.
+    pseudoLabelAccuracy: orNull(pseudoLabelAccuracy(labels, m.truths)),
+    rewardAccuracy: rewardAccuracy(m.rewards.rewards, m.oracle),
+    rewardGap: mean(m.rewards.rewards) - mean(m.oracle),
+    labeledFraction: labels.filter((l) => l !== null).length / labels.length,
+    majorityRatio: mean(votes.map((v) => v.majorityRatio)),
+    tieRate: votes.filter((v) => v.tied).length / votes.length,
+    entropy: mean(perCompletionMean(r.entropies, r.lengths, r.maxNewTokens)),
+    length: mean(r.lengths),
+    capFraction: capped / N,
+    malformedFraction: malformed / N,
+    rewardStd: mean(m.stats.std),
+    zeroStdFraction: m.stats.zeroStdFraction,
+    supervisionContainsTruth: voteBased && m.rewards.supervision
+      ? supervisionContainsTruth(m.rewards.supervision, m.truths)
+      : null,
+    topAnswerShare: topAnswerShare(r.answers),
+    loss: m.update.loss,
+    kl: m.update.kl ?? 0,
+    clipFraction: m.update.clipFraction,
+    gradNorm: m.update.gradNorm,
+  };
+}
+
+/** Two members' own pluralities on the same prompts. */
+export function measurePair(a: string, b: string, votesA: PluralityVote[], votesB: PluralityVote[], truths: string[]): PairMetrics {
+  const la = votesA.map((v) => v.label);
+  const lb = votesB.map((v) => v.label);
+  return {
+    a,
+    b,
+    agreement: orNull(agreementRate(la, lb)),
+    kappa: orNull(
+      cohenKappa(
+        la.map((l, i) => l === truths[i]),
+        lb.map((l, i) => l === truths[i]),
+      ),
+    ),
+    bothWrongSame: bothWrongSameAnswer(la, lb, truths),
+  };
+}
+
+/** Error overlap of two members on the held-out set (per-prompt maj@G correctness). */
+export function evalPairMetrics(a: Evaluation, b: Evaluation, problems: Problem[]): { kappa: number | null; bothWrongSame: number } {
+  const truths = problems.map((p) => p.answer);
+  return {
+    kappa: orNull(cohenKappa(a.majCorrect, b.majCorrect)),
+    bothWrongSame: bothWrongSameAnswer(a.plurality, b.plurality, truths),
+  };
+}
+
+/**
+ * The compute-matched ensemble control on the held-out set: two members' G samples per prompt
+ * pooled into one plurality of 2G (Co-RL compares a peer pair with two self-trained models).
+ */
+export function pooledMajAtG(a: Evaluation, b: Evaluation, problems: Problem[], rng: Rng): number {
+  return ensembleMajAtG(a.answers.flat(), b.answers.flat(), problems.map((p) => p.answer), a.answers[0]?.length ?? 0, rng);
+}
