@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, seedsFlag, UsageError } from './args';
+import { resolveSpec } from './experiment-lib';
+
+const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const runCli = (...args: string[]) =>
+  spawnSync(tsx, ['cli/experiment.ts', ...args], { encoding: 'utf8', timeout: 240_000 });
+
+describe('experiment CLI arguments', () => {
+  it('parses flags and rejects unknown ones', () => {
+    const a = parseArgs(['--preset', 'quick', '--steps=3'], { preset: 'string', steps: 'string' });
+    expect(a.flags.get('preset')).toBe('quick');
+    expect(a.flags.get('steps')).toBe('3');
+    expect(() => parseArgs(['--nope'], { preset: 'string' })).toThrow(/unknown flag --nope/);
+    expect(() => parseArgs(['quick'], { preset: 'string' })).toThrow(UsageError);
+    expect(() => parseArgs(['--preset'], { preset: 'string' })).toThrow(/needs a value/);
+  });
+
+  it('reads seeds strictly', () => {
+    expect(seedsFlag(parseArgs(['--seeds', '1,2,3'], { seeds: 'string' }))).toEqual([1, 2, 3]);
+    expect(() => seedsFlag(parseArgs(['--seeds', '1,,2'], { seeds: 'string' }))).toThrow(UsageError);
+    expect(() => seedsFlag(parseArgs(['--seeds', '2,2'], { seeds: 'string' }))).toThrow(/repeated/);
+  });
+
+  it('resolves presets and spec files, naming what is wrong', () => {
+    expect(resolveSpec('quick', undefined, 2).steps).toBe(2);
+    expect(() => resolveSpec('nope', undefined)).toThrow(/unknown preset "nope"/);
+    expect(() => resolveSpec(undefined, undefined)).toThrow(/exactly one of/);
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-'));
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{ not json');
+    expect(() => resolveSpec(undefined, bad)).toThrow(/not valid JSON/);
+    const quick = resolveSpec('quick', undefined);
+    writeFileSync(bad, JSON.stringify({ ...quick, grpo: { ...quick.grpo, groupSize: 1000 } }));
+    expect(() => resolveSpec(undefined, bad)).toThrow(/grpo\.groupSize/);
+    writeFileSync(bad, JSON.stringify({ ...quick, arms: [{ id: 'p', scheme: 'peer', members: ['A'] }] }));
+    expect(() => resolveSpec(undefined, bad)).toThrow(/peer reward needs exactly 2 members/);
+  });
+});
+
+describe('experiment CLI end to end', () => {
+  it('runs a preset and writes the documented JSON', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-'));
+    const out = join(dir, 'r.json');
+    const r = runCli('--preset', 'quick', '--steps', '2', '--seeds', '4', '--out', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/pass@1 start\/best\/end/);
+    expect(r.stdout).toMatch(/median GRPO step \(all arms\): \d+ ms on wasm/);
+    const json = JSON.parse(readFileSync(out, 'utf8'));
+    expect(json.version).toBe(1);
+    expect(json.spec.steps).toBe(2);
+    expect(json.runs[0].seed).toBe(4);
+    const member = json.runs[0].arms[0].members[0];
+    expect(Object.keys(member)).toEqual(expect.arrayContaining(['id', 'family', 'params', 'history']));
+    const h = member.history[1];
+    for (const k of ['step', 'reward', 'oracleReward', 'pseudoLabelAccuracy', 'rewardAccuracy', 'rewardGap', 'entropy', 'length', 'evalPassAt1', 'evalMajAtG']) {
+      expect(h, k).toHaveProperty(k);
+    }
+  }, 240_000);
+
+  it('exits with code 2 and one readable line on bad input', () => {
+    for (const args of [['--preset', 'nope'], ['--preset', 'quick', '--steps', 'ten'], ['--backend', 'tpu', '--preset', 'quick'], ['--spec', '/no/such/file.json']]) {
+      const r = runCli(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^error: /);
+    }
+  }, 120_000);
+});
