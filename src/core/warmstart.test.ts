@@ -1,0 +1,111 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as tf from '@tensorflow/tfjs';
+import { Rng } from './random';
+import { createPolicy } from './models/index';
+import type { Family } from './models/policy';
+import { getTask, makeSplit, sequenceLength } from './tasks/index';
+import { VOCAB_SIZE, decode } from './tasks/tokenizer';
+import { encodeSupervised, warmStart } from './warmstart';
+import { evaluatePolicy } from './evaluate';
+import { sampleRollouts } from './rollout';
+import { useBackend } from './testing/fixed-policy';
+import { digitsumProblem } from './tasks/digitsum';
+import { grpoUpdate } from './grpo/update';
+import { Adam } from './adam';
+
+describe('encodeSupervised', () => {
+  it('puts the loss on completion tokens only', () => {
+    const data = encodeSupervised([digitsumProblem('8397')], 20, 'always', new Rng(1));
+    // ^ 8 + 3 + 9 + 7 = | 8 , 1 , 0 > 7 $  : 9 prompt tokens, 8 completion tokens
+    expect(decode(data.tokens.subarray(0, 20))).toBe('8+3+9+7=8,1,0>7$');
+    const mask = Array.from(data.lossMask.subarray(0, 20)).join('');
+    // Position t predicts token t+1: positions 8..15 predict the 8 completion tokens.
+    expect(mask).toBe('00000000111111110000');
+  });
+
+  it('drops the scratchpad with "never" and mixes with "mixed"', () => {
+    const never = encodeSupervised([digitsumProblem('8397')], 20, 'never', new Rng(1));
+    expect(decode(never.tokens.subarray(0, 20))).toBe('8+3+9+7=>7$');
+    const problems = Array.from({ length: 200 }, () => digitsumProblem('8397'));
+    const mixed = encodeSupervised(problems, 20, 'mixed', new Rng(2));
+    let withPad = 0;
+    for (let i = 0; i < 200; i++) if (decode(mixed.tokens.subarray(i * 20, (i + 1) * 20)).includes(',')) withPad++;
+    expect(withPad).toBeGreaterThan(70);
+    expect(withPad).toBeLessThan(130);
+  });
+});
+
+describe('warm start and evaluation on wasm', () => {
+  beforeAll(() => useBackend('wasm'));
+  // Reversal of 3 digits: chance is 1/1000 per answer, so pass@1 above 0.2 is learning, not luck.
+  const task = getTask('reverse');
+  const d = 3;
+  const split = makeSplit(task, d, new Rng(1, 'split'), { warmStart: 600, rl: 0, heldOut: 40 });
+  const maxLen = sequenceLength(task, d) + 1;
+  const sizes: Record<Family, { dModel: number; layers: number; window?: number }> = {
+    transformer: { dModel: 32, layers: 1 },
+    gru: { dModel: 48, layers: 1 },
+    mlp: { dModel: 64, layers: 1, window: 8 },
+  };
+
+  for (const family of ['transformer', 'gru', 'mlp'] as Family[]) {
+    it(`lifts held-out pass@1 of a ${family} well above chance`, async () => {
+      const policy = createPolicy({ family, vocabSize: VOCAB_SIZE, maxLen, heads: 2, ...sizes[family] }, new Rng(1, family));
+      const evalOpts = { groupSize: 4, temperature: 1, maxNewTokens: task.maxCompletionLength(d) + 1, batchSize: 40, rng: new Rng(2) };
+      const before = await evaluatePolicy(policy, task, d, split.heldOut, evalOpts);
+      const losses: number[] = [];
+      const result = await warmStart(policy, split.warmStart, {
+        steps: 400, batchSize: 32, learningRate: 1e-2, scratchpad: 'always', rng: new Rng(3),
+        onProgress: (p) => { losses.push(p.loss); },
+      });
+      const after = await evaluatePolicy(policy, task, d, split.heldOut, evalOpts);
+      expect(before.passAt1).toBeLessThan(0.05);
+      expect(after.passAt1).toBeGreaterThan(0.2);
+      expect(result.finalLoss).toBeLessThan(losses[0]);
+      expect(after.answers).toHaveLength(40);
+      policy.dispose();
+    }, 120_000);
+  }
+
+  it('stops early when the progress callback says so', async () => {
+    const policy = createPolicy({ family: 'mlp', vocabSize: VOCAB_SIZE, maxLen, dModel: 16, layers: 1 }, new Rng(4));
+    const r = await warmStart(policy, split.warmStart, {
+      steps: 100, batchSize: 8, learningRate: 1e-2, scratchpad: 'always', rng: new Rng(5), reportEvery: 10,
+      onProgress: (p) => p.step >= 30,
+    });
+    expect(r.stoppedEarly).toBe(true);
+    expect(r.steps).toBe(30);
+    policy.dispose();
+  });
+
+  it('keeps the tensor count flat over 50 sample+train iterations', async () => {
+    // The issue's leak check: the count after 50 iterations equals the count after 5.
+    const digitsum = getTask('digitsum');
+    const ml = sequenceLength(digitsum, 3) + 2;
+    const policy = createPolicy({ family: 'transformer', vocabSize: VOCAB_SIZE, maxLen: ml, dModel: 16, layers: 1, heads: 2 }, new Rng(6));
+    const adam = new Adam(policy.variables, { learningRate: 1e-3 });
+    const prompts = [[1, 4, 13, 5, 13, 6, 14]];
+    const L = ml - 7;
+    const iterate = async (i: number) => {
+      const r = await sampleRollouts(policy, prompts, digitsum, 3, { groupSize: 4, temperature: 1, maxNewTokens: L, rng: new Rng(7, `i${i}`) });
+      const T = r.promptLength + L;
+      const mask = new Float32Array(4 * (T - 1));
+      for (let k = 0; k < 4; k++) for (let t = 0; t < r.lengths[k]; t++) mask[k * (T - 1) + r.promptLength - 1 + t] = 1;
+      const tokens = tf.tensor2d(r.sequences, [4, T], 'int32');
+      const cm = tf.tensor2d(mask, [4, T - 1]);
+      const adv = tf.tensor1d([1, -1, 0.5, -0.5]);
+      await grpoUpdate(policy, adam, { tokens, completionMask: cm, advantages: adv }, {
+        temperature: 1, clipEps: 0.2, beta: 0, normalisation: 'grpo', maxCompletionLength: L, maxGradNorm: 1, updatesPerBatch: 1,
+      });
+      tf.dispose([tokens, cm, adv]);
+    };
+    let at5 = 0;
+    for (let i = 1; i <= 50; i++) {
+      await iterate(i);
+      if (i === 5) at5 = tf.memory().numTensors;
+    }
+    expect(tf.memory().numTensors).toBe(at5);
+    adam.dispose();
+    policy.dispose();
+  }, 120_000);
+});
