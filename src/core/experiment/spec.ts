@@ -9,6 +9,8 @@
  * everything while keeping those relations.
  */
 import { z } from 'zod';
+import { TASKS } from '../tasks/index';
+import type { TaskId } from '../tasks/types';
 
 export const SPEC_VERSION = 1;
 
@@ -118,7 +120,9 @@ export const ExperimentSpecSchema = z
     collapseDelta: z.number().min(0).max(1).default(0.1),
   })
   .superRefine((spec, ctx) => {
-    for (const issue of specProblems(spec)) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    for (const issue of [...specProblems(spec), ...taskProblems(spec)]) {
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    }
   });
 export type ExperimentSpec = z.infer<typeof ExperimentSpecSchema>;
 export type ExperimentSpecInput = z.input<typeof ExperimentSpecSchema>;
@@ -169,6 +173,28 @@ export function specProblems(spec: {
     }
   });
   return out;
+}
+
+/** The task's difficulty range, and whether the problem space holds the requested data sets. */
+export function taskProblems(spec: {
+  task: { id: TaskId; difficulty: number };
+  data: { labeledPool: number; rlPool: number; heldOut: number };
+}): SpecProblem[] {
+  const task = TASKS[spec.task.id];
+  const [lo, hi] = task.difficultyRange;
+  const d = spec.task.difficulty;
+  if (d < lo || d > hi) {
+    return [{ path: ['task', 'difficulty'], message: `${task.title}: difficulty must be between ${lo} and ${hi}, got ${d}` }];
+  }
+  const total = spec.data.labeledPool + spec.data.rlPool + spec.data.heldOut;
+  const available = task.problemCount(d);
+  if (total > available) {
+    return [{
+      path: ['data'],
+      message: `${task.title} at difficulty ${d} has ${available} distinct problems; labeled + RL + held-out = ${total}`,
+    }];
+  }
+  return [];
 }
 
 /** Parse untrusted data into a spec, or a list of readable problems (never throws). */

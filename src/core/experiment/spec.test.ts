@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { parseSpec, specProblems } from './spec';
+import { PRESETS } from './presets';
+
+const quick = () => structuredClone(PRESETS.quick.spec);
+
+describe('experiment spec', () => {
+  it('accepts every preset', () => {
+    for (const p of Object.values(PRESETS)) expect(parseSpec(p.spec).ok, p.id).toBe(true);
+  });
+
+  it('names the field of an out-of-range number', () => {
+    const r = parseSpec({ ...quick(), grpo: { ...quick().grpo, temperature: 9 } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[0]).toMatch(/^grpo\.temperature: /);
+  });
+
+  it('rejects a wrong version, unknown schemes and bad ids', () => {
+    expect(parseSpec({ ...quick(), version: 2 }).ok).toBe(false);
+    expect(parseSpec({ ...quick(), arms: [{ id: 'x', scheme: 'magic', members: ['A'] }] }).ok).toBe(false);
+    expect(parseSpec({ ...quick(), arms: [{ id: '<script>', scheme: 'self', members: ['A'] }] }).ok).toBe(false);
+    expect(parseSpec(null).ok).toBe(false);
+    expect(parseSpec('{"version":1}').ok).toBe(false);
+  });
+
+  it('explains invalid combinations', () => {
+    const spec = quick();
+    const problems = specProblems({
+      members: [...spec.members, { ...spec.members[0] }, { id: 'T', family: 'transformer', dModel: 30, heads: 4 }],
+      arms: [
+        { id: 'p', scheme: 'peer', members: ['A'] },
+        { id: 'r', scheme: 'ring', members: ['A', 'B'] },
+        { id: 't', scheme: 'teacher', members: ['A'] },
+        { id: 'q', scheme: 'self', members: ['Z'] },
+      ],
+    }).map((p) => p.message);
+    expect(problems).toEqual([
+      'member id "A" is used twice',
+      'member T: width 30 is not divisible by 4 heads',
+      'arm p: peer reward needs exactly 2 members (use ring or cohort for more)',
+      'arm r: ring reward needs at least 3 members',
+      'arm t: choose a teacher member',
+      'arm q: no member "Z"',
+    ]);
+  });
+
+  it('checks the difficulty range and the size of the problem space', () => {
+    const r = parseSpec({ ...quick(), task: { id: 'digitsum', difficulty: 1 } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors.join()).toMatch(/difficulty must be between 2 and 8/);
+    const s = parseSpec({ ...quick(), task: { id: 'digitsum', difficulty: 2 }, data: { labeledPool: 90, rlPool: 20, heldOut: 10 } });
+    expect(s.ok).toBe(false);
+    if (!s.ok) expect(s.errors.join()).toMatch(/has 100 distinct problems/);
+  });
+});
