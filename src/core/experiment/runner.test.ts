@@ -21,7 +21,7 @@ const ALL_ARMS = [
 
 function tinySpec(seed = 3, armIds: string[] = ALL_ARMS.map((a) => a.id)): ExperimentSpec {
   const arms = ALL_ARMS.filter((a) => armIds.includes(a.id)).map((a) => ({ ...a, members: [...a.members] }));
-  const used = new Set(arms.flatMap((a) => [...a.members, ...('teacher' in a ? [a.teacher] : [])]));
+  const used = new Set<string>(arms.flatMap((a) => [...a.members, ...('teacher' in a ? [a.teacher] : [])]));
   return layered({
     seed,
     task: { id: 'digitsum', difficulty: 3 },
