@@ -1,0 +1,44 @@
+import type { Page } from '@playwright/test';
+
+/** Collects console errors and uncaught exceptions from the page and from its workers. */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('worker', (worker) => {
+    worker.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`worker console: ${m.text()}`);
+    });
+  });
+  page.on('crash', () => errors.push('page crashed'));
+  return errors;
+}
+
+export interface ProbeView {
+  status: string;
+  result: string | null;
+  error: string | null;
+  banner: string | null;
+  warning: string | null;
+}
+
+/** Wait until the worker has answered (result or error shown), then read what the page says. */
+export async function waitForProbe(page: Page, timeout = 75_000): Promise<ProbeView> {
+  await page
+    .locator('[data-testid="probe-result"], [data-testid="probe-error"]')
+    .first()
+    .waitFor({ state: 'visible', timeout });
+  const text = async (id: string) => {
+    const l = page.getByTestId(id);
+    return (await l.count()) ? (await l.first().innerText()).trim() : null;
+  };
+  return {
+    status: (await text('backend-status')) ?? '',
+    result: await text('probe-result'),
+    error: await text('probe-error'),
+    banner: await text('backend-banner'),
+    warning: await text('probe-warning'),
+  };
+}

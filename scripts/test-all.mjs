@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// npm test: unit tests (Vitest, Node) then e2e tests (Playwright, Chromium), one summary.
+// The last line printed is exactly `N passed, N failed` (CI reads it); exit code 1 if any failed.
+// A runner that crashes (non-zero exit without a usable JSON report) counts as at least 1 failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { E2E_JSON, countPlaywright } from './run-e2e.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const UNIT_JSON = join(root, 'test-results', 'unit.json');
+
+/** Count a Vitest JSON report (jest format); null when missing or unreadable. */
+function countVitest(path) {
+  if (!path || !existsSync(path)) return null;
+  try {
+    const r = JSON.parse(readFileSync(path, 'utf8'));
+    let failed = r.numFailedTests ?? 0;
+    // A file that fails to load or errors outside a test has status 'failed' and no failed test.
+    for (const file of r.testResults ?? []) {
+      const failedTests = (file.assertionResults ?? []).filter((a) => a.status === 'failed').length;
+      if (file.status === 'failed' && failedTests === 0) failed += 1;
+    }
+    return { passed: r.numPassedTests ?? 0, failed, skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
+/** A report counts only if this run wrote it (another run in the same checkout may have). */
+function fresh(path, since) {
+  try {
+    return statSync(path).mtimeMs >= since - 1000 ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+function run(label, args) {
+  console.log(`\n=== ${label}: node ${args.map((a) => a.replace(root + '/', '')).join(' ')}\n`);
+  const started = Date.now();
+  const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
+  if (res.error) console.error(`${label}: could not start: ${res.error.message}`);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { code: res.status ?? 1, seconds, started };
+}
+
+/** Combine a runner's exit code and its report into counts that never hide a crash. */
+function tally(label, code, counts) {
+  if (!counts) {
+    console.log(`${label}: no report (exit ${code}); counted as 1 failed`);
+    return { passed: 0, failed: 1 };
+  }
+  let { passed, failed } = counts;
+  if (code !== 0 && failed === 0) {
+    console.log(`${label}: exited with ${code} although no test failed (crash or unhandled error); counted as 1 failed`);
+    failed = 1;
+  }
+  return { passed, failed };
+}
+
+mkdirSync(join(root, 'test-results'), { recursive: true });
+rmSync(UNIT_JSON, { force: true });
+rmSync(E2E_JSON, { force: true });
+
+const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const unitRun = run('unit', [
+  vitest,
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile=${UNIT_JSON}`,
+  '--passWithNoTests',
+]);
+const unit = tally('unit', unitRun.code, countVitest(fresh(UNIT_JSON, unitRun.started)));
+
+const e2eRun = run('e2e', [join(root, 'scripts', 'run-e2e.mjs')]);
+const e2e = tally('e2e', e2eRun.code, countPlaywright(fresh(E2E_JSON, e2eRun.started)));
+
+const passed = unit.passed + e2e.passed;
+const failed = unit.failed + e2e.failed;
+console.log('');
+console.log(`unit: ${unit.passed} passed, ${unit.failed} failed (${unitRun.seconds} s)`);
+console.log(`e2e:  ${e2e.passed} passed, ${e2e.failed} failed (${e2eRun.seconds} s)`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

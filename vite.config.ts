@@ -1,0 +1,48 @@
+import { defineConfig } from 'vite';
+
+/**
+ * Cross-origin isolation (COOP same-origin + COEP require-corp) lets the wasm backend use threads
+ * (SharedArrayBuffer). Needed on both the dev server and `vite preview` (the e2e server).
+ */
+const crossOriginIsolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  // Vite's built-in Oxc transform, React 17+ automatic JSX runtime (no plugin-react, no Fast Refresh).
+  oxc: {
+    jsx: { runtime: 'automatic', importSource: 'react' },
+  },
+  server: {
+    headers: crossOriginIsolation,
+  },
+  preview: {
+    headers: crossOriginIsolation,
+  },
+  // Pre-bundle tfjs up front: otherwise the dev server discovers them when the worker first
+  // imports them and reloads the page.
+  optimizeDeps: {
+    include: [
+      '@tensorflow/tfjs',
+      '@tensorflow/tfjs-backend-webgpu',
+      '@tensorflow/tfjs-backend-wasm',
+      'react',
+      'react/jsx-runtime',
+      'react-dom/client',
+    ],
+  },
+  worker: {
+    format: 'es',
+    // The default minifier breaks the threaded wasm variant inside a worker bundle
+    // ("e is not defined" in the pthread blob workers); mangle-only is safe.
+    rolldownOptions: { output: { minify: { compress: false, mangle: true } } },
+  },
+  build: {
+    target: 'es2022',
+    // tfjs is large by nature; keep the warning for real regressions only.
+    chunkSizeWarningLimit: 4096,
+    // Bundling the tfjs worker legitimately dominates build time; don't warn about it each build.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
+});
