@@ -39,8 +39,9 @@ export class Adam {
     this.beta1 = opts.beta1 ?? 0.9;
     this.beta2 = opts.beta2 ?? 0.999;
     this.epsilon = opts.epsilon ?? 1e-8;
-    this.m = variables.map((x) => tf.variable(tf.zerosLike(x), false));
-    this.v = variables.map((x) => tf.variable(tf.zerosLike(x), false));
+    // Inside tidy: tf.variable(t) keeps t alive otherwise (one leaked tensor per variable).
+    this.m = tf.tidy(() => variables.map((x) => tf.variable(tf.zerosLike(x), false)));
+    this.v = tf.tidy(() => variables.map((x) => tf.variable(tf.zerosLike(x), false)));
   }
 
   /**
@@ -76,8 +77,10 @@ export class Adam {
     }
     this.m.forEach((t, i) => {
       if (state.m[i].length !== t.size || state.v[i].length !== t.size) throw new Error(`Adam state: size mismatch at ${i}`);
-      t.assign(tf.tensor(state.m[i], t.shape));
-      this.v[i].assign(tf.tensor(state.v[i], t.shape));
+      tf.tidy(() => {
+        t.assign(tf.tensor(state.m[i], t.shape));
+        this.v[i].assign(tf.tensor(state.v[i], t.shape));
+      });
     });
     this.step = state.step;
   }
