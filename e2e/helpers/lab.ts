@@ -1,0 +1,118 @@
+/**
+ * Drives the lab page in e2e tests (excalidraw-style helper): the tests read like a student's
+ * session, and assert on data-* attributes the app exposes, not on pixels.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Locator, type Page, expect } from '@playwright/test';
+
+export const CHARTS = ['chart-pseudo', 'chart-disagreement', 'chart-entropy', 'chart-length', 'chart-pass1', 'chart-majg'] as const;
+
+export class LabPage {
+  constructor(readonly page: Page) {}
+
+  async open(query = ''): Promise<void> {
+    await this.page.goto(`/${query}`);
+    await expect(this.page.getByRole('heading', { name: 'Cohort Lab', level: 1 })).toBeVisible();
+    await expect(this.backendStatus).not.toHaveText(/detecting/, { timeout: 90_000 });
+  }
+
+  get backendStatus(): Locator {
+    return this.page.getByTestId('backend-status');
+  }
+  get phase(): Locator {
+    return this.page.getByTestId('run-phase');
+  }
+  get stepCounter(): Locator {
+    return this.page.getByTestId('rl-step');
+  }
+  button(name: 'start' | 'pause' | 'resume' | 'step' | 'reset'): Locator {
+    return this.page.getByTestId(name);
+  }
+  chart(testId: string): Locator {
+    return this.page.getByTestId(testId);
+  }
+
+  async choosePreset(id: string): Promise<void> {
+    await this.page.getByTestId('preset-select').selectOption(id);
+    await expect(this.page.getByTestId('preset-select')).toHaveValue(id);
+  }
+
+  /** Unfold a collapsed section of the Experiment panel ('GRPO', 'Data and warm start', 'Seeds'). */
+  async openSection(name: string): Promise<void> {
+    const summary = this.page.getByTestId('experiment-panel').locator('summary').getByText(name, { exact: true });
+    const details = summary.locator('xpath=ancestor::details[1]');
+    if ((await details.getAttribute('open')) === null) await summary.click();
+    await expect(details).toHaveAttribute('open', '');
+  }
+
+  /** Type into a spec field (data-testid field-<path>), e.g. setField('steps', 4). */
+  async setField(path: string, value: number): Promise<void> {
+    await this.page.getByTestId(`field-${path}`).fill(String(value), { timeout: 30_000 });
+  }
+
+  /**
+   * Make every member's warm start this short (SwiftShader WebGPU is slow), with a learning rate
+   * high enough that the models still emit parseable answers (so pseudo-labels exist).
+   */
+  async shortenWarmStart(steps: number, learningRate = 0.02): Promise<void> {
+    const n = await this.page.locator('[data-testid^="field-members."][data-testid$=".warmStartSteps"]').count();
+    for (let i = 0; i < n; i++) await this.setField(`members.${i}.warmStartSteps`, steps);
+    await this.openSection('Data and warm start');
+    await this.setField('warmStart.learningRate', learningRate);
+  }
+
+  async step(): Promise<number> {
+    return Number(await this.stepCounter.getAttribute('data-step'));
+  }
+
+  async waitForStep(atLeast: number, timeout = 240_000): Promise<void> {
+    await expect.poll(() => this.step(), { timeout, intervals: [250, 500, 1000] }).toBeGreaterThanOrEqual(atLeast);
+  }
+
+  async waitForPhase(phase: string, timeout = 240_000): Promise<void> {
+    await expect(this.phase).toHaveAttribute('data-phase', phase, { timeout });
+  }
+
+  async waitPaused(): Promise<void> {
+    await expect(this.phase).toHaveAttribute('data-paused', 'true', { timeout: 120_000 });
+  }
+
+  async points(testId: string): Promise<number> {
+    return Number(await this.chart(testId).getAttribute('data-points'));
+  }
+
+  async series(testId: string): Promise<string[]> {
+    const s = (await this.chart(testId).getAttribute('data-series')) ?? '';
+    return s ? s.split('|') : [];
+  }
+
+  /** The labels uPlot drew in a chart's legend. */
+  async legend(testId: string): Promise<string[]> {
+    const figure = this.chart(testId);
+    const labels = await figure.locator('.u-legend .u-series .u-label').allTextContents();
+    return labels.filter((l) => l !== 'RL step');
+  }
+
+  async instances(testId: string): Promise<number> {
+    return Number(await this.chart(testId).getAttribute('data-instances'));
+  }
+
+  /**
+   * Screenshot of the main view (scrolled to the top) into test-results/screenshots/, optionally
+   * copied for the README.
+   */
+  async screenshot(name: string, copyTo?: string): Promise<void> {
+    const path = `test-results/screenshots/${name}.png`;
+    mkdirSync(dirname(path), { recursive: true });
+    await this.page.evaluate(() => {
+      window.scrollTo(0, 0);
+      document.querySelector('.side')?.scrollTo(0, 0);
+    });
+    await this.page.screenshot({ path, fullPage: false });
+    if (copyTo) {
+      mkdirSync(dirname(copyTo), { recursive: true });
+      copyFileSync(path, copyTo);
+    }
+  }
+}

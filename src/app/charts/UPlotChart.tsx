@@ -1,0 +1,152 @@
+/**
+ * One uPlot chart that updates live. The uPlot instance is created once per chart *shape* (its
+ * series, theme and type size) and then only fed with `setData` as steps arrive, so a long run
+ * never re-creates it. Null values are gaps; eval-only series set `spanGaps` to join their points.
+ *
+ * The container exposes what e2e tests assert instead of pixels:
+ *   data-points     non-null values drawn (reference lines excluded)
+ *   data-steps      x values (RL steps) received
+ *   data-series     the labels of the data series, joined by '|'
+ *   data-instances  how many uPlot instances this chart has created (stays 1 during a run)
+ */
+import { useEffect, useMemo, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { useLab } from '../store';
+import { countPoints, type Column } from '../store/series';
+
+export interface SeriesDef {
+  label: string;
+  color: string;
+  dash?: number[];
+  width?: number;
+  /** Draw points (for sparse, eval-only series). */
+  points?: boolean;
+  /** Join values across nulls (eval-only series); default false: a null is a gap. */
+  spanGaps?: boolean;
+  /** A constant guide line (oracle 1.0, base maj@G): not counted as data. */
+  reference?: boolean;
+}
+
+export interface ChartProps {
+  testId: string;
+  /** Accessible name of the chart. */
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  series: SeriesDef[];
+  /** [x, y1, y2, ...] aligned columns, one y per series. */
+  x: number[];
+  ys: Column[];
+  /** Changes whenever the columns did (they are mutated in place). */
+  version: number;
+  /** Fixed y range, e.g. [0, 1] for rates; default: auto. */
+  yRange?: [number, number];
+  /** Shaded bands between two series (indices into `series`), e.g. the reward gap. */
+  bands?: { upper: number; lower: number; fill: string }[];
+  height?: number;
+}
+
+function cssVar(el: Element, name: string, fallback: string): string {
+  return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
+}
+
+export function UPlotChart(props: ChartProps) {
+  const { testId, title, xLabel, yLabel, series, x, ys, version, yRange, bands, height = 220 } = props;
+  const holder = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const instances = useRef(0);
+  const theme = useLab((s) => s.ui.theme);
+  const presenter = useLab((s) => s.ui.presenter);
+  const shapeKey = useMemo(() => JSON.stringify({ series, yRange, bands, theme, presenter, height, xLabel, yLabel }), [series, yRange, bands, theme, presenter, height, xLabel, yLabel]);
+  const data = useMemo(() => [x, ...ys] as uPlot.AlignedData, [x, ys]);
+  const dataRef = useRef(data);
+  dataRef.current = data;
+
+  // Create the instance when the shape changes (not when data arrives).
+  useEffect(() => {
+    const el = holder.current;
+    if (!el) return;
+    const ink = cssVar(el, '--ink', '#222');
+    const grid = cssVar(el, '--grid', 'rgba(0,0,0,0.08)');
+    const fontPx = presenter ? 16 : 12;
+    const font = `${fontPx}px system-ui, sans-serif`;
+    const labelFont = `600 ${fontPx}px system-ui, sans-serif`;
+    const axis = (label: string): uPlot.Axis => ({
+      label,
+      stroke: ink,
+      font,
+      labelFont,
+      labelSize: fontPx + 10,
+      size: presenter ? 56 : 44,
+      grid: { stroke: grid, width: 1 },
+      ticks: { stroke: grid, width: 1 },
+    });
+    const widthScale = presenter ? 1.6 : 1;
+    const opts: uPlot.Options = {
+      width: Math.max(200, el.clientWidth),
+      height: presenter ? height * 1.3 : height,
+      scales: {
+        x: { time: false },
+        y: yRange ? { range: () => [yRange[0], yRange[1]] } : { auto: true },
+      },
+      // Steps are whole numbers: no 1.5 on the x axis.
+      axes: [{ ...axis(xLabel), incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000] }, axis(yLabel)],
+      // Labels only: live values under the cursor would make the legend jump while steps arrive.
+      legend: { show: true, live: false },
+      cursor: { drag: { x: false, y: false } },
+      series: [
+        { label: xLabel },
+        ...series.map(
+          (s): uPlot.Series => ({
+            label: s.label,
+            stroke: s.color,
+            dash: s.dash && s.dash.length ? s.dash : undefined,
+            width: (s.width ?? (s.reference ? 1 : 2)) * widthScale,
+            spanGaps: s.spanGaps ?? false,
+            points: { show: s.points ?? false, size: (s.points ? 6 : 4) * widthScale, fill: s.color },
+            value: (_u, v) => (v == null ? '—' : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(3)),
+          }),
+        ),
+      ],
+      bands: bands?.map((b) => ({ series: [b.upper + 1, b.lower + 1] as [number, number], fill: b.fill })),
+    };
+    const u = new uPlot(opts, dataRef.current, el);
+    plot.current = u;
+    instances.current += 1;
+    el.dataset.instances = String(instances.current);
+    const ro = new ResizeObserver(() => {
+      const w = Math.max(200, el.clientWidth);
+      if (Math.abs(w - u.width) > 1) u.setSize({ width: w, height: u.height });
+    });
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      u.destroy();
+      plot.current = null;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shapeKey]);
+
+  // Feed new data to the existing instance.
+  useEffect(() => {
+    plot.current?.setData(data);
+  }, [data, version]);
+
+  const dataCols = ys.filter((_, i) => !series[i]?.reference);
+  const points = countPoints(dataCols);
+  const labels = series.filter((s) => !s.reference).map((s) => s.label);
+  return (
+    <figure className="chart" role="group" aria-label={title}>
+      <div
+        ref={holder}
+        className="chart-canvas"
+        data-testid={testId}
+        data-points={points}
+        data-steps={x.length}
+        data-series={labels.join('|')}
+        data-version={version}
+      />
+    </figure>
+  );
+}

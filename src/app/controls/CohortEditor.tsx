@@ -1,0 +1,30 @@
+import { FAMILIES } from '../../core/experiment/spec';
+import { useLab } from '../store';
+import { addMember } from '../store/specEdits';
+import { FieldProblems } from './FieldProblems';
+import { MemberRow } from './MemberRow';
+
+export function CohortEditor() {
+  const members = useLab((s) => s.draft.members);
+  const edit = useLab((s) => s.editDraft);
+  const full = members.length >= 6;
+  return (
+    <div className="cohort" data-testid="cohort-editor">
+      <p className="sub">
+        Each member is warm-started once; every arm trains its own copy. The line style next to a member is its style in every chart.
+        A new member joins every arm that can take it.
+      </p>
+      {members.map((m, i) => (
+        <MemberRow key={i} member={m} index={i} canRemove={members.length > 1} />
+      ))}
+      <FieldProblems path="members" />
+      <div className="button-row">
+        {FAMILIES.map((f) => (
+          <button key={f} type="button" disabled={full} title={full ? 'At most 6 members' : `Add a ${f} member`} data-testid={`add-member-${f}`} onClick={() => edit((d) => addMember(d, f))}>
+            + {f}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}

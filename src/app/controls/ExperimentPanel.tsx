@@ -1,0 +1,34 @@
+import { useLab } from '../store';
+import { ArmsEditor } from './ArmsEditor';
+import { CohortEditor } from './CohortEditor';
+import { GrpoControls } from './GrpoControls';
+import { PresetPicker } from './PresetPicker';
+import { TaskControls } from './TaskControls';
+
+/** The left column: everything that defines the next run. */
+export function ExperimentPanel() {
+  const running = useLab((s) => s.run.phase === 'preparing' || s.run.phase === 'warmstart' || s.run.phase === 'rl');
+  return (
+    <section className="experiment" aria-labelledby="experiment-title" data-testid="experiment-panel">
+      <h2 id="experiment-title">Experiment</h2>
+      {running && <p className="notice">Edits apply to the next run (press Reset, then Start).</p>}
+      <PresetPicker />
+      <details open className="group">
+        <summary>Task and run</summary>
+        <TaskControls />
+      </details>
+      <details open className="group">
+        <summary>Cohort</summary>
+        <CohortEditor />
+      </details>
+      <details open className="group">
+        <summary>Arms (reward schemes)</summary>
+        <ArmsEditor />
+      </details>
+      <details className="group">
+        <summary>GRPO</summary>
+        <GrpoControls />
+      </details>
+    </section>
+  );
+}

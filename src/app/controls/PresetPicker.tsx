@@ -1,0 +1,38 @@
+import { PRESETS } from '../../core/experiment/presets';
+import { useLab } from '../store';
+
+export function PresetPicker() {
+  const presetId = useLab((s) => s.presetId);
+  const edited = useLab((s) => s.edited);
+  const choosePreset = useLab((s) => s.choosePreset);
+  const preset = PRESETS[presetId];
+  return (
+    <div className="preset">
+      <label className="field">
+        <span>Preset</span>
+        <select value={presetId} data-testid="preset-select" onChange={(e) => choosePreset(e.target.value)}>
+          {Object.values(PRESETS).map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      {preset && (
+        <div className="preset-about" data-testid="preset-about">
+          <h3>
+            {preset.title}
+            {edited && <span className="badge">edited</span>}
+          </h3>
+          <p>{preset.explanation}</p>
+          <p className="sub">Runtime: {preset.runtime}</p>
+          {edited && (
+            <button type="button" className="link" onClick={() => choosePreset(presetId)}>
+              Restore the preset
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import type { BackendReport } from '../../engine/protocol';
+import { useLab } from '../store';
+import { backendFromUrl } from '../trainingWorker';
+
+/**
+ * Why the backend in use is not the first choice (infra's wording, asserted by e2e/backend.spec.ts),
+ * or that it was forced by ?backend= even when it is the default one.
+ */
+export function bannerText(report: BackendReport, forced?: string | null): string | null {
+  if (!report.reason) return forced && forced === report.backend ? `Using ${report.backend}: forced by ?backend=${forced}.` : null;
+  const first = report.tried[0];
+  if (first && first.name === 'webgpu' && !first.ok) return `WebGPU unavailable: ${report.reason}. Using ${report.backend} instead.`;
+  return `Using ${report.backend}: ${report.reason}.`;
+}
+
+/** Backend banner, device-loss notice, ignored ?backend= warning, and the run's error. */
+export function Notices() {
+  const engine = useLab((s) => s.engine);
+  const error = useLab((s) => s.run.error);
+  const banner = engine.report ? bannerText(engine.report, backendFromUrl()) : null;
+  return (
+    <div className="notices">
+      {banner && (
+        <div role="status" className="notice notice-warn" data-testid="backend-banner">
+          {banner}
+        </div>
+      )}
+      {engine.deviceLost && (
+        <div role="alert" className="notice notice-error" data-testid="device-lost">
+          {engine.deviceLost}. Now running on {engine.report?.backend ?? 'another backend'}.
+        </div>
+      )}
+      {engine.warning && (
+        <div role="status" className="notice notice-warn" data-testid="probe-warning">
+          {engine.warning}
+        </div>
+      )}
+      {error && (
+        <div role="alert" className="notice notice-error" data-testid="run-error">
+          <strong>{error.message}</strong>
+          <div className="hint">{error.hint}</div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { isActivePhase } from '../../engine/protocol';
+import { useDraftValidation } from '../controls/validation';
+import { useLab } from '../store';
+import { SPEEDS } from '../store/uiSlice';
+import { lab } from '../trainingWorker';
+import { RunStatus } from './RunStatus';
+
+/** Start, Pause/Resume, Step, Reset and speed, with the status line under them. */
+export function RunBar() {
+  const run = useLab((s) => s.run);
+  const speed = useLab((s) => s.ui.stepsPerSecond);
+  const validation = useDraftValidation();
+  const active = isActivePhase(run.phase);
+  const startReason = !validation.ok
+    ? `Fix the experiment first: ${validation.problems[0].message}${validation.problems.length > 1 ? ` (and ${validation.problems.length - 1} more)` : ''}`
+    : active
+      ? 'A run is in progress: Reset it first.'
+      : null;
+  return (
+    <div className="run-bar" data-testid="run-bar">
+      <div className="buttons">
+        <button type="button" className="primary" disabled={startReason != null} title={startReason ?? 'Warm-start the cohort, then train every arm'} aria-describedby={startReason ? 'start-reason' : undefined} data-testid="start" onClick={() => lab.start()}>
+          ▶ Start
+        </button>
+        {run.paused ? (
+          <button type="button" disabled={!active} data-testid="resume" onClick={() => lab.resume()}>
+            ▶ Resume
+          </button>
+        ) : (
+          <button type="button" disabled={!active || run.pauseRequested} data-testid="pause" title="Stop after the step in progress" onClick={() => lab.pause()}>
+            {run.pauseRequested ? 'Pausing…' : '❚❚ Pause'}
+          </button>
+        )}
+        <button type="button" disabled={!active || !run.paused || run.stepRequested} data-testid="step" title={run.paused ? 'Run exactly one RL step' : 'Pause first, then step one RL step at a time'} onClick={() => lab.step()}>
+          {run.stepRequested ? 'Stepping…' : 'Step +1'}
+        </button>
+        <button type="button" disabled={run.phase === 'idle'} data-testid="reset" title="Stop the run and clear the charts" onClick={() => lab.reset()}>
+          ↺ Reset
+        </button>
+        <label className="field-inline speed" title="Most RL steps per second; Max runs as fast as the device can.">
+          Speed
+          <select value={speed == null ? 'max' : String(speed)} data-testid="speed" onChange={(e) => lab.setSpeed(e.target.value === 'max' ? null : Number(e.target.value))}>
+            {SPEEDS.map((s) => (
+              <option key={String(s)} value={s == null ? 'max' : String(s)}>
+                {s == null ? 'Max' : `${s} step/s`}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {startReason && !active && (
+        <p className="start-reason" id="start-reason" data-testid="start-reason">
+          {startReason}
+        </p>
+      )}
+      <RunStatus />
+    </div>
+  );
+}

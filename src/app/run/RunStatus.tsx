@@ -1,0 +1,58 @@
+import { fmtDuration, fmtPercent, fmtRate } from '../lib/format';
+import { useLab } from '../store';
+import { throughput } from '../store/progress';
+import type { RunState } from '../store/runSlice';
+
+function phaseText(run: RunState): string {
+  const paused = run.paused ? ' (paused)' : '';
+  switch (run.phase) {
+    case 'idle':
+      return 'Ready';
+    case 'preparing':
+      return `Preparing${paused}`;
+    case 'warmstart':
+      return run.warm ? `Warm start: member ${run.warm.memberId} (${run.warm.memberIndex + 1} of ${run.warm.memberCount}), step ${run.warm.step} of ${run.warm.steps}${paused}` : `Warm start${paused}`;
+    case 'rl':
+      return run.step == null ? `Evaluating the base models${paused}` : `RL step ${run.step} of ${run.steps}${paused}`;
+    case 'done':
+      return `Done: ${run.step ?? 0} of ${run.steps} RL steps`;
+    case 'stopped':
+      return 'Stopped';
+    case 'error':
+      return 'Stopped by an error';
+  }
+}
+
+export function RunStatus() {
+  const run = useLab((s) => s.run);
+  const engine = useLab((s) => s.engine);
+  const report = engine.report;
+  const rate = throughput(run.recent);
+  const probe = engine.probe;
+  return (
+    <div className="status" aria-live="polite">
+      <span className="status-item" data-testid="backend-status" title={report?.tried.map((t) => `${t.name}: ${t.ok ? 'ok' : t.error}`).join('\n')}>
+        Backend: {report ? (report.adapter ? `${report.backend} (${report.adapter})` : report.backend) : 'detecting…'}
+      </span>
+      <span className="status-item" data-testid="run-phase" data-phase={run.phase} data-paused={run.paused}>
+        {phaseText(run)}
+      </span>
+      {run.phase === 'warmstart' && run.warm && (
+        <span className="status-item warm">
+          <progress max={1} value={run.warm.fraction} aria-label="Warm-start progress" data-testid="warm-progress" />
+          {fmtPercent(run.warm.fraction)} · {run.warm.etaMs == null ? 'estimating time left' : `${fmtDuration(run.warm.etaMs)} left`}
+        </span>
+      )}
+      <span className="status-item" data-testid="rl-step" data-step={run.step ?? 0} data-received={run.stepsReceived}>
+        {fmtRate(rate.stepsPerSec, 'steps/s')} · {fmtRate(rate.tokensPerSec, 'tok/s')}
+      </span>
+      {probe && (
+        <span className="status-item sub" data-testid={probe.ok ? 'probe-result' : 'probe-error'} title="A one-step training probe run when the backend was chosen">
+          {probe.ok && probe.lossBefore != null && probe.lossAfter != null
+            ? `Probe ok: loss ${probe.lossBefore.toFixed(4)} → ${probe.lossAfter.toFixed(4)} after one step (${probe.ms} ms)`
+            : `Probe failed: ${probe.error ?? 'unknown error'}`}
+        </span>
+      )}
+    </div>
+  );
+}

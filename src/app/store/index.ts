@@ -1,0 +1,25 @@
+/**
+ * The lab store: one zustand store built from the spec, run and UI slices.
+ *
+ *   const steps = useLab((s) => s.run.stepsReceived);
+ *   useLab.getState().editDraft((d) => addMember(d, 'gru'));
+ *   resetLab();   // between tests
+ */
+import { create } from 'zustand';
+import { createRunSlice, initialEngineState, initialRunState } from './runSlice';
+import { createSpecSlice, initialSpecState } from './specSlice';
+import type { LabState } from './types';
+import { createUiSlice, initialUiState } from './uiSlice';
+
+export type { LabState } from './types';
+
+export const useLab = create<LabState>()((...a) => ({
+  ...createSpecSlice(...a),
+  ...createRunSlice(...a),
+  ...createUiSlice(...a),
+}));
+
+/** Back to a fresh page: default preset, no run, default UI. Actions are kept. */
+export function resetLab(presetId?: string): void {
+  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState() });
+}

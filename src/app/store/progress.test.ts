@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { nextWarmProgress, throughput, warmFraction, type WarmEvent } from './progress';
+
+const ev = (memberIndex: number, step: number, steps: number, memberCount = 2): WarmEvent => ({
+  type: 'warmstart',
+  memberId: String.fromCharCode(65 + memberIndex),
+  step,
+  steps,
+  loss: 1,
+  memberIndex,
+  memberCount,
+});
+
+describe('warmFraction', () => {
+  it('weights members by their warm-start steps', () => {
+    expect(warmFraction(ev(0, 50, 100), [100, 300])).toBe(0.125);
+    expect(warmFraction(ev(1, 150, 300), [100, 300])).toBe(0.625);
+    expect(warmFraction(ev(1, 300, 300), [100, 300])).toBe(1);
+  });
+  it('assumes equal members without the spec', () => {
+    expect(warmFraction(ev(1, 50, 100))).toBe(0.75);
+  });
+  it('counts a member with no warm start as done', () => {
+    expect(warmFraction(ev(0, 0, 0, 1))).toBe(1);
+  });
+});
+
+describe('nextWarmProgress', () => {
+  it('extrapolates the time left from the first event', () => {
+    const p0 = nextWarmProgress(null, ev(0, 10, 100), 1000, [100, 100]);
+    expect(p0.startedAt).toBe(1000);
+    expect(p0.etaMs).toBeNull(); // no time has passed yet
+    const p1 = nextWarmProgress(p0, ev(0, 50, 100), 11_000, [100, 100]);
+    expect(p1.fraction).toBe(0.25);
+    expect(p1.etaMs).toBe(30_000); // 10 s for 25% -> 30 s for the remaining 75%
+  });
+});
+
+describe('throughput', () => {
+  it('averages over compute time', () => {
+    expect(throughput([])).toEqual({ stepsPerSec: null, tokensPerSec: null });
+    expect(throughput([{ stepMs: 100, tokens: 300 }, { stepMs: 300, tokens: 500 }])).toEqual({ stepsPerSec: 5, tokensPerSec: 2000 });
+  });
+});

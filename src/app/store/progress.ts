@@ -1,0 +1,78 @@
+/**
+ * Pure helpers for the status bar: warm-start progress and time left, and throughput.
+ */
+import type { RunnerEvent } from '../../core/experiment/events';
+
+export type WarmEvent = Extract<RunnerEvent, { type: 'warmstart' }>;
+
+export interface WarmProgress {
+  memberId: string;
+  memberIndex: number;
+  memberCount: number;
+  step: number;
+  steps: number;
+  loss: number;
+  /** Overall warm-start fraction done, across members, in [0, 1]. */
+  fraction: number;
+  /** Estimated milliseconds left, null until there is enough progress to extrapolate. */
+  etaMs: number | null;
+  /** When the first warm-start event arrived (ms, page clock). */
+  startedAt: number;
+}
+
+/**
+ * Overall fraction of the warm start done. `memberSteps` are the warm-start step counts of the
+ * members in order (from the spec); members with 0 steps count as done instantly. Without them,
+ * every member is assumed to take the same time.
+ */
+export function warmFraction(ev: WarmEvent, memberSteps?: readonly number[]): number {
+  const within = ev.steps > 0 ? Math.min(1, ev.step / ev.steps) : 1;
+  if (memberSteps && memberSteps.length === ev.memberCount) {
+    const total = memberSteps.reduce((a, b) => a + b, 0);
+    if (total > 0) {
+      const before = memberSteps.slice(0, ev.memberIndex).reduce((a, b) => a + b, 0);
+      return Math.min(1, (before + within * (memberSteps[ev.memberIndex] ?? 0)) / total);
+    }
+  }
+  return ev.memberCount > 0 ? Math.min(1, (ev.memberIndex + within) / ev.memberCount) : 1;
+}
+
+export function nextWarmProgress(
+  prev: WarmProgress | null,
+  ev: WarmEvent,
+  now: number,
+  memberSteps?: readonly number[],
+): WarmProgress {
+  const startedAt = prev?.startedAt ?? now;
+  const fraction = warmFraction(ev, memberSteps);
+  const elapsed = now - startedAt;
+  // Extrapolate linearly once 2% is done and a second has passed; earlier guesses jump around.
+  const etaMs = fraction >= 0.02 && elapsed >= 1000 ? (elapsed * (1 - fraction)) / fraction : null;
+  return {
+    memberId: ev.memberId,
+    memberIndex: ev.memberIndex,
+    memberCount: ev.memberCount,
+    step: ev.step,
+    steps: ev.steps,
+    loss: ev.loss,
+    fraction,
+    etaMs,
+    startedAt,
+  };
+}
+
+export interface StepCost {
+  stepMs: number;
+  tokens: number;
+}
+
+/** How many recent steps the throughput averages over. */
+export const RATE_WINDOW = 10;
+
+/** Steps/s and tokens/s of the engine over the recent steps (compute time, not wall time). */
+export function throughput(recent: readonly StepCost[]): { stepsPerSec: number | null; tokensPerSec: number | null } {
+  const ms = recent.reduce((a, r) => a + r.stepMs, 0);
+  if (recent.length === 0 || ms <= 0) return { stepsPerSec: null, tokensPerSec: null };
+  const tokens = recent.reduce((a, r) => a + r.tokens, 0);
+  return { stepsPerSec: (1000 * recent.length) / ms, tokensPerSec: (1000 * tokens) / ms };
+}

@@ -1,0 +1,188 @@
+/**
+ * Run slice: everything the worker has reported about the current run. Worker events are folded
+ * in by the pure `reduceWorkerEvent` (unit-tested); events of an older run (another runId) are dropped.
+ */
+import type { BaseEvaluation, MemberInfo, RolloutSample, RunSummary, RunnerEvent } from '../../core/experiment/events';
+import type { ExperimentSpec } from '../../core/experiment/spec';
+import type { BackendReport, ProbeOutcome, RunPhase, WorkerEvent } from '../../engine/protocol';
+import type { LabSlice } from './types';
+import { type StepCost, type WarmProgress, RATE_WINDOW, nextWarmProgress } from './progress';
+import { type RunSeries, appendStep, emptySeries } from './series';
+
+/** Steps of rollout samples kept for the inspector. */
+export const MAX_SAMPLE_STEPS = 200;
+
+export interface StepSamples {
+  step: number;
+  samples: RolloutSample[];
+}
+
+/** What the worker reported about the backend; page-level, survives Reset. */
+export interface EngineState {
+  report: BackendReport | null;
+  probe: ProbeOutcome | null;
+  /** An ignored ?backend= value, in words. */
+  warning: string | null;
+  /** Set when the WebGPU device was lost and the worker chose a backend again. */
+  deviceLost: string | null;
+}
+
+export function initialEngineState(): EngineState {
+  return { report: null, probe: null, warning: null, deviceLost: null };
+}
+
+export interface RunState {
+  /** Id of the run the page is showing; 0 = none started. */
+  runId: number;
+  /** The spec the worker is running (a snapshot taken at Start). */
+  spec: ExperimentSpec | null;
+  phase: RunPhase;
+  /** Confirmed by the worker: nothing is computing. */
+  paused: boolean;
+  /** The user asked to pause; the step in flight is still finishing. */
+  pauseRequested: boolean;
+  /** A single step was asked for and has not arrived yet. */
+  stepRequested: boolean;
+  error: { message: string; hint: string } | null;
+  warm: WarmProgress | null;
+  members: MemberInfo[];
+  base: BaseEvaluation[];
+  baseKappa: Extract<RunnerEvent, { type: 'base' }>['baseKappa'];
+  /** Last RL step received and the run's total. */
+  step: number | null;
+  steps: number;
+  stepsReceived: number;
+  /** Chart columns, mutated in place; `version` changes whenever they do. */
+  series: RunSeries;
+  version: number;
+  samples: StepSamples[];
+  recent: StepCost[];
+  summary: RunSummary | null;
+}
+
+export function initialRunState(): RunState {
+  return {
+    runId: 0,
+    spec: null,
+    phase: 'idle',
+    paused: false,
+    pauseRequested: false,
+    stepRequested: false,
+    error: null,
+    warm: null,
+    members: [],
+    base: [],
+    baseKappa: [],
+    step: null,
+    steps: 0,
+    stepsReceived: 0,
+    series: emptySeries(),
+    version: 0,
+    samples: [],
+    recent: [],
+    summary: null,
+  };
+}
+
+/** The state right after Start: a fresh run with the given id and spec. */
+export function startedRunState(runId: number, spec: ExperimentSpec): RunState {
+  return { ...initialRunState(), runId, spec, phase: 'preparing', steps: spec.steps };
+}
+
+function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunState {
+  switch (ev.type) {
+    case 'warmstart': {
+      const memberSteps = run.spec?.members.map((m) => m.warmStartSteps);
+      return { ...run, phase: 'warmstart', warm: nextWarmProgress(run.warm, ev, now, memberSteps) };
+    }
+    case 'base':
+      return { ...run, members: ev.members, base: ev.base, baseKappa: ev.baseKappa, version: run.version + 1 };
+    case 'step': {
+      const appended = appendStep(run.series, ev);
+      const samples = ev.samples.length ? [...run.samples, { step: ev.step, samples: ev.samples }] : run.samples;
+      return {
+        ...run,
+        phase: run.phase === 'warmstart' || run.phase === 'preparing' ? 'rl' : run.phase,
+        step: ev.step,
+        steps: ev.steps,
+        stepsReceived: run.stepsReceived + (appended ? 1 : 0),
+        stepRequested: false,
+        samples: samples.length > MAX_SAMPLE_STEPS ? samples.slice(samples.length - MAX_SAMPLE_STEPS) : samples,
+        recent: [...run.recent, { stepMs: ev.stepMs, tokens: ev.tokens }].slice(-RATE_WINDOW),
+        version: run.version + 1,
+      };
+    }
+    case 'done':
+      return { ...run, summary: ev.summary, phase: 'done', version: run.version + 1 };
+    default:
+      return run;
+  }
+}
+
+/** Fold a backend event into the engine state. */
+export function reduceEngineEvent(engine: EngineState, ev: WorkerEvent): EngineState {
+  if (ev.type !== 'backend') return engine;
+  return { report: ev.report, probe: ev.probe, warning: ev.warning, deviceLost: ev.deviceLost ?? engine.deviceLost };
+}
+
+/**
+ * Fold one worker event into the run state (series columns are mutated, the rest is copied).
+ * Events of another run are dropped; errors with runId 0 (not about a run) are always shown.
+ */
+export function reduceWorkerEvent(run: RunState, ev: WorkerEvent, now: number): RunState {
+  if (ev.type === 'backend') return run;
+  if (ev.runId !== run.runId && !(ev.type === 'error' && ev.runId === 0)) return run;
+  switch (ev.type) {
+    case 'state':
+      return {
+        ...run,
+        // 'done' from the runner's own event wins over a late 'rl' state.
+        phase: run.phase === 'done' && ev.phase === 'rl' ? 'done' : ev.phase,
+        paused: ev.paused,
+        pauseRequested: ev.paused ? false : run.pauseRequested,
+        stepRequested: ev.phase === 'rl' || ev.phase === 'warmstart' ? run.stepRequested : false,
+      };
+    case 'runner':
+      return reduceRunnerEvent(run, ev.event, now);
+    case 'error':
+      return { ...run, error: { message: ev.message, hint: ev.hint }, phase: 'error', pauseRequested: false, stepRequested: false };
+    default:
+      return run;
+  }
+}
+
+export interface RunSlice {
+  engine: EngineState;
+  run: RunState;
+  /** Begin showing a new run (the controller sends the start command). */
+  beginRun(runId: number, spec: ExperimentSpec): void;
+  applyWorkerEvents(events: readonly WorkerEvent[], now?: number): void;
+  requestPause(): void;
+  requestStep(): void;
+  markResumed(): void;
+  /** An error that did not come from the worker protocol (worker failed to load, bad message). */
+  reportPageError(message: string, hint: string): void;
+  /** Forget the run. runId goes back to 0, so events still in flight from it are dropped. */
+  resetRun(): void;
+}
+
+export const createRunSlice: LabSlice<RunSlice> = (set) => ({
+  engine: initialEngineState(),
+  run: initialRunState(),
+  beginRun: (runId, spec) => set({ run: startedRunState(runId, spec) }),
+  applyWorkerEvents: (events, now = Date.now()) =>
+    set((s) => {
+      let run = s.run;
+      let engine = s.engine;
+      for (const ev of events) {
+        engine = reduceEngineEvent(engine, ev);
+        run = reduceWorkerEvent(run, ev, now);
+      }
+      return run === s.run && engine === s.engine ? {} : { run, engine };
+    }),
+  requestPause: () => set((s) => ({ run: { ...s.run, pauseRequested: true } })),
+  requestStep: () => set((s) => ({ run: { ...s.run, stepRequested: true } })),
+  markResumed: () => set((s) => ({ run: { ...s.run, paused: false, pauseRequested: false } })),
+  reportPageError: (message, hint) => set((s) => ({ run: { ...s.run, phase: 'error', error: { message, hint } } })),
+  resetRun: () => set({ run: initialRunState() }),
+});

@@ -1,0 +1,45 @@
+/** UI slice: theme, presenter mode, speed, and what the rollout inspector shows. */
+import type { LabSlice } from './types';
+
+export type Theme = 'light' | 'dark';
+
+/** Speed choices: RL steps per second, null = as fast as the device goes. */
+export const SPEEDS: readonly (number | null)[] = [1, 2, 5, 10, null];
+
+export interface UiState {
+  theme: Theme;
+  /** Larger type and thicker lines for a projector. */
+  presenter: boolean;
+  stepsPerSecond: number | null;
+  /** The step the inspector shows; null = follow the latest. */
+  inspectorStep: number | null;
+  inspectorArm: string | null;
+  inspectorSample: number;
+}
+
+export interface UiSlice {
+  ui: UiState;
+  setTheme(theme: Theme): void;
+  setPresenter(on: boolean): void;
+  setStepsPerSecond(v: number | null): void;
+  selectInspectorStep(step: number | null): void;
+  selectInspectorArm(armId: string | null): void;
+  selectInspectorSample(index: number): void;
+}
+
+export function initialUiState(): UiState {
+  return { theme: 'light', presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0 };
+}
+
+export const createUiSlice: LabSlice<UiSlice> = (set) => {
+  const patch = (p: Partial<UiState>) => set((s) => ({ ui: { ...s.ui, ...p } }));
+  return {
+    ui: initialUiState(),
+    setTheme: (theme) => patch({ theme }),
+    setPresenter: (presenter) => patch({ presenter }),
+    setStepsPerSecond: (stepsPerSecond) => patch({ stepsPerSecond }),
+    selectInspectorStep: (inspectorStep) => patch({ inspectorStep }),
+    selectInspectorArm: (inspectorArm) => patch({ inspectorArm, inspectorSample: 0 }),
+    selectInspectorSample: (inspectorSample) => patch({ inspectorSample: Math.max(0, Math.floor(inspectorSample)) }),
+  };
+};

@@ -1,0 +1,110 @@
+/**
+ * The page's side of the worker protocol: owns the training worker, sends commands, and folds
+ * the events it posts into the store. Events are batched and applied at most once per animation
+ * frame, so an unthrottled run (hundreds of events a second on wasm) costs one render per frame.
+ */
+import type { WorkerCommand, WorkerEvent } from '../engine/protocol';
+import { useLab } from './store';
+import { validationOf } from './controls/validation';
+
+let worker: Worker | null = null;
+let queue: WorkerEvent[] = [];
+let scheduled = false;
+let runCounter = 0;
+let backendParam: string | null = null;
+
+function flush(): void {
+  scheduled = false;
+  if (queue.length === 0) return;
+  const batch = queue;
+  queue = [];
+  useLab.getState().applyWorkerEvents(batch);
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  // rAF pauses in background tabs; the timer keeps the store current there.
+  requestAnimationFrame(flush);
+  setTimeout(flush, 250);
+}
+
+function send(cmd: WorkerCommand): void {
+  worker?.postMessage(cmd);
+}
+
+/** ?backend=... from the page URL (untrusted: the worker validates it). */
+export function backendFromUrl(search = window.location.search): string | null {
+  const v = new URLSearchParams(search).get('backend');
+  return v ? v.slice(0, 40) : null;
+}
+
+/** Start the worker and choose the backend. Returns the cleanup for React's effect. */
+export function connectTrainingWorker(param: string | null): () => void {
+  backendParam = param;
+  let w: Worker;
+  try {
+    w = new Worker(new URL('../engine/training.worker.ts', import.meta.url), { type: 'module' });
+  } catch (e) {
+    useLab.getState().reportPageError(`Could not start the training worker: ${e instanceof Error ? e.message : String(e)}`, 'This browser may not support module workers. Use a current Chrome, Edge or Firefox.');
+    return () => {};
+  }
+  worker = w;
+  w.onmessage = (event: MessageEvent<WorkerEvent>) => {
+    queue.push(event.data);
+    schedule();
+  };
+  w.onerror = (event) => {
+    event.preventDefault();
+    useLab.getState().reportPageError(`The training worker failed: ${event.message || 'it could not be loaded'}`, 'Reload the page. If it keeps happening, open it with ?backend=wasm.');
+  };
+  w.onmessageerror = () => {
+    useLab.getState().reportPageError('A message from the training worker could not be read.', 'Reload the page.');
+  };
+  send({ type: 'prepare', backend: param });
+  send({ type: 'setSpeed', stepsPerSecond: useLab.getState().ui.stepsPerSecond });
+  return () => {
+    w.terminate();
+    if (worker === w) worker = null;
+    queue = [];
+  };
+}
+
+/** What the run bar's buttons do. */
+export const lab = {
+  /** Start the draft; returns false (and does nothing) when the draft is invalid. */
+  start(): boolean {
+    const s = useLab.getState();
+    const v = validationOf(s.draft);
+    if (!v.ok || !worker) return false;
+    flush();
+    const runId = ++runCounter;
+    s.beginRun(runId, v.spec);
+    s.selectInspectorStep(null);
+    send({ type: 'start', runId, spec: v.spec, backend: backendParam });
+    return true;
+  },
+  pause(): void {
+    useLab.getState().requestPause();
+    send({ type: 'pause' });
+  },
+  resume(): void {
+    useLab.getState().markResumed();
+    send({ type: 'resume' });
+  },
+  step(): void {
+    useLab.getState().requestStep();
+    send({ type: 'step' });
+  },
+  /** Stop the run and clear everything it drew. */
+  reset(): void {
+    send({ type: 'stop' });
+    queue = [];
+    useLab.getState().resetRun();
+    useLab.getState().selectInspectorStep(null);
+  },
+  setSpeed(stepsPerSecond: number | null): void {
+    useLab.getState().setStepsPerSecond(stepsPerSecond);
+    send({ type: 'setSpeed', stepsPerSecond });
+  },
+};

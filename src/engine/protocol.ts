@@ -1,0 +1,109 @@
+/**
+ * The typed messages between the page and the training worker (Sequence Toy's train/protocol.ts).
+ *
+ *   page -> worker  WorkerCommand: prepare(backend?), start(spec, backend?), pause, resume, step,
+ *                                  stop, setSpeed
+ *   worker -> page  WorkerEvent:   backend(report, probe), state(phase), runner(RunnerEvent),
+ *                                  error(message, hint)
+ *
+ * The page sends `prepare` once on load, so the backend (and a one-step probe that proves it
+ * computes and differentiates) is known before anyone presses Start. Every event of a run carries
+ * the `runId` the page gave in `start`, so after Reset the page can drop events still in flight
+ * from the old run. Plain data only: everything here survives structured clone.
+ */
+import type { RunnerEvent } from '../core/experiment/events';
+import type { ExperimentSpec } from '../core/experiment/spec';
+import type { BackendName, BackendReport } from './backend-common';
+
+export type { BackendName, BackendReport };
+
+/** Where a run is. `paused` is reported separately: warm start and RL can both be paused. */
+export type RunPhase = 'idle' | 'preparing' | 'warmstart' | 'rl' | 'done' | 'stopped' | 'error';
+
+export type WorkerCommand =
+  /**
+   * Choose the backend now. `backend` is the untrusted ?backend= value: the worker validates it
+   * and ignores an unknown name with a warning.
+   */
+  | { type: 'prepare'; backend?: string | null }
+  /** Start a run (preparing first if needed); a run already going is stopped. */
+  | { type: 'start'; runId: number; spec: ExperimentSpec; backend?: string | null; paused?: boolean }
+  /** Stop pulling steps; takes effect before the next step starts. */
+  | { type: 'pause' }
+  | { type: 'resume' }
+  /** While paused: run exactly one more RL step (during warm start: finish it, then one step). */
+  | { type: 'step' }
+  /** End the run and free its tensors. */
+  | { type: 'stop' }
+  /** At most this many RL steps per second; null = as fast as possible. */
+  | { type: 'setSpeed'; stepsPerSecond: number | null };
+
+/** The probe computation (src/engine/probe.ts) on the chosen backend. */
+export interface ProbeOutcome {
+  ok: boolean;
+  lossBefore: number | null;
+  lossAfter: number | null;
+  ms: number | null;
+  error: string | null;
+}
+
+export type WorkerEvent =
+  /** The backend in use: after prepare, and again after a device loss made the worker choose anew. */
+  | { type: 'backend'; report: BackendReport; probe: ProbeOutcome | null; warning: string | null; deviceLost: string | null }
+  /** `paused` is true only once the worker has actually stopped pulling (no step in flight). */
+  | { type: 'state'; runId: number; phase: RunPhase; paused: boolean }
+  | { type: 'runner'; runId: number; event: RunnerEvent }
+  /** Something failed; `hint` says what to do next, in plain words. runId 0: not about a run. */
+  | { type: 'error'; runId: number; message: string; hint: string };
+
+const COMMAND_TYPES = new Set(['prepare', 'start', 'pause', 'resume', 'step', 'stop', 'setSpeed']);
+
+/** A cheap shape check for messages arriving at the worker (the spec itself is parsed with zod). */
+export function isWorkerCommand(x: unknown): x is WorkerCommand {
+  return typeof x === 'object' && x !== null && COMMAND_TYPES.has((x as { type?: unknown }).type as string);
+}
+
+/** Phases in which a run holds tensors and can be paused, stepped or stopped. */
+export function isActivePhase(phase: RunPhase): boolean {
+  return phase === 'preparing' || phase === 'warmstart' || phase === 'rl';
+}
+
+/**
+ * What to do about an error, from its text and the backend in use. Shown under the message.
+ * Device loss and missing kernels are the WebGPU failures we know (PLATFORM.md; tfjs #5180).
+ */
+export function errorHint(message: string, backend: string | null): string {
+  const m = message.toLowerCase();
+  if (/device (was )?lost|device is lost|instance reference no longer exists|gpudevice.*(destroyed|lost)/.test(m)) {
+    return 'The GPU device was lost (driver reset, sleep, or too much work at once). Reload the page to try WebGPU again, or open it with ?backend=webgl or ?backend=wasm to train without WebGPU.';
+  }
+  if (/kernel .*not registered|not (yet )?implemented|is not supported on/.test(m)) {
+    return `The ${backend ?? 'current'} backend lacks an operation this model needs. Open the page with ?backend=wasm (or ?backend=cpu) to run on another backend.`;
+  }
+  if (/out of memory|oom|allocation failed|failed to allocate|exceeds the max/.test(m)) {
+    return 'The device ran out of memory. Make the cohort smaller (fewer or narrower members, fewer arms) or lower prompts per step and group size, then Start again.';
+  }
+  if (/no usable tfjs backend/.test(m)) {
+    return 'No TensorFlow.js backend could start in this browser. Try a current Chrome, Edge or Firefox, or open the page with ?backend=cpu.';
+  }
+  if (/spec|expected|invalid/.test(m)) {
+    return 'The experiment settings were rejected. Fix the fields marked in the Experiment panel, then Start again.';
+  }
+  if (backend === 'webgpu') {
+    return 'Press Reset and Start again. If it happens again, open the page with ?backend=wasm or ?backend=webgl and compare.';
+  }
+  return 'Press Reset and Start again. If it happens again, try a smaller experiment or another backend (?backend=wasm).';
+}
+
+const BACKEND_NAMES: readonly string[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
+
+/**
+ * Read an untrusted ?backend= value: a known name is a preference; anything else is ignored with
+ * a warning (quoted with JSON.stringify, shown as text, never as HTML). (Kept free of tfjs imports:
+ * the page bundle imports this file.)
+ */
+export function readBackendParam(raw: string | null | undefined): { preferred?: BackendName; warning: string | null } {
+  if (raw == null || raw === '') return { warning: null };
+  if (BACKEND_NAMES.includes(raw)) return { preferred: raw as BackendName, warning: null };
+  return { warning: `unknown backend ${JSON.stringify(raw.slice(0, 40))} ignored (use webgpu, webgl, wasm or cpu)` };
+}
