@@ -144,3 +144,23 @@ describe('presets', () => {
     for (const p of Object.values(PRESETS)) expect(p.spec.version).toBe(1);
   });
 });
+
+describe('stopping a run', () => {
+  beforeAll(() => useBackend('wasm'));
+  it('leaves no tensor behind when stopped during the warm start or between steps', async () => {
+    const before = tf.memory().numTensors;
+    const spec = tinySpec(13, ['peer']);
+    // Stop after the first warm-start progress event of member A.
+    const a = createRun({ ...spec, members: spec.members.map((m) => ({ ...m, warmStartSteps: 40 })) });
+    for await (const e of a.events()) if (e.type === 'warmstart') break;
+    a.dispose();
+    // The member being built finishes in the background, then is freed: wait for that.
+    for (let i = 0; i < 600 && tf.memory().numTensors !== before; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(tf.memory().numTensors).toBe(before);
+    // Stop after one RL step.
+    const b = createRun(spec);
+    for await (const e of b.events()) if (e.type === 'step') break;
+    b.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});

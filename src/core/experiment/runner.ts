@@ -156,12 +156,22 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
           finished = true;
           wake?.();
         });
-        while (!finished || queue.length > 0) {
-          if (queue.length > 0) yield queue.shift()!;
-          else await new Promise<void>((resolve) => (wake = resolve));
-          wake = null;
+        try {
+          while (!finished || queue.length > 0) {
+            if (queue.length > 0) yield queue.shift()!;
+            else await new Promise<void>((resolve) => (wake = resolve));
+            wake = null;
+          }
+        } finally {
+          // The consumer stopped pulling mid warm start: the member still being built is
+          // disposed when it is done, so a stopped run leaves no tensor behind.
+          if (!finished) void building.then((w) => w.reference.dispose());
         }
         const w = await building;
+        if (disposed) {
+          w.reference.dispose();
+          return;
+        }
         warm.set(m.id, w);
         if (m.warmStartSteps === 0) {
           yield { type: 'warmstart', memberId: m.id, step: 0, steps: 0, loss: NaN, memberIndex: i, memberCount: spec.members.length };
