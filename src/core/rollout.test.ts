@@ -22,7 +22,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
     const prompt = encodePrompt('1+2+3+4=');
 
     it('returns every array with the documented shape', async () => {
-      const policy = constantPolicy(peaked({ '5': 0, '$': 0 }), 32);
+      const policy = constantPolicy(peaked({ '5': 0, '$': 0 }));
       const b = await sampleRollouts(policy, [prompt, prompt, prompt], digitsumTask, 4, {
         groupSize: 4,
         temperature: 1,
@@ -44,7 +44,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
       table[id('=')] = peaked({ '>': 0 });
       table[id('>')] = peaked({ '7': 0 });
       table[id('7')] = peaked({ '$': 0 });
-      const policy = bigramPolicy(table, 32);
+      const policy = bigramPolicy(table);
       const b = await sampleRollouts(policy, [prompt], digitsumTask, 4, {
         groupSize: 2, temperature: 1, maxNewTokens: 5, rng: new Rng(2),
       });
@@ -57,7 +57,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
       expect(b.logProbs[3]).toBe(0);
       expect(b.entropies[4]).toBe(0);
       // A policy that never emits EOS hits the cap: length L, unfinished, no answer.
-      const babbler = constantPolicy(peaked({ '9': 0 }), 32);
+      const babbler = constantPolicy(peaked({ '9': 0 }));
       const c = await sampleRollouts(babbler, [prompt], digitsumTask, 4, {
         groupSize: 2, temperature: 1, maxNewTokens: 5, rng: new Rng(2),
       });
@@ -69,7 +69,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
     });
 
     it('is deterministic for a seed and differs across seeds', async () => {
-      const policy = constantPolicy(peaked({ '1': 0, '2': 0, '3': 0, '>': 0, '$': 0 }), 32);
+      const policy = constantPolicy(peaked({ '1': 0, '2': 0, '3': 0, '>': 0, '$': 0 }));
       const run = (seed: number) =>
         sampleRollouts(policy, [prompt, prompt], digitsumTask, 4, {
           groupSize: 8, temperature: 1, maxNewTokens: 8, rng: new Rng(seed, 'sample'),
@@ -84,7 +84,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
     it('draws tokens with the softmax(logits / T) frequencies (Gumbel-max)', async () => {
       // p = softmax([log 0.5, log 0.3, log 0.2]) at T = 1; at T = 2 p is proportional to sqrt(p).
       const logits = peaked({ '1': Math.log(0.5), '2': Math.log(0.3), '3': Math.log(0.2) });
-      const policy = constantPolicy(logits, 32);
+      const policy = constantPolicy(logits);
       for (const T of [1, 2]) {
         const raw = [0.5, 0.3, 0.2].map((p) => p ** (1 / T));
         const z = raw.reduce((s, x) => s + x, 0);
@@ -106,7 +106,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
 
     it('returns log-probs and entropies equal to a direct computation from the logits', async () => {
       const logits = peaked({ '1': 0.3, '2': -0.4, '>': 1.1, '$': 0.2 });
-      const policy = constantPolicy(logits, 32);
+      const policy = constantPolicy(logits);
       const T = 1.5;
       const b = await sampleRollouts(policy, [prompt], digitsumTask, 4, {
         groupSize: 16, temperature: T, maxNewTokens: 4, rng: new Rng(3),
@@ -127,7 +127,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
     });
 
     it('leaves no tensor behind', async () => {
-      const policy = constantPolicy(peaked({ '1': 0, '$': 0 }), 32);
+      const policy = constantPolicy(peaked({ '1': 0, '$': 0 }));
       const go = () => sampleRollouts(policy, [prompt], digitsumTask, 4, {
         groupSize: 4, temperature: 1, maxNewTokens: 4, rng: new Rng(5),
       });

@@ -3,7 +3,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionConfidence, tokenCertainty, tokenEntropy, tokenLogProbs } from './logprobs';
 import { type GrpoBatch, type GrpoLossOptions, type LossNormalisation, grpoLoss, grpoTerms } from './loss';
-import { BigramPolicy, logSoftmax } from './test-policy';
+import { BigramPolicy, logSoftmax } from '../testing/bigram-policy';
 
 // V = 4 tokens. Two sequences of T = 4 (BOS = 0):
 //   seq 0: 0 1 | 2 3        next tokens 1,2,3; completion = "2 3"  -> mask [0, 1, 1]

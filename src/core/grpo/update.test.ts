@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenLogProbs } from './logprobs';
 import type { GrpoBatch } from './loss';
 import { type GrpoUpdateOptions, grpoUpdate, grpoUpdateOnDevice, readUpdateStats } from './update';
-import { BigramPolicy } from './test-policy';
+import { BigramPolicy } from '../testing/bigram-policy';
 
 const V = 4;
 const W = [0.5, -1, 2, 0, 1, 0.3, -0.2, 0.7, -0.4, 1.1, 0, 0.9, 0.2, 0.2, -1.3, 0.6];

@@ -1,47 +1,19 @@
 /**
- * Test doubles: policies whose next-token distribution is known in closed form, so sampler and
- * loss tests can compare against hand-computed probabilities.
+ * Test doubles whose next-token distribution is known in closed form, so sampler and loss tests
+ * can compare against hand-computed probabilities; and the backend set-up for Node tests.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { NamedWeight, Policy, PolicyConfig } from '../models/policy';
+import type { Policy } from '../models/policy';
+import { BigramPolicy } from './bigram-policy';
 
-/**
- * A policy whose logits at every position are `table[lastToken]`: a bigram model with a fixed
- * table [V, V]. With a one-row-repeated table it is a fixed distribution at every step.
- */
-export function bigramPolicy(table: number[][], maxLen: number): Policy {
-  const V = table.length;
-  const weights = tf.variable(tf.tensor2d(table), true);
-  const config: PolicyConfig = { family: 'mlp', vocabSize: V, maxLen, dModel: V, layers: 1 };
-  const policy: Policy = {
-    config,
-    variables: [weights],
-    logits(tokens: tf.Tensor2D): tf.Tensor3D {
-      return tf.tidy(() => {
-        const [N, T] = tokens.shape;
-        const oneHot = tf.reshape(tf.oneHot(tf.reshape(tokens, [N * T]), V), [N * T, V]);
-        return tf.reshape(tf.matMul(oneHot, weights), [N, T, V]) as tf.Tensor3D;
-      });
-    },
-    paramCount: () => V * V,
-    async exportWeights(): Promise<NamedWeight[]> {
-      return [{ name: 'table', shape: [V, V], values: (await weights.data()) as Float32Array }];
-    },
-    importWeights(w: NamedWeight[]) {
-      weights.assign(tf.tensor2d(w[0].values, [V, V]));
-    },
-    clone: () => bigramPolicy(table, maxLen),
-    dispose: () => weights.dispose(),
-  };
-  return policy;
+/** logits at every position are table[lastToken] (table [V][V]). */
+export function bigramPolicy(table: number[][]): Policy {
+  return new BigramPolicy(table.length, table.flat());
 }
 
 /** Every row the same: the distribution softmax(logits) at every step, whatever came before. */
-export function constantPolicy(logits: number[], maxLen: number): Policy {
-  return bigramPolicy(
-    logits.map(() => logits),
-    maxLen,
-  );
+export function constantPolicy(logits: number[]): Policy {
+  return bigramPolicy(logits.map(() => logits));
 }
 
 /** Node tests: pick a tfjs backend once per file. */
