@@ -35,6 +35,11 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, reset'
 
   // Step 2 is the first evaluation step: every chart has points by then.
   await lab.waitForStep(2, 420_000);
+  // The warm-started cohort's base accuracies, measured on WebGPU before RL.
+  for (const m of ['A', 'B']) {
+    await expect(page.getByTestId(`base-pass-${m}`)).toHaveText(/^\d+%$/);
+    await expect(page.getByTestId(`base-maj-${m}`)).toHaveText(/^\d+%$/);
+  }
   for (const id of CHARTS) expect(await lab.points(id), id).toBeGreaterThan(0);
   for (const arm of ['oracle', 'self', 'peer']) expect(await lab.points(`chart-collapse-${arm}`), arm).toBeGreaterThan(0);
   await expect(page.getByTestId('kappa-grid')).not.toHaveAttribute('data-cells', '0');

@@ -13,6 +13,7 @@ import { DisagreementPanel } from './panels/DisagreementPanel';
 import { InspectorPanel } from './panels/InspectorPanel';
 import { PseudoLabelPanel } from './panels/PseudoLabelPanel';
 import { Notices } from './run/Notices';
+import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { ViewControls } from './run/ViewControls';
 import { useLab } from './store';
@@ -41,6 +42,7 @@ export function App() {
         </header>
         <ErrorBoundary where="The run bar">
           <RunBar />
+          <CohortSummary />
           <Notices />
         </ErrorBoundary>
         <main className="layout">
