@@ -1,0 +1,49 @@
+/**
+ * The same model code trains on WebGPU: each family, on Dawn (the `webgpu` npm package) with
+ * Chromium's SwiftShader when there is no GPU, matches the wasm backend step for step.
+ * (In the browser, e2e/lab.spec.ts trains on WebGPU and e2e/lab.nowebgpu.spec.ts on WebGL.)
+ */
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findSwiftShaderDir, initNodeBackend, releaseNodeWebGPU } from './node-backend';
+import { Rng } from '../core/random';
+import { createPolicy } from '../core/models/index';
+import type { Family } from '../core/models/policy';
+import { getTask, makeSplit, sequenceLength } from '../core/tasks/index';
+import { VOCAB_SIZE } from '../core/tasks/tokenizer';
+import { warmStart } from '../core/warmstart';
+
+async function losses(family: Family): Promise<number[]> {
+  const task = getTask('digitsum');
+  const split = makeSplit(task, 3, new Rng(1), { warmStart: 64, rl: 0, heldOut: 0 });
+  const policy = createPolicy(
+    { family, vocabSize: VOCAB_SIZE, maxLen: sequenceLength(task, 3), dModel: 16, layers: 1, heads: 2, window: 4 },
+    new Rng(2, family),
+  );
+  const out: number[] = [];
+  await warmStart(policy, split.warmStart, {
+    steps: 6, batchSize: 16, learningRate: 1e-2, scratchpad: 'always', rng: new Rng(3), reportEvery: 1,
+    onProgress: (p) => { out.push(p.loss); },
+  });
+  policy.dispose();
+  return out;
+}
+
+// Needs Chromium's SwiftShader (apt-get install chromium) or a GPU with a Vulkan driver.
+describe.skipIf(!findSwiftShaderDir() && !process.env.VK_ICD_FILENAMES)('model families on WebGPU (Dawn)', () => {
+  afterAll(() => releaseNodeWebGPU('wasm'));
+
+  for (const family of ['transformer', 'gru', 'mlp'] as Family[]) {
+    it(`${family}: trains on webgpu with the losses it has on wasm`, async () => {
+      await initNodeBackend('wasm', { fallback: false });
+      const onWasm = await losses(family);
+      const report = await initNodeBackend('webgpu', { fallback: false });
+      expect(report.backend).toBe('webgpu');
+      expect(tf.getBackend()).toBe('webgpu');
+      const onGpu = await losses(family);
+      expect(onGpu).toHaveLength(6);
+      expect(onGpu[5]).toBeLessThan(onGpu[0]);
+      onGpu.forEach((l, i) => expect(l).toBeCloseTo(onWasm[i], 3));
+    }, 180_000);
+  }
+});
