@@ -17,8 +17,18 @@ const FLAGS = { preset: 'string', spec: 'string', steps: 'string', seeds: 'strin
 const USAGE = `usage: npm run experiment -- (--preset NAME | --spec FILE.json) [--steps N] [--seeds 1,2,3]
                              [--backend wasm|cpu|webgpu] [--out results.json]`;
 
+let lastLogged = '';
+
 function progressBar(label: string, done: number, total: number): void {
-  if (!process.stderr.isTTY) return;
+  if (!process.stderr.isTTY) {
+    // Not a terminal (CI, a log file): one line per 10% instead of a redrawn bar.
+    const tenth = `${label} ${total > 0 ? Math.floor((10 * done) / total) : 0}`;
+    if (tenth !== lastLogged && (done === total || done % Math.max(1, Math.round(total / 10)) === 0)) {
+      lastLogged = tenth;
+      process.stderr.write(`${label}: ${done}/${total}\n`);
+    }
+    return;
+  }
   const width = 30;
   const filled = total > 0 ? Math.round((done / total) * width) : 0;
   process.stderr.write(`\r${label.padEnd(34)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}   `);
