@@ -17,6 +17,7 @@ import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { ViewControls } from './run/ViewControls';
 import { useLab } from './store';
+import { startShareLinks } from './shareLink';
 import { backendFromUrl, connectTrainingWorker } from './trainingWorker';
 
 export function App() {
@@ -24,6 +25,8 @@ export function App() {
   const presenter = useLab((s) => s.ui.presenter);
 
   useEffect(() => connectTrainingWorker(backendFromUrl()), []);
+  // The experiment a shared URL names, then the URL following every edit.
+  useEffect(() => startShareLinks(), []);
   useEffect(() => {
     const root = document.documentElement;
     root.dataset.theme = theme;

@@ -13,10 +13,15 @@ export function bannerText(report: BackendReport, forced?: string | null): strin
   return `Using ${report.backend}: ${report.reason}.`;
 }
 
-/** Backend banner, device-loss notice, ignored ?backend= warning, and the run's error. */
+/**
+ * Backend banner, device-loss notice, ignored ?backend= warning, the shared link's problem, and the
+ * run's error. Every message is rendered as text (React escapes it), never as HTML.
+ */
 export function Notices() {
   const engine = useLab((s) => s.engine);
   const error = useLab((s) => s.run.error);
+  const linkNotice = useLab((s) => s.ui.linkNotice);
+  const setLinkNotice = useLab((s) => s.setLinkNotice);
   const banner = engine.report ? bannerText(engine.report, backendFromUrl()) : null;
   return (
     <div className="notices">
@@ -33,6 +38,14 @@ export function Notices() {
       {engine.warning && (
         <div role="status" className="notice notice-warn" data-testid="probe-warning">
           {engine.warning}
+        </div>
+      )}
+      {linkNotice && (
+        <div role={linkNotice.kind === 'error' ? 'alert' : 'status'} className={`notice ${linkNotice.kind === 'error' ? 'notice-error' : 'notice-warn'}`} data-testid={`link-${linkNotice.kind}`}>
+          <span data-testid="link-message">{linkNotice.message}</span>{' '}
+          <button type="button" className="link" onClick={() => setLinkNotice(null)}>
+            Dismiss
+          </button>
         </div>
       )}
       {error && (

@@ -1,6 +1,7 @@
 import { fmtDuration, fmtPercent, fmtRate } from '../lib/format';
 import { useLab } from '../store';
 import { throughput } from '../store/progress';
+import { lastStepRewards } from '../store/series';
 import type { RunState } from '../store/runSlice';
 
 function phaseText(run: RunState): string {
@@ -29,6 +30,9 @@ export function RunStatus() {
   const report = engine.report;
   const rate = throughput(run.recent);
   const probe = engine.probe;
+  // JSON in an attribute (never HTML): the last step's rewards, for tests that compare runs.
+  const last = lastStepRewards(run.series);
+  const lastMetrics = last ? JSON.stringify(last) : null;
   return (
     <div className="status" aria-live="polite">
       <span className="status-item" data-testid="backend-status" title={report?.tried.map((t) => `${t.name}: ${t.ok ? 'ok' : t.error}`).join('\n')}>
@@ -43,7 +47,7 @@ export function RunStatus() {
           {fmtPercent(run.warm.fraction)} · {run.warm.etaMs == null ? 'estimating time left' : `${fmtDuration(run.warm.etaMs)} left`}
         </span>
       )}
-      <span className="status-item" data-testid="rl-step" data-step={run.step ?? 0} data-received={run.stepsReceived}>
+      <span className="status-item" data-testid="rl-step" data-step={run.step ?? 0} data-received={run.stepsReceived} data-last-metrics={lastMetrics ?? undefined}>
         {fmtRate(rate.stepsPerSec, 'steps/s')} · {fmtRate(rate.tokensPerSec, 'tok/s')}
       </span>
       {probe && (

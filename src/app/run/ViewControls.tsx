@@ -1,12 +1,14 @@
 import { useLab } from '../store';
+import { CopyLinkButton } from './CopyLinkButton';
 
-/** Light/dark theme and presenter (large type) switches. */
+/** Copy link, light/dark theme and presenter (large type) switches. */
 export function ViewControls() {
   const ui = useLab((s) => s.ui);
   const setTheme = useLab((s) => s.setTheme);
   const setPresenter = useLab((s) => s.setPresenter);
   return (
     <div className="view-controls">
+      <CopyLinkButton />
       <button type="button" aria-pressed={ui.theme === 'dark'} data-testid="theme-toggle" onClick={() => setTheme(ui.theme === 'dark' ? 'light' : 'dark')}>
         {ui.theme === 'dark' ? '☀ Light' : '☾ Dark'}
       </button>

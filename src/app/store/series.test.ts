@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { armMetrics, stepEvent } from './fixtures';
-import { type PairSeries, appendStep, countPoints, emptySeries, lastValue, latestKappa } from './series';
+import { type PairSeries, appendStep, countPoints, emptySeries, lastStepRewards, lastValue, latestKappa } from './series';
 
 describe('appendStep', () => {
   it('appends one x and one value per column', () => {
@@ -64,5 +64,21 @@ describe('column helpers', () => {
     pair.evalKappa = [0.45, null];
     expect(latestKappa(pair)).toEqual({ kappa: 0.45, source: 'held-out' });
     expect(latestKappa({ ...pair, kappa: [], evalKappa: [] })).toEqual({ kappa: null, source: null });
+  });
+});
+
+describe('lastStepRewards', () => {
+  it('is null before any step', () => {
+    expect(lastStepRewards(emptySeries())).toBeNull();
+  });
+
+  it('gives the last step per arm and member, with gaps as null', () => {
+    const s = emptySeries();
+    appendStep(s, stepEvent(1, [armMetrics('self', 'self', { A: { reward: 0.6 }, B: {} })]));
+    appendStep(s, stepEvent(2, [armMetrics('self', 'self', { A: { reward: 0.75, oracleReward: 0.25, loss: Number.NaN } })]));
+    expect(lastStepRewards(s)).toEqual({
+      step: 2,
+      arms: { self: { A: { reward: 0.75, oracleReward: 0.25, loss: null }, B: { reward: null, oracleReward: null, loss: null } } },
+    });
   });
 });

@@ -150,3 +150,27 @@ export function latestKappa(pair: PairSeries): { kappa: number | null; source: '
   const batch = lastValue(pair.kappa);
   return batch != null ? { kappa: batch, source: 'batch' } : { kappa: null, source: null };
 }
+
+/** Per arm and member: the label-free reward, the oracle reward and the loss of one step. */
+export interface StepRewards {
+  step: number;
+  arms: Record<string, Record<string, { reward: number | null; oracleReward: number | null; loss: number | null }>>;
+}
+
+/**
+ * The last step's rewards, full precision: the page exposes them as JSON in a data attribute, so
+ * a test can check that the same link on the same backend gives the same run.
+ */
+export function lastStepRewards(series: RunSeries): StepRewards | null {
+  const n = series.x.length;
+  if (n === 0) return null;
+  const arms: StepRewards['arms'] = {};
+  for (const arm of series.arms) {
+    arms[arm.armId] = {};
+    for (const id of arm.memberIds) {
+      const m = arm.members[id];
+      arms[arm.armId][id] = { reward: m.reward[n - 1], oracleReward: m.oracleReward[n - 1], loss: m.loss[n - 1] };
+    }
+  }
+  return { step: series.x[n - 1], arms };
+}

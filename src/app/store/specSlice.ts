@@ -12,6 +12,8 @@ export interface SpecSlice {
   edited: boolean;
   draft: ExperimentSpec;
   choosePreset(id: string): void;
+  /** Load a whole spec (a shared link) on top of a preset; `edited` when it differs from it. */
+  loadSpec(presetId: string, spec: ExperimentSpec, edited: boolean): void;
   /** Apply a pure edit, e.g. `editDraft((d) => addMember(d, 'gru'))`. */
   editDraft(edit: (draft: ExperimentSpec) => ExperimentSpec): void;
 }
@@ -30,6 +32,7 @@ export function initialSpecState(presetId = DEFAULT_PRESET): Pick<SpecSlice, 'pr
 export const createSpecSlice: LabSlice<SpecSlice> = (set) => ({
   ...initialSpecState(),
   choosePreset: (id) => set(initialSpecState(id)),
+  loadSpec: (presetId, spec, edited) => set(getPreset(presetId) ? { presetId, edited, draft: structuredClone(spec) } : {}),
   editDraft: (edit) =>
     set((s) => {
       const draft = edit(s.draft);

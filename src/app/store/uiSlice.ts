@@ -1,10 +1,16 @@
-/** UI slice: theme, presenter mode, speed, and what the rollout inspector shows. */
+/** UI slice: theme, presenter mode, speed, what the rollout inspector shows, and the shared-link notice. */
 import type { LabSlice } from './types';
 
 export type Theme = 'light' | 'dark';
 
 /** Speed choices: RL steps per second, null = as fast as the device goes. */
 export const SPEEDS: readonly (number | null)[] = [1, 2, 5, 10, null];
+
+/** What the page says about the shared link it was opened with (plain text). */
+export interface LinkNotice {
+  kind: 'error' | 'warning';
+  message: string;
+}
 
 export interface UiState {
   theme: Theme;
@@ -15,6 +21,7 @@ export interface UiState {
   inspectorStep: number | null;
   inspectorArm: string | null;
   inspectorSample: number;
+  linkNotice: LinkNotice | null;
 }
 
 export interface UiSlice {
@@ -25,10 +32,11 @@ export interface UiSlice {
   selectInspectorStep(step: number | null): void;
   selectInspectorArm(armId: string | null): void;
   selectInspectorSample(index: number): void;
+  setLinkNotice(notice: LinkNotice | null): void;
 }
 
 export function initialUiState(): UiState {
-  return { theme: 'light', presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0 };
+  return { theme: 'light', presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0, linkNotice: null };
 }
 
 export const createUiSlice: LabSlice<UiSlice> = (set) => {
@@ -41,5 +49,6 @@ export const createUiSlice: LabSlice<UiSlice> = (set) => {
     selectInspectorStep: (inspectorStep) => patch({ inspectorStep }),
     selectInspectorArm: (inspectorArm) => patch({ inspectorArm, inspectorSample: 0 }),
     selectInspectorSample: (inspectorSample) => patch({ inspectorSample: Math.max(0, Math.floor(inspectorSample)) }),
+    setLinkNotice: (linkNotice) => patch({ linkNotice }),
   };
 };

@@ -1,0 +1,61 @@
+import { useEffect, useRef, useState } from 'react';
+import { flushDraftToUrl } from '../shareLink';
+
+type CopyState = { kind: 'idle' } | { kind: 'copied'; note: string } | { kind: 'manual'; url: string };
+
+/** Clipboard writes can wait on a permission prompt forever: give up after this and show the link. */
+const CLIPBOARD_TIMEOUT_MS = 1500;
+
+async function writeClipboard(text: string): Promise<void> {
+  if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
+  await Promise.race([
+    navigator.clipboard.writeText(text),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('clipboard timeout')), CLIPBOARD_TIMEOUT_MS)),
+  ]);
+}
+
+/** Copies the page's URL (which holds the experiment); without a clipboard, shows it to copy by hand. */
+export function CopyLinkButton() {
+  const [state, setState] = useState<CopyState>({ kind: 'idle' });
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (state.kind === 'manual') input.current?.select();
+    if (state.kind !== 'copied') return;
+    const t = setTimeout(() => setState({ kind: 'idle' }), 2500);
+    return () => clearTimeout(t);
+  }, [state]);
+
+  async function copy() {
+    const current = flushDraftToUrl();
+    const url = window.location.href;
+    const note = current ? 'Link copied' : 'Link copied: it holds the last valid version of the experiment (fix the marked fields to include the latest edits)';
+    try {
+      await writeClipboard(url);
+      setState({ kind: 'copied', note });
+    } catch {
+      setState({ kind: 'manual', url });
+    }
+  }
+
+  return (
+    <span className="copy-link">
+      <button type="button" data-testid="copy-link" title="Copy a link that opens this experiment, as it is now" onClick={() => void copy()}>
+        Copy link
+      </button>
+      {state.kind === 'copied' && (
+        <span role="status" className="copy-link-note" data-testid="copy-link-status">
+          {state.note}
+        </span>
+      )}
+      {state.kind === 'manual' && (
+        <label className="copy-link-manual">
+          <span>Copy this link:</span>
+          <input ref={input} type="text" readOnly value={state.url} data-testid="copy-link-fallback" onFocus={(e) => e.target.select()} />
+          <button type="button" className="link" onClick={() => setState({ kind: 'idle' })}>
+            Close
+          </button>
+        </label>
+      )}
+    </span>
+  );
+}
