@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorHint, isActivePhase, isWorkerCommand, readBackendParam } from '../engine/protocol';
-import { bannerText } from './run/Notices';
+import { bannerText, emulationHint } from './run/Notices';
 
 describe('worker protocol helpers', () => {
   it('accepts known commands only', () => {
@@ -55,5 +55,14 @@ describe('bannerText', () => {
   });
   it('names a forced webgpu too', () => {
     expect(bannerText({ backend: 'webgpu', adapter: 'swiftshader', reason: null, tried: tried(true) }, 'webgpu')).toBe('Using webgpu: forced by ?backend=webgpu.');
+  });
+});
+
+describe('the SwiftShader hint', () => {
+  const tried = [{ name: 'webgpu' as const, ok: true }];
+  it('shows only for WebGPU on SwiftShader', () => {
+    expect(emulationHint({ backend: 'webgpu', adapter: 'swiftshader', reason: null, tried })).toMatch(/SwiftShader, a CPU emulation/);
+    expect(emulationHint({ backend: 'webgpu', adapter: 'nvidia', reason: null, tried })).toBeNull();
+    expect(emulationHint({ backend: 'wasm', adapter: null, reason: null, tried })).toBeNull();
   });
 });

@@ -14,6 +14,17 @@ export function bannerText(report: BackendReport, forced?: string | null): strin
 }
 
 /**
+ * WebGPU on SwiftShader is real WebGPU emulated on the CPU: correct but very slow (measured in
+ * docs/BENCHMARKS.md: a rollout batch ~250x slower than wasm on a 2-core machine). Say so, with
+ * the way out, without changing the choice the user did not ask to change.
+ */
+export function emulationHint(report: BackendReport): string | null {
+  if (report.backend !== 'webgpu' || report.adapter !== 'swiftshader') return null;
+  return 'WebGPU is running on SwiftShader, a CPU emulation (no GPU found): training works but is slow. ' +
+    'On this machine ?backend=wasm is much faster.';
+}
+
+/**
  * Backend banner, device-loss notice, ignored ?backend= warning, the shared link's problem, and the
  * run's error. Every message is rendered as text (React escapes it), never as HTML.
  */
@@ -23,11 +34,17 @@ export function Notices() {
   const linkNotice = useLab((s) => s.ui.linkNotice);
   const setLinkNotice = useLab((s) => s.setLinkNotice);
   const banner = engine.report ? bannerText(engine.report, backendFromUrl()) : null;
+  const hint = engine.report ? emulationHint(engine.report) : null;
   return (
     <div className="notices">
       {banner && (
         <div role="status" className="notice notice-warn" data-testid="backend-banner">
           {banner}
+        </div>
+      )}
+      {hint && (
+        <div role="status" className="notice notice-info" data-testid="emulation-hint">
+          {hint}
         </div>
       )}
       {engine.deviceLost && (
