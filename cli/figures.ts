@@ -1,0 +1,80 @@
+/**
+ * npm run figures -- RESULTS.json --out docs/figures/NAME.svg [--show reward,entropy] [--title TEXT]
+ *
+ * Draws a results file of `npm run experiment` / `npm run science` as one panel per arm: per member,
+ * the held-out pass@1 (solid, mean over seeds; faint lines are the single seeds) and the label-free
+ * reward (dashed, mean over seeds, 5-step moving average). `--show` adds other per-step metrics
+ * (entropy dotted, topAnswerShare dash-dot, pseudoLabelAccuracy long dashes). Written as SVG; with
+ * `--out X.png` the SVG is also rendered to PNG in the system Chromium (via Playwright, no new
+ * dependency). `--rank` lines members up by base pass@1 within each seed (stronger / weaker)
+ * instead of by id. Bad arguments: a one-line message and exit code 2.
+ */
+import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs, UsageError } from './args';
+import { figureSvg, STYLE, type Metric } from './science-figure';
+import type { ExperimentResultFile } from '../src/core/experiment/events';
+
+const FLAGS = { out: 'string', show: 'string', title: 'string', rank: 'boolean', help: 'boolean' } as const;
+const USAGE = 'usage: npm run figures -- RESULTS.json --out FIGURE.svg|FIGURE.png [--show reward,entropy,topAnswerShare,pseudoLabelAccuracy] [--title TEXT] [--rank]';
+const MAX_BYTES = 64 * 1024 * 1024;
+
+async function toPng(svgPath: string, pngPath: string): Promise<void> {
+  const { findChromium } = (await import('../scripts/find-chromium.mjs')) as { findChromium: () => string | null };
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('no Chromium found to render the PNG (write .svg instead, or set CHROMIUM_PATH)');
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  try {
+    const svg = readFileSync(svgPath, 'utf8');
+    const w = Number(/width="(\d+)"/.exec(svg)?.[1] ?? 800);
+    const h = Number(/height="(\d+)"/.exec(svg)?.[1] ?? 400);
+    const page = await browser.newPage({ viewport: { width: w, height: h }, deviceScaleFactor: 2 });
+    await page.setContent(`<html><body style="margin:0">${svg}</body></html>`);
+    await page.screenshot({ path: pngPath, clip: { x: 0, y: 0, width: w, height: h } });
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const input = argv[0] && !argv[0].startsWith('--') ? argv.shift()! : undefined;
+  const args = parseArgs(argv, FLAGS);
+  if (args.flags.has('help')) {
+    console.log(USAGE);
+    return;
+  }
+  if (!input) throw new UsageError('give the results file first');
+  const out = args.flags.get('out') as string | undefined;
+  if (!out || !/\.(svg|png)$/.test(out)) throw new UsageError('--out must name a .svg or .png file');
+  const show = ((args.flags.get('show') as string | undefined) ?? 'reward').split(',').filter(Boolean);
+  for (const k of show) if (!(k in STYLE)) throw new UsageError(`--show: unknown metric "${k}" (known: ${Object.keys(STYLE).join(', ')})`);
+  let file: ExperimentResultFile;
+  try {
+    if (statSync(input).size > MAX_BYTES) throw new UsageError(`${input} is larger than 64 MiB`);
+    file = JSON.parse(readFileSync(input, 'utf8'));
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read ${input}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (file?.version !== 1 || !Array.isArray(file.runs) || file.runs.length === 0) throw new UsageError(`${input} is not a results file of npm run experiment`);
+  const svg = figureSvg(file, show as Metric[], args.flags.get('title') as string | undefined, args.flags.has('rank'));
+  mkdirSync(dirname(resolve(out)), { recursive: true });
+  const svgPath = out.replace(/\.png$/, '.svg');
+  writeFileSync(svgPath, svg);
+  console.error(`wrote ${svgPath}`);
+  if (out.endsWith('.png')) {
+    await toPng(svgPath, out);
+    console.error(`wrote ${out}`);
+  }
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    console.error(`error: ${e.message} (npm run figures -- --help)`);
+    process.exit(2);
+  }
+  console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

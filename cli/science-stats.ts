@@ -1,0 +1,186 @@
+/**
+ * Numbers behind docs/RESULTS.md and `npm run science`: per-member and per-arm summaries of a
+ * RunSummary (start / best / end of held-out accuracy, tail averages of the training metrics),
+ * mean +- sd over seeds, and the markdown table. Pure functions over the CLI's JSON.
+ */
+import type { ExperimentResultFile, MemberHistoryEntry, RunSummary } from '../src/core/experiment/events';
+
+export interface MemberStats {
+  arm: string;
+  scheme: string;
+  member: string;
+  family: string;
+  passStart: number;
+  passBest: number;
+  passEnd: number;
+  majStart: number;
+  majBest: number;
+  majEnd: number;
+  /** Tail averages (last 10% of steps, at least 3 steps). */
+  pseudo: number;
+  reward: number;
+  gap: number;
+  entropy: number;
+  length: number;
+  topShare: number;
+  /** Reward at the start (mean of the first 10% of steps, at least 3). */
+  rewardStart: number;
+  collapseStep: number | null;
+  /** Collapsed by the criterion of claim (a): see `collapsed`. */
+  collapsed: boolean;
+}
+
+/**
+ * Claim (a)'s criterion for one member (issue 4: "the self arm's label-free reward climbs towards 1
+ * while its held-out pass@1 ends clearly below its own best, or its entropy collapses to near 0 with
+ * accuracy flat"): either
+ *   - the reward ends >= 0.7 after rising >= 0.15 from its start (tail means of the first and last
+ *     10% of steps) while held-out pass@1 ends >= 0.1 below its best, or
+ *   - the reward ends >= 0.9 with token entropy <= 0.05 nats (a confident, frozen policy).
+ */
+export const COLLAPSE = { minReward: 0.7, minRise: 0.15, minDrop: 0.1, frozenReward: 0.9, frozenEntropy: 0.05 } as const;
+
+export function collapsed(s: Pick<MemberStats, 'reward' | 'rewardStart' | 'passBest' | 'passEnd' | 'entropy'>): boolean {
+  const hacked = s.reward >= COLLAPSE.minReward && s.reward - s.rewardStart >= COLLAPSE.minRise && s.passEnd <= s.passBest - COLLAPSE.minDrop;
+  const frozen = s.reward >= COLLAPSE.frozenReward && s.entropy <= COLLAPSE.frozenEntropy;
+  return hacked || frozen;
+}
+
+const avg = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
+
+function tailMean(h: MemberHistoryEntry[], key: keyof MemberHistoryEntry, head = false): number {
+  const k = Math.max(3, Math.floor(h.length / 10));
+  const part = head ? h.slice(0, k) : h.slice(-k);
+  return avg(part.map((e) => e[key]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
+}
+
+export function memberStats(run: RunSummary, armId: string, memberId: string): MemberStats {
+  const arm = run.arms.find((a) => a.id === armId);
+  if (!arm) throw new Error(`no arm "${armId}" in the run of seed ${run.seed}`);
+  const m = arm.members.find((x) => x.id === memberId);
+  if (!m) throw new Error(`no member "${memberId}" in arm ${armId}`);
+  const base = run.base.find((b) => b.memberId === memberId);
+  const evals = m.history.filter((e) => e.evalPassAt1 !== undefined);
+  const pass = [base?.passAt1 ?? NaN, ...evals.map((e) => e.evalPassAt1!)];
+  const maj = [base?.majAtG ?? NaN, ...evals.map((e) => e.evalMajAtG!)];
+  const s: MemberStats = {
+    arm: arm.id,
+    scheme: arm.scheme,
+    member: m.id,
+    family: m.family,
+    passStart: pass[0],
+    passBest: Math.max(...pass),
+    passEnd: pass[pass.length - 1],
+    majStart: maj[0],
+    majBest: Math.max(...maj),
+    majEnd: maj[maj.length - 1],
+    pseudo: tailMean(m.history, 'pseudoLabelAccuracy'),
+    reward: tailMean(m.history, 'reward'),
+    gap: tailMean(m.history, 'rewardGap'),
+    entropy: tailMean(m.history, 'entropy'),
+    length: tailMean(m.history, 'length'),
+    topShare: tailMean(m.history, 'topAnswerShare'),
+    rewardStart: tailMean(m.history, 'reward', true),
+    collapseStep: m.collapseStep,
+    collapsed: false,
+  };
+  s.collapsed = collapsed(s);
+  return s;
+}
+
+export function armMembers(run: RunSummary, armId: string): MemberStats[] {
+  const arm = run.arms.find((a) => a.id === armId);
+  if (!arm) throw new Error(`no arm "${armId}" in the run of seed ${run.seed}`);
+  return arm.members.map((m) => memberStats(run, armId, m.id));
+}
+
+/** Mean over the arm's members of one field. */
+export function armMean(run: RunSummary, armId: string, key: keyof MemberStats): number {
+  return avg(armMembers(run, armId).map((s) => s[key] as number));
+}
+
+/** Held-out kappa of two members at the base (before RL). */
+export function baseKappa(run: RunSummary, a: string, b: string): number | null {
+  const k = run.baseKappa.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
+  return k ? k.kappa : null;
+}
+
+/** Last pooled maj@G of an arm's first two members (the compute-matched control). */
+export function ensembleEnd(run: RunSummary, armId: string): number {
+  const arm = run.arms.find((a) => a.id === armId);
+  const e = arm?.ensemble ?? [];
+  return e.length ? e[e.length - 1].majAtG : NaN;
+}
+
+export interface MeanSd {
+  mean: number;
+  sd: number;
+  n: number;
+}
+
+/** Mean and sample standard deviation, ignoring NaN. */
+export function meanSd(xs: number[]): MeanSd {
+  const v = xs.filter((x) => Number.isFinite(x));
+  const n = v.length;
+  if (n === 0) return { mean: NaN, sd: NaN, n: 0 };
+  const mean = avg(v);
+  const sd = n > 1 ? Math.sqrt(v.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1)) : 0;
+  return { mean, sd, n };
+}
+
+export const fmt = (x: number | null | undefined, digits = 2): string =>
+  x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(digits);
+
+export const fmtMs = (m: MeanSd, digits = 2): string => (m.n === 0 ? '-' : `${fmt(m.mean, digits)} ± ${fmt(m.sd, digits)}`);
+
+/**
+ * Markdown table: one row per arm and member, mean +- sd over the file's seeds of start / best /
+ * end held-out pass@1 and maj@G, and the tail averages. Collapse: in how many seeds the member
+ * collapsed by claim (a)'s criterion, and the runner's mean collapse step where it fired.
+ */
+export function markdownTable(file: ExperimentResultFile): string {
+  const runs = file.runs;
+  const rows: string[] = [];
+  const head = [
+    'arm', 'member', 'pass@1 start', 'pass@1 best', 'pass@1 end', 'maj@G start', 'maj@G end',
+    'pseudo-label acc', 'reward', 'reward gap', 'entropy', 'length', 'top-answer share', 'collapsed (seeds)',
+  ];
+  rows.push(`| ${head.join(' | ')} |`);
+  rows.push(`|${head.map(() => '---').join('|')}|`);
+  for (const arm of runs[0].arms) {
+    for (const m of arm.members) {
+      const st = runs.map((r) => memberStats(r, arm.id, m.id));
+      const col = (k: keyof MemberStats) => fmtMs(meanSd(st.map((s) => s[k] as number)));
+      const steps = st.map((s) => s.collapseStep).filter((x): x is number => x !== null);
+      const nCol = st.filter((s) => s.collapsed).length;
+      rows.push(
+        `| ${arm.id} | ${m.id} (${m.family}) | ${col('passStart')} | ${col('passBest')} | ${col('passEnd')} | ${col('majStart')} | ${col('majEnd')} | ` +
+          `${col('pseudo')} | ${col('reward')} | ${col('gap')} | ${col('entropy')} | ${fmt(meanSd(st.map((s) => s.length)).mean, 1)} | ${col('topShare')} | ` +
+          `${nCol}/${st.length}${steps.length ? ` (step ≈ ${fmt(avg(steps), 0)})` : ''} |`,
+      );
+    }
+  }
+  return rows.join('\n');
+}
+
+/** Markdown table of the base held-out kappa of every member pair, mean +- sd over seeds. */
+export function kappaTable(file: ExperimentResultFile): string {
+  const pairs = file.runs[0].baseKappa.map((k) => [k.a, k.b] as const);
+  const rows = ['| pair | base kappa | both wrong, same answer |', '|---|---|---|'];
+  for (const [a, b] of pairs) {
+    const ks = file.runs.map((r) => r.baseKappa.find((k) => k.a === a && k.b === b)!);
+    rows.push(`| ${a}–${b} | ${fmtMs(meanSd(ks.map((k) => k.kappa ?? NaN)))} | ${fmtMs(meanSd(ks.map((k) => k.bothWrongSame)))} |`);
+  }
+  return rows.join('\n');
+}
+
+/** Markdown table of the base accuracy of every member, mean +- sd over seeds. */
+export function baseTable(file: ExperimentResultFile): string {
+  const ids = file.runs[0].base.map((b) => b.memberId);
+  const rows = ['| member | base pass@1 | base maj@G |', '|---|---|---|'];
+  for (const id of ids) {
+    const bs = file.runs.map((r) => r.base.find((b) => b.memberId === id)!);
+    rows.push(`| ${id} | ${fmtMs(meanSd(bs.map((b) => b.passAt1)))} | ${fmtMs(meanSd(bs.map((b) => b.majAtG)))} |`);
+  }
+  return rows.join('\n');
+}

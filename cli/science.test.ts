@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { MemberHistoryEntry, RunSummary } from '../src/core/experiment/events';
+import { collapsed, markdownTable, meanSd, memberStats } from './science-stats';
+import { claimCollapse, claimDiversity, claimPeersHelp, required } from './science-claims';
+import { figureSvg } from './science-figure';
+
+/** A history of `n` steps with reward going r0 -> r1 and held-out pass@1 p0 -> p1 (every 10 steps). */
+function history(n: number, r0: number, r1: number, p0: number, p1: number, entropy = 0.3): MemberHistoryEntry[] {
+  return Array.from({ length: n }, (_, i) => {
+    const f = (i + 1) / n;
+    const e: MemberHistoryEntry = {
+      step: i + 1, reward: r0 + (r1 - r0) * f, oracleReward: 0.3, pseudoLabelAccuracy: 0.5, rewardAccuracy: 0.5,
+      rewardGap: 0, labeledFraction: 1, majorityRatio: 0.5, tieRate: 0, entropy, length: 6, capFraction: 0,
+      malformedFraction: 0, rewardStd: 0.3, zeroStdFraction: 0.1, supervisionContainsTruth: 0.5, topAnswerShare: 0.2,
+      loss: 0, kl: 0, clipFraction: 0, gradNorm: 1,
+    };
+    if ((i + 1) % 10 === 0) {
+      e.evalPassAt1 = p0 + (p1 - p0) * f;
+      e.evalMajAtG = Math.min(1, e.evalPassAt1 + 0.1);
+    }
+    return e;
+  });
+}
+
+function run(seed: number, arms: Record<string, { scheme: string; members: Record<string, MemberHistoryEntry[]> }>, base: Record<string, number>, kappa: Record<string, number> = {}): RunSummary {
+  return {
+    seed,
+    arms: Object.entries(arms).map(([id, a]) => ({
+      id,
+      scheme: a.scheme as RunSummary['arms'][number]['scheme'],
+      members: Object.entries(a.members).map(([mid, h]) => ({ id: mid, family: 'mlp', params: 1, history: h, collapseStep: null })),
+      pairs: [],
+      ensemble: [{ step: 40, majAtG: 0.5 }],
+    })),
+    base: Object.entries(base).map(([memberId, p]) => ({ memberId, passAt1: p, majAtG: p + 0.1 })),
+    baseKappa: Object.entries(kappa).map(([ab, k]) => ({ a: ab[0], b: ab[1], kappa: k, bothWrongSame: 0 })),
+    medianStepMs: 1,
+    backend: 'wasm',
+  };
+}
+
+describe('science stats and claims', () => {
+  const collapseRun = (seed: number, peerEnd: number) =>
+    run(
+      seed,
+      {
+        oracle: { scheme: 'oracle', members: { A: history(40, 0.5, 0.8, 0.6, 0.8), B: history(40, 0.3, 0.5, 0.3, 0.5) } },
+        self: { scheme: 'self', members: { A: history(40, 0.6, 0.8, 0.6, 0.6), B: history(40, 0.4, 0.95, 0.3, 0.1) } },
+        peer: { scheme: 'peer', members: { A: history(40, 0.4, 0.6, 0.6, 0.6), B: history(40, 0.3, 0.5, 0.3, peerEnd) } },
+      },
+      { A: 0.6, B: 0.3 },
+    );
+
+  it('reads start, best and end, and flags collapse by the stated criterion', () => {
+    const s = memberStats(collapseRun(1, 0.4), 'self', 'B');
+    expect(s.passStart).toBeCloseTo(0.3);
+    expect(s.passBest).toBeCloseTo(0.3);
+    expect(s.passEnd).toBeCloseTo(0.1);
+    expect(s.collapsed).toBe(true);
+    expect(memberStats(collapseRun(1, 0.4), 'oracle', 'A').collapsed).toBe(false);
+    expect(collapsed({ reward: 0.95, rewardStart: 0.9, passBest: 0.5, passEnd: 0.5, entropy: 0.01 })).toBe(true);
+  });
+
+  it('passes (a) and (b) when they hold in enough seeds, fails (b) when peers lose', () => {
+    const good = [1, 2, 3].map((s) => collapseRun(s, 0.4));
+    expect(claimCollapse(good).pass).toBe(true);
+    expect(claimPeersHelp(good).pass).toBe(true);
+    const bad = [collapseRun(1, 0.4), collapseRun(2, 0.0), collapseRun(3, 0.4)];
+    const b = claimPeersHelp(bad);
+    expect(b.pass).toBe(false);
+    expect(b.held).toBe(2);
+    expect(required(5)).toBe(4);
+  });
+
+  it('(c) compares the lowest- and highest-kappa pairs', () => {
+    const r = run(
+      1,
+      {
+        self: { scheme: 'self', members: { A: history(40, 0.4, 0.9, 0.4, 0.2) } },
+        'peer-twins': { scheme: 'peer', members: { A: history(40, 0.4, 0.9, 0.4, 0.2), T: history(40, 0.4, 0.9, 0.4, 0.2) } },
+        'peer-siblings': { scheme: 'peer', members: { A: history(40, 0.4, 0.6, 0.4, 0.5), S: history(40, 0.4, 0.6, 0.4, 0.5) } },
+      },
+      { A: 0.4, T: 0.4, S: 0.4 },
+      { AT: 0.8, AS: 0.1, TS: 0.1 },
+    );
+    const c = claimDiversity([r]);
+    expect(c.pass).toBe(true);
+    expect(c.lines.join('\n')).toMatch(/peer-twins kappa 0.80 gain -0.20 CO-COLLAPSED/);
+  });
+
+  it('summarises over seeds as mean ± sd and draws a figure', () => {
+    expect(meanSd([1, 2, 3])).toEqual({ mean: 2, sd: 1, n: 3 });
+    const file = { version: 1 as const, spec: { task: { id: 'digitsum', difficulty: 3 }, grpo: { promptsPerStep: 16, groupSize: 8, learningRate: 4e-4 } } as never, runs: [collapseRun(1, 0.4), collapseRun(2, 0.3)] };
+    const table = markdownTable(file);
+    expect(table).toMatch(/\| self \| B \(mlp\) \| 0\.30 ± 0\.00 \| 0\.30 ± 0\.00 \| 0\.10 ± 0\.00 \|/);
+    const svg = figureSvg(file, ['reward']);
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('self (self)');
+    expect(svg).not.toMatch(/NaN/);
+  });
+});
