@@ -5,7 +5,7 @@ import { createPolicy } from './models/index';
 import type { Family } from './models/policy';
 import { getTask, makeSplit, sequenceLength } from './tasks/index';
 import { VOCAB_SIZE, decode } from './tasks/tokenizer';
-import { encodeSupervised, warmStart } from './warmstart';
+import { encodeSupervised, referenceProbability, supervisedLoss, warmStart } from './warmstart';
 import { evaluatePolicy } from './evaluate';
 import { sampleRollouts } from './rollout';
 import { useBackend } from './testing/fixed-policy';
@@ -77,6 +77,51 @@ describe('warm start and evaluation on wasm', () => {
     expect(r.steps).toBe(30);
     policy.dispose();
   });
+
+  it('referenceProbability is the mean of exp(-per-sequence completion loss)', async () => {
+    const policy = createPolicy({ family: 'gru', vocabSize: VOCAB_SIZE, maxLen, dModel: 16, layers: 1 }, new Rng(8));
+    const problems = split.heldOut.slice(0, 5);
+    const all = encodeSupervised(problems, maxLen, 'always', new Rng(9));
+    let expected = 0;
+    for (let i = 0; i < problems.length; i++) {
+      // One sequence at a time: the mean loss times the completion length is -log p(reference).
+      const one = encodeSupervised([problems[i]], maxLen, 'always', new Rng(9));
+      const n = one.lossMask.reduce((a, b) => a + b, 0);
+      const t = tf.tensor2d(one.tokens, [1, maxLen], 'int32');
+      const m = tf.tensor2d(one.lossMask, [1, maxLen]);
+      const loss = supervisedLoss(policy, t, m);
+      expected += Math.exp(-(await loss.data())[0] * n) / problems.length;
+      tf.dispose([t, m, loss]);
+    }
+    const p = referenceProbability(policy, all);
+    expect((await p.data())[0]).toBeCloseTo(expected, 6);
+    p.dispose();
+    policy.dispose();
+  });
+
+  it('stops at the first step that reaches the validation target, and says when it cannot', async () => {
+    const make = () => createPolicy({ family: 'mlp', vocabSize: VOCAB_SIZE, maxLen, dModel: 64, layers: 1, window: 8 }, new Rng(10));
+    const validation = split.heldOut;
+    const opts = { steps: 400, batchSize: 32, learningRate: 1e-2, scratchpad: 'always' as const, rng: new Rng(11) };
+    const a = make();
+    const r = await warmStart(a, split.warmStart, { ...opts, target: { validation, value: 0.3 } });
+    expect(r.reachedTarget).toBe(true);
+    expect(r.stoppedEarly).toBe(true);
+    expect(r.steps).toBeLessThan(400);
+    expect(r.validation).toHaveLength(r.steps);
+    expect(r.validation.at(-1)!.value).toBeGreaterThanOrEqual(0.3);
+    expect(r.validation.slice(0, -1).every((v) => v.value < 0.3)).toBe(true);
+    // The same training without a target, stopped by hand at that step, gives the same weights.
+    const b = make();
+    await warmStart(b, split.warmStart, { ...opts, steps: r.steps });
+    const same = tf.tidy(() => a.variables.every((v, i) => tf.max(tf.abs(tf.sub(v, b.variables[i]))).dataSync()[0] === 0));
+    expect(same).toBe(true);
+    // An unreachable target trains every step and reports that it fell short.
+    const c = make();
+    const short = await warmStart(c, split.warmStart, { ...opts, steps: 5, target: { validation, value: 0.99 } });
+    expect(short).toMatchObject({ steps: 5, reachedTarget: false, stoppedEarly: false });
+    [a, b, c].forEach((p) => p.dispose());
+  }, 120_000);
 
   it('keeps the tensor count flat over 50 sample+train iterations', async () => {
     // The leak check: the count after 50 iterations equals the count after 5.

@@ -58,7 +58,34 @@ export function supervisedLoss(policy: Policy, tokens: tf.Tensor2D, mask: tf.Ten
   });
 }
 
+/**
+ * Probability that sampling at temperature 1 reproduces each reference completion exactly,
+ * averaged over the problems: exp(sum of the completion tokens' log-probs), teacher-forced.
+ * It is a lower bound on the expected pass@1 (another completion can end in the right answer too),
+ * deterministic and one forward pass, so the warm start can check it every step.
+ */
+export function referenceProbability(policy: Policy, data: SupervisedBatchData): tf.Scalar {
+  return tf.tidy(() => {
+    const { count: N, length: T } = data;
+    const tokens = tf.tensor2d(data.tokens, [N, T], 'int32');
+    const mask = tf.tensor2d(data.lossMask, [N, T], 'float32');
+    const logp = tf.logSoftmax(policy.logits(tokens));
+    const next = tf.concat([tf.slice(tokens, [0, 1], [N, T - 1]), tf.fill([N, 1], PAD_ID, 'int32')], 1);
+    const picked = tf.sum(tf.mul(logp, tf.oneHot(next, policy.config.vocabSize)), 2);
+    return tf.mean(tf.exp(tf.sum(tf.mul(picked, mask), 1))) as tf.Scalar;
+  });
+}
+
+/** Stop the warm start early once the held-back labeled problems reach a target. */
+export interface WarmStartTarget {
+  /** Labeled problems the member does not train on. */
+  validation: Problem[];
+  /** Stop at the first step whose `referenceProbability` on them is at least this. */
+  value: number;
+}
+
 export interface WarmStartOptions {
+  /** Steps, or the most steps when `target` is set. */
   steps: number;
   batchSize: number;
   learningRate: number;
@@ -69,6 +96,7 @@ export interface WarmStartOptions {
   reportEvery?: number;
   /** Called with progress; may be async (e.g. to evaluate and stop early by returning true). */
   onProgress?: (p: WarmStartProgress) => void | boolean | Promise<void | boolean>;
+  target?: WarmStartTarget;
 }
 
 export interface WarmStartProgress {
@@ -82,6 +110,10 @@ export interface WarmStartResult {
   finalLoss: number;
   losses: { step: number; loss: number }[];
   stoppedEarly: boolean;
+  /** With a target: referenceProbability on the validation problems after each step. */
+  validation: { step: number; value: number }[];
+  /** With a target: whether it was reached within `steps`. */
+  reachedTarget: boolean;
 }
 
 /** Supervised warm start with Adam; returns the loss curve. Disposes everything it creates. */
@@ -89,6 +121,11 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
   if (problems.length === 0) throw new Error('warm start needs labeled problems');
   const data = encodeSupervised(problems, policy.config.maxLen, opts.scratchpad, opts.rng.child('scratchpad'));
   const order = opts.rng.child('order');
+  const validation = opts.target
+    ? encodeSupervised(opts.target.validation, policy.config.maxLen, opts.scratchpad, opts.rng.child('validation-scratchpad'))
+    : null;
+  const curve: { step: number; value: number }[] = [];
+  let reachedTarget = false;
   const optimizer = tf.train.adam(opts.learningRate);
   const reportEvery = opts.reportEvery ?? 10;
   const B = Math.min(opts.batchSize, data.count);
@@ -133,9 +170,20 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
       } else {
         loss!.dispose();
       }
+      if (validation && opts.target) {
+        const p = referenceProbability(policy, validation);
+        const value = (await p.data())[0];
+        p.dispose();
+        curve.push({ step, value });
+        if (value >= opts.target.value) {
+          reachedTarget = true;
+          if (step < opts.steps) stoppedEarly = true;
+          break;
+        }
+      }
     }
   } finally {
     optimizer.dispose();
   }
-  return { steps: Math.min(step, opts.steps), finalLoss, losses, stoppedEarly };
+  return { steps: Math.min(step, opts.steps), finalLoss, losses, stoppedEarly, validation: curve, reachedTarget };
 }

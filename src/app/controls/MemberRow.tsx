@@ -55,6 +55,7 @@ export function MemberRow({ member, index, canRemove }: { member: MemberSpec; in
       <div className="field-row">
         {num('warmStartSteps')}
         {num('warmStartExamples')}
+        {num('warmStartTarget')}
       </div>
       <details className="more">
         <summary>Seeds</summary>

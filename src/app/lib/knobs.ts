@@ -53,12 +53,13 @@ export const GRPO_KNOBS: Knob[] = [
 ];
 
 const m = MemberSpecSchema.shape;
-export const MEMBER_KNOBS: Record<'dModel' | 'layers' | 'heads' | 'window' | 'warmStartSteps' | 'warmStartExamples' | 'initSeed' | 'dataSeed' | 'sampleSeed', Knob> = {
+export const MEMBER_KNOBS: Record<'dModel' | 'layers' | 'heads' | 'window' | 'warmStartSteps' | 'warmStartExamples' | 'warmStartTarget' | 'initSeed' | 'dataSeed' | 'sampleSeed', Knob> = {
   dModel: knob(m.dModel, 'dModel', 'Width', 'Embedding / hidden size.'),
   layers: knob(m.layers, 'layers', 'Depth', 'Transformer blocks, GRU layers or MLP hidden layers.'),
   heads: knob(m.heads, 'heads', 'Heads', 'Attention heads (transformer); must divide the width.'),
   window: knob(m.window, 'window', 'Window', 'How many previous tokens the MLP sees.'),
-  warmStartSteps: knob(m.warmStartSteps, 'warmStartSteps', 'Warm-start steps', 'Supervised steps on labeled problems before RL. More steps: a stronger base model.'),
+  warmStartSteps: knob(m.warmStartSteps, 'warmStartSteps', 'Warm-start steps', 'Supervised steps on labeled problems before RL (the most steps when a target is set). More steps: a stronger base model.'),
+  warmStartTarget: knob(m.warmStartTarget, 'warmStartTarget', 'Warm-start target', 'Stop the warm start once the member gets this share of its validation problems (labeled problems it does not train on) right at temperature 1. 0 = train every step. Members with one target start at a similar strength.', 0.05),
   warmStartExamples: knob(m.warmStartExamples, 'warmStartExamples', 'Warm-start examples', 'Labeled problems this member warm-starts on (drawn with its data seed).'),
   initSeed: knob(m.initSeed, 'initSeed', 'Init seed', 'Seed of the initial weights. Equal init and data seeds make twins.'),
   dataSeed: knob(m.dataSeed, 'dataSeed', 'Data seed', 'Seed of the warm-start data draw and order.'),

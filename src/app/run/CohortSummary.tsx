@@ -1,6 +1,7 @@
 /**
  * The warm-started cohort at a glance: each member's size and its base held-out pass@1 and maj@G,
- * the starting point every arm shares. Empty until the base evaluation arrives.
+ * the starting point every arm shares, and how many warm-start steps it took (a warm-start target
+ * stops some members early). Empty until the base evaluation arrives.
  */
 import { fmtPercent } from '../lib/format';
 import { useLab } from '../store';
@@ -17,6 +18,7 @@ export function CohortSummary() {
           <tr>
             <th scope="col">member</th>
             <th scope="col">model</th>
+            <th scope="col" title="Supervised warm-start steps taken (a warm-start target can stop early)">warm start</th>
             <th scope="col" title="Fraction of single samples that are correct">pass@1</th>
             <th scope="col" title="Fraction of prompts whose majority vote over G samples is correct">maj@G</th>
           </tr>
@@ -28,6 +30,7 @@ export function CohortSummary() {
               <tr key={m.id} data-testid={`base-${m.id}`}>
                 <th scope="row">{m.id}</th>
                 <td>{m.label}</td>
+                <td className="num" data-testid={`base-steps-${m.id}`}>{m.warmStartSteps === undefined ? '-' : `${m.warmStartSteps} steps`}</td>
                 <td className="num" data-testid={`base-pass-${m.id}`}>{b ? fmtPercent(b.passAt1) : '-'}</td>
                 <td className="num" data-testid={`base-maj-${m.id}`}>{b ? fmtPercent(b.majAtG) : '-'}</td>
               </tr>

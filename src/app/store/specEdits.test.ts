@@ -37,7 +37,7 @@ describe('validateDraft', () => {
   });
 
   it('explains heads that do not divide the width', () => {
-    const v = validateDraft(updateMember(quick(), 0, { heads: 3 }));
+    const v = validateDraft(updateMember(quick(), 0, { family: 'transformer', dModel: 16, heads: 3 }));
     expect(problemsAt(v.problems, 'members.0.heads')[0].message).toMatch(/not divisible by 3 heads/);
   });
 });
@@ -46,7 +46,7 @@ describe('cohort edits', () => {
   it('adds a GRU member with the next id, the family size and the last warm-start budget', () => {
     const d = addMember(quick(), 'gru');
     const c = d.members[2];
-    expect(c).toMatchObject({ id: 'C', family: 'gru', dModel: 48, warmStartSteps: 60, warmStartExamples: 300 });
+    expect(c).toMatchObject({ id: 'C', family: 'gru', dModel: 48, warmStartSteps: 70, warmStartExamples: 300 });
     // It joins oracle and self, but not the full peer pair.
     expect(d.arms.map((a) => a.members)).toEqual([['A', 'B', 'C'], ['A', 'B', 'C'], ['A', 'B']]);
     expect(validateDraft(d).ok).toBe(true);

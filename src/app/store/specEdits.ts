@@ -5,7 +5,7 @@
  */
 import { member } from '../../core/experiment/presets';
 import type { ArmSpec, ExperimentSpec, MemberSpec, RewardSchemeId } from '../../core/experiment/spec';
-import { ExperimentSpecSchema, specProblems, taskProblems } from '../../core/experiment/spec';
+import { ExperimentSpecSchema, specProblems, taskProblems, warmStartProblems } from '../../core/experiment/spec';
 import { TASKS } from '../../core/tasks/index';
 
 export type Family = MemberSpec['family'];
@@ -32,6 +32,7 @@ export function validateDraft(draft: ExperimentSpec): DraftValidation {
   };
   for (const issue of r.error.issues) add(issue.path as (string | number)[], issue.message);
   for (const p of specProblems(draft)) add(p.path, p.message);
+  for (const p of warmStartProblems(draft)) add(p.path, p.message);
   if (TASKS[draft.task.id]) for (const p of taskProblems(draft)) add(p.path, p.message);
   return { ok: false, problems };
 }
@@ -72,7 +73,7 @@ export function addMember(spec: ExperimentSpec, family: Family): ExperimentSpec 
   const m = member({
     id,
     family,
-    ...(last ? { warmStartSteps: last.warmStartSteps, warmStartExamples: last.warmStartExamples } : {}),
+    ...(last ? { warmStartSteps: last.warmStartSteps, warmStartExamples: last.warmStartExamples, warmStartTarget: last.warmStartTarget } : {}),
   });
   return {
     ...spec,

@@ -34,9 +34,21 @@ export interface WarmMember {
  * pool by the member's data seed, so members with one dataSeed see the same data in the same order.
  */
 export function warmStartSet(pool: Problem[], member: MemberSpec, root: Rng): Problem[] {
+  return labeledSplit(pool, member, root).train;
+}
+
+/** Most validation problems checked per warm-start step (one forward pass over them). */
+export const MAX_VALIDATION = 200;
+
+/**
+ * The member's share of the labeled pool: its warm-start set, and the labeled problems it does
+ * not train on (up to MAX_VALIDATION), which decide when a warm-start target is reached.
+ */
+export function labeledSplit(pool: Problem[], member: MemberSpec, root: Rng): { train: Problem[]; validation: Problem[] } {
   const rng = root.child(`data/${member.dataSeed}/subset`);
   const n = Math.min(member.warmStartExamples, pool.length);
-  return rng.shuffle(pool.slice()).slice(0, n);
+  const shuffled = rng.shuffle(pool.slice());
+  return { train: shuffled.slice(0, n), validation: shuffled.slice(n, n + MAX_VALIDATION) };
 }
 
 export interface WarmStartCallbacks {
@@ -55,9 +67,14 @@ export async function buildMember(
 ): Promise<WarmMember> {
   const config = policyConfigFor(member, vocabSize, maxLen);
   const policy = createPolicy(config, root.child(`init/${member.initSeed}/${member.family}`));
+  const { train, validation } = labeledSplit(pool, member, root);
+  const useTarget = member.warmStartTarget > 0;
+  if (useTarget && validation.length === 0) throw new Error(`member ${member.id}: a warm-start target needs labeled problems outside its warm-start set`);
+  let stepsTaken = 0;
   if (member.warmStartSteps > 0) {
-    await warmStart(policy, warmStartSet(pool, member, root), {
+    const result = await warmStart(policy, train, {
       steps: member.warmStartSteps,
+      target: useTarget ? { validation, value: member.warmStartTarget } : undefined,
       batchSize: spec.warmStart.batchSize,
       learningRate: spec.warmStart.learningRate,
       scratchpad: spec.task.scratchpad as ScratchpadMode,
@@ -67,10 +84,11 @@ export async function buildMember(
         await onProgress?.(p.step, p.steps, p.loss);
       },
     });
+    stepsTaken = result.steps;
   }
   return {
     spec: member,
     reference: policy,
-    info: { id: member.id, family: member.family, params: policy.paramCount(), label: describePolicy(config) },
+    info: { id: member.id, family: member.family, params: policy.paramCount(), label: describePolicy(config), warmStartSteps: stepsTaken },
   };
 }

@@ -89,12 +89,16 @@ export interface MemberInfo {
   family: string;
   params: number;
   label: string;
+  /** Warm-start steps actually taken (fewer than the spec's when a target stopped it early). */
+  warmStartSteps?: number;
 }
 
 export interface BaseEvaluation {
   memberId: string;
   passAt1: number;
   majAtG: number;
+  /** Warm-start steps the member took (absent in results saved before targets existed). */
+  warmStartSteps?: number;
 }
 
 export type RunnerEvent =

@@ -2,6 +2,13 @@
  * Named experiments. Each preset is a partial spec layered over `BASE` (Sequence Toy's layered
  * configs), with a title and a paragraph for students. Numbers here are tuned by measurement:
  * docs/RESULTS.md gives the runs behind them and the command that reproduces each.
+ *
+ * The regime (docs/RESULTS.md, "Finding the regime"): sum of 3 digits mod 10 with the running-sum
+ * scratchpad; windowed-MLP members (window 6 covers the digit each scratchpad step needs), warm
+ * started on 500 labeled problems (batch 64, lr 5e-3) for 60-75 steps, which stops them in the
+ * middle of their generalisation jump: held-out pass@1 ~0.2-0.75 and maj@8 well above pass@1.
+ * The transformer and the GRU did not get above chance within a CPU-sized warm-start budget here,
+ * so the science presets use MLP members of different seeds, data and shapes.
  */
 import type { ExperimentSpec, ExperimentSpecInput, MemberSpec } from './spec';
 import { ExperimentSpecSchema, SPEC_VERSION } from './spec';
@@ -30,6 +37,7 @@ export function member(m: MemberInput, seedOffset = 0): MemberSpec {
   return {
     ...SIZES[m.family],
     warmStartSteps: 400,
+    warmStartTarget: 0,
     warmStartExamples: 1000,
     initSeed: s,
     dataSeed: s,
@@ -84,28 +92,62 @@ export function layered(layer: Layer, base: ExperimentSpecInput = BASE): Experim
   return ExperimentSpecSchema.parse(merged);
 }
 
+// ---- the measured regime -----------------------------------------------------------------------
+
+/** Sum of 3 digits mod 10 with the scratchpad: 1,000 problems, split 500 / 400 / 100. */
+const REGIME: Layer = {
+  task: { id: 'digitsum', difficulty: 3, scratchpad: 'always' },
+  data: { labeledPool: 500, rlPool: 400, heldOut: 100 },
+  warmStart: { batchSize: 64, learningRate: 5e-3 },
+  grpo: { promptsPerStep: 16, groupSize: 8, temperature: 1, learningRate: 4e-4, beta: 0 },
+  evalEvery: 10,
+};
+
+/** A windowed MLP (64 wide, 2 hidden layers, window 6) warm-started for `steps` on 500 labels. */
+function mlp(id: string, steps: number, extra: Partial<MemberSpec> = {}): MemberSpec {
+  return member({ id, family: 'mlp', dModel: 64, layers: 2, window: 6, warmStartSteps: steps, warmStartExamples: 500, ...extra });
+}
+
+/** The collapse pair: A is warm-started longer (stronger), B shorter (weaker). */
+const STRONG = 72;
+const WEAK = 62;
+/** The diversity anchor and its partners: all warm-started the same number of steps. */
+const MID = 66;
+
+const regime = (layer: Layer): ExperimentSpec =>
+  layered({
+    ...REGIME,
+    ...layer,
+    task: { ...REGIME.task, ...layer.task },
+    data: { ...REGIME.data, ...layer.data },
+    warmStart: { ...REGIME.warmStart, ...layer.warmStart },
+    grpo: { ...REGIME.grpo, ...layer.grpo },
+  });
+
+// ---- presets -----------------------------------------------------------------------------------
+
 const quick: Preset = {
   id: 'quick',
   title: 'Quick look',
   explanation:
-    'The smallest run that still shows the moving parts: two tiny transformers warm-started on a few ' +
-    'hundred labeled sums, then a handful of GRPO steps with self, peer and oracle rewards. Too short ' +
-    'for collapse to show; use it to see what every panel means, or on a slow machine.',
-  runtime: 'about 20 s on this CPU (wasm)',
-  spec: layered({
-    task: { id: 'digitsum', difficulty: 3, scratchpad: 'always' },
-    data: { labeledPool: 300, rlPool: 300, heldOut: 32 },
-    warmStart: { batchSize: 32, learningRate: 5e-3 },
+    'The smallest run that still shows the moving parts: two tiny MLPs warm-started on 300 labeled ' +
+    'sums of three digits (held-out accuracy well above chance, and majority vote above single ' +
+    'samples), then six GRPO steps with oracle, self and peer rewards. Too short for learning or ' +
+    'collapse to show; use it to see what every panel means, or on a slow machine.',
+  runtime: '21-29 s per seed on a shared 2-core CPU (wasm); GPU not measured',
+  spec: regime({
+    // labeled + RL + held-out = 632 (a UI test quotes the sum).
+    data: { labeledPool: 300, rlPool: 268, heldOut: 64 },
     members: [
-      member({ id: 'A', family: 'transformer', dModel: 16, layers: 1, warmStartSteps: 60, warmStartExamples: 300 }),
-      member({ id: 'B', family: 'transformer', dModel: 16, layers: 1, warmStartSteps: 60, warmStartExamples: 300 }),
+      mlp('A', 70, { warmStartExamples: 300 }),
+      mlp('B', 70, { warmStartExamples: 300 }),
     ],
     arms: [
       { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
       { id: 'self', scheme: 'self', members: ['A', 'B'] },
       { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
     ],
-    grpo: { promptsPerStep: 4, groupSize: 4, learningRate: 1e-3 },
+    grpo: { learningRate: 5e-4 },
     steps: 6,
     evalEvery: 3,
   }),
@@ -115,22 +157,124 @@ const collapse: Preset = {
   id: 'collapse',
   title: 'Self-reward collapses, peer reward holds',
   explanation:
-    'Two transformers start from the same warm-started weights in three arms. The self arm rewards ' +
-    'each model for agreeing with its own majority vote; the peer arm rewards it for agreeing with ' +
-    "its partner's; the oracle arm uses the true answers. Watch the self arm's reward climb while its " +
-    'held-out accuracy and entropy fall: it is teaching itself its own mistakes.',
-  runtime: 'not yet measured',
-  spec: layered({
-    members: [member({ id: 'A', family: 'transformer' }), member({ id: 'B', family: 'transformer' })],
+    'Two small models start from the same warm-started weights in three arms: A (warm-started a little ' +
+    'longer, held-out pass@1 usually 0.45-0.8) and B (shorter, about 0.3-0.45). The self arm rewards each ' +
+    'model for agreeing with its own majority vote; the peer arm rewards it for agreeing with its ' +
+    "partner's; the oracle arm uses the true answers. Watch the weaker model in the self arm: its " +
+    'reward climbs to 1 while its held-out accuracy and entropy fall and one answer takes over. It is ' +
+    'teaching itself its own mistakes. With the peer reward the same model holds or improves, because ' +
+    'its partner is right on items where it is not. The peer arm is not immune: in some seeds both ' +
+    'partners start weak and drift together onto the same wrong answers (collusion), or the weak one ' +
+    'drags the strong one down; docs/RESULTS.md counts how often (the weaker model ended higher with a ' +
+    'peer than alone in 8 of 8 seeds, the peer arm as a whole in 5 of 8).',
+  runtime: '3-4.5 min per seed on a shared 2-core CPU (wasm); GPU not measured',
+  spec: regime({
+    members: [mlp('A', STRONG), mlp('B', WEAK)],
     arms: [
       { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
       { id: 'self', scheme: 'self', members: ['A', 'B'] },
       { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
     ],
+    steps: 80,
   }),
 };
 
-export const PRESETS: Record<string, Preset> = { quick, collapse };
+const diversity: Preset = {
+  id: 'diversity',
+  title: 'Does a different partner help more?',
+  explanation:
+    'One anchor model A is trained with three partners of falling error overlap, and alone with ' +
+    'self-reward. Its twin T has the same initial weights and warm-start data (it differs only in ' +
+    'its samples), so the two make the same mistakes; its sibling S is the same kind of model from ' +
+    'other seeds and data; the stranger X has another shape (a wider window and one wider layer, ' +
+    'warm-started a few steps longer to start at a similar strength). ' +
+    'The base error overlap of each pair (Cohen\'s kappa of per-item correctness) is shown before ' +
+    'training. Compare how much each pair gains and whether it collapses together.',
+  runtime: '3-5 min per seed on a shared 2-core CPU (wasm); GPU not measured',
+  spec: regime({
+    members: [
+      mlp('A', MID),
+      { ...mlp('A', MID), id: 'T', sampleSeed: mlp('A', MID).sampleSeed + 1 },
+      mlp('S', MID),
+      mlp('X', MID + 8, { window: 8, dModel: 96, layers: 1 }),
+    ],
+    arms: [
+      { id: 'self', scheme: 'self', members: ['A'] },
+      { id: 'peer-twins', scheme: 'peer', members: ['A', 'T'] },
+      { id: 'peer-siblings', scheme: 'peer', members: ['A', 'S'] },
+      { id: 'peer-strangers', scheme: 'peer', members: ['A', 'X'] },
+    ],
+    steps: 80,
+  }),
+};
+
+const ensembleControl: Preset = {
+  id: 'ensemble-control',
+  title: 'Compute-matched control: a peer pair against two self-trained models',
+  explanation:
+    'Is the peer pair better than simply training two models separately and letting them vote ' +
+    'together? Both arms train the same two models for the same steps on the same prompts; on every ' +
+    'evaluation the lab pools each pair\'s samples into one majority vote (the ensemble chart). If ' +
+    'the peer pair only matched the pooled self-trained pair, talking to each other would add nothing.',
+  runtime: 'about 1.6 min per seed on a 2-core CPU (wasm); GPU not measured',
+  spec: regime({
+    members: [mlp('A', STRONG), mlp('B', WEAK)],
+    arms: [
+      { id: 'self', scheme: 'self', members: ['A', 'B'] },
+      { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
+    ],
+    steps: 80,
+  }),
+};
+
+const ring: Preset = {
+  id: 'ring',
+  title: 'A ring of three against self-reward',
+  explanation:
+    'Three models of three shapes each learn from the majority vote of the one before it ' +
+    '(A learns from B, B from C, C from A): no pair can simply agree with each other, which is one ' +
+    'proposed cure for peers colluding on a wrong answer. The self arm trains the same three alone. ' +
+    'The ring needs its members to be reasonably good: with a weak link, the error travels round.',
+  runtime: '3.1-3.5 min per seed on a shared 2-core CPU (wasm); GPU not measured',
+  spec: regime({
+    // Warm-start steps per shape chosen so the three start at similar strength (RESULTS.md).
+    members: [mlp('A', 70), mlp('B', 78, { window: 8, dModel: 96, layers: 1 }), mlp('C', 92, { window: 7, dModel: 48, layers: 2 })],
+    arms: [
+      { id: 'ring', scheme: 'ring', members: ['A', 'B', 'C'] },
+      { id: 'self', scheme: 'self', members: ['A', 'B', 'C'] },
+    ],
+    steps: 80,
+  }),
+};
+
+const intrinsic: Preset = {
+  id: 'intrinsic',
+  title: 'Rewarding confidence instead of agreement',
+  explanation:
+    'Two label-free rewards that need no vote at all: entropy (RENT: reward low-entropy, confident ' +
+    'answers) and self-certainty (Intuitor: reward distributions far from uniform). Both make the ' +
+    'model sure of itself, right or wrong; compare them with the peer reward on the same pair. Watch ' +
+    'entropy fall to zero in both intrinsic arms while held-out accuracy does not follow.',
+  runtime: '1.9-2.1 min per seed on a shared 2-core CPU (wasm); GPU not measured',
+  spec: regime({
+    members: [mlp('A', STRONG), mlp('B', WEAK)],
+    arms: [
+      { id: 'entropy', scheme: 'entropy', members: ['A', 'B'] },
+      { id: 'certainty', scheme: 'certainty', members: ['A', 'B'] },
+      { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
+    ],
+    steps: 80,
+  }),
+};
+
+export const PRESETS: Record<string, Preset> = {
+  quick,
+  collapse,
+  diversity,
+  'ensemble-control': ensembleControl,
+  ring,
+  intrinsic,
+};
 export const DEFAULT_PRESET = 'collapse';
 
 export function getPreset(id: string): Preset | undefined {

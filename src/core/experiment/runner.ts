@@ -179,7 +179,12 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
         if (disposed) return;
       }
       const base = await evaluateAll('base', [...warm.values()].map((w) => ({ id: w.spec.id, policy: w.reference })));
-      summary.base = [...base].map(([memberId, e]): BaseEvaluation => ({ memberId, passAt1: e.passAt1, majAtG: e.majAtG }));
+      summary.base = [...base].map(([memberId, e]): BaseEvaluation => ({
+        memberId,
+        passAt1: e.passAt1,
+        majAtG: e.majAtG,
+        warmStartSteps: warm.get(memberId)!.info.warmStartSteps,
+      }));
       summary.baseKappa = [];
       const ids = [...warm.keys()];
       for (let i = 0; i < ids.length; i++) {

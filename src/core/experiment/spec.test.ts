@@ -52,4 +52,18 @@ describe('experiment spec', () => {
     expect(s.ok).toBe(false);
     if (!s.ok) expect(s.errors.join()).toMatch(/has 100 distinct problems/);
   });
+
+  it('a warm-start target needs labeled problems left over to validate on', () => {
+    const spec = quick();
+    const m = { ...spec.members[0], warmStartTarget: 0.5 };
+    const full = parseSpec({ ...spec, members: [{ ...m, warmStartExamples: spec.data.labeledPool }, spec.members[1]] });
+    expect(full.ok).toBe(false);
+    if (!full.ok) expect(full.errors).toEqual([`members.0.warmStartTarget: member A: a warm-start target needs fewer warm-start examples (${spec.data.labeledPool}) than the labeled pool (${spec.data.labeledPool}); the rest are its validation problems`]);
+    expect(parseSpec({ ...spec, members: [{ ...m, warmStartExamples: spec.data.labeledPool - 1 }, spec.members[1]] }).ok).toBe(true);
+    // Without a target every labeled problem may be trained on; old specs (no field) read as 0.
+    const { warmStartTarget: _, ...old } = spec.members[0];
+    const r = parseSpec({ ...spec, members: [{ ...old, warmStartExamples: spec.data.labeledPool }, spec.members[1]] });
+    expect(r.ok && r.spec.members[0].warmStartTarget).toBe(0);
+    expect(parseSpec({ ...spec, members: [{ ...m, warmStartTarget: 1.5 }] }).ok).toBe(false);
+  });
 });

@@ -44,8 +44,15 @@ export const MemberSpecSchema = z.object({
   heads: z.number().int().min(1).max(8).default(2),
   /** MLP context window in tokens. */
   window: z.number().int().min(1).max(16).default(6),
-  /** Supervised warm-start steps (the warm-start budget). */
+  /** Supervised warm-start steps (the warm-start budget; the most steps when a target is set). */
   warmStartSteps: z.number().int().min(0).max(20000),
+  /**
+   * Stop the warm start at the first step where the member reproduces the reference completions of
+   * its validation problems (the labeled-pool problems it does not train on) with this mean
+   * probability at temperature 1, a lower bound on pass@1. 0 = always train warmStartSteps. Members
+   * stopped at one target start at a similar strength whatever their seeds.
+   */
+  warmStartTarget: z.number().min(0).max(1).default(0),
   /** Labeled problems this member warm-starts on (drawn from the labeled pool with dataSeed). */
   warmStartExamples: z.number().int().min(1).max(20000),
   initSeed: seed,
@@ -120,7 +127,7 @@ export const ExperimentSpecSchema = z
     collapseDelta: z.number().min(0).max(1).default(0.1),
   })
   .superRefine((spec, ctx) => {
-    for (const issue of [...specProblems(spec), ...taskProblems(spec)]) {
+    for (const issue of [...specProblems(spec), ...taskProblems(spec), ...warmStartProblems(spec)]) {
       ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
     }
   });
@@ -170,6 +177,23 @@ export function specProblems(spec: {
     if (a.scheme === 'teacher') {
       if (!a.teacher) out.push({ path: ['arms', i, 'teacher'], message: `arm ${a.id}: choose a teacher member` });
       else if (!memberIds.has(a.teacher)) out.push({ path: ['arms', i, 'teacher'], message: `arm ${a.id}: no member "${a.teacher}" to be the teacher` });
+    }
+  });
+  return out;
+}
+
+/** A warm-start target needs labeled problems the member does not train on, to validate on. */
+export function warmStartProblems(spec: {
+  data: { labeledPool: number };
+  members: { id: string; warmStartTarget?: number; warmStartExamples: number }[];
+}): SpecProblem[] {
+  const out: SpecProblem[] = [];
+  spec.members.forEach((m, i) => {
+    if ((m.warmStartTarget ?? 0) > 0 && m.warmStartExamples >= spec.data.labeledPool) {
+      out.push({
+        path: ['members', i, 'warmStartTarget'],
+        message: `member ${m.id}: a warm-start target needs fewer warm-start examples (${m.warmStartExamples}) than the labeled pool (${spec.data.labeledPool}); the rest are its validation problems`,
+      });
     }
   });
   return out;
