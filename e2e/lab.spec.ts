@@ -39,6 +39,7 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, reset'
   for (const m of ['A', 'B']) {
     await expect(page.getByTestId(`base-pass-${m}`)).toHaveText(/^\d+%$/);
     await expect(page.getByTestId(`base-maj-${m}`)).toHaveText(/^\d+%$/);
+    await expect(page.getByTestId(`base-steps-${m}`)).toHaveText(/^\d+ steps$/);
   }
   for (const id of CHARTS) expect(await lab.points(id), id).toBeGreaterThan(0);
   for (const arm of ['oracle', 'self', 'peer']) expect(await lab.points(`chart-collapse-${arm}`), arm).toBeGreaterThan(0);

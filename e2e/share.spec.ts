@@ -44,7 +44,7 @@ test('an edited experiment is in the URL: it survives a reload and opens the sam
   expect(url.searchParams.get('preset')).toBe('quick');
   expect(url.searchParams.get('backend')).toBe('wasm');
   expect(await page.evaluate(() => history.length)).toBe(historyLength); // replaced, never pushed
-  const expected = { preset: 'quick', steps: '4', seed: '42', evalEvery: '3', 'grpo.learningRate': '0.002', 'members.0.warmStartSteps': '70' };
+  const expected = { preset: 'quick', steps: '4', seed: '42', evalEvery: '3', 'grpo.learningRate': '0.002', 'members.0.warmStartSteps': '200' };
   expect(await fieldValues(page)).toEqual(expected);
 
   await page.reload();

@@ -46,7 +46,7 @@ describe('cohort edits', () => {
   it('adds a GRU member with the next id, the family size and the last warm-start budget', () => {
     const d = addMember(quick(), 'gru');
     const c = d.members[2];
-    expect(c).toMatchObject({ id: 'C', family: 'gru', dModel: 48, warmStartSteps: 70, warmStartExamples: 300 });
+    expect(c).toMatchObject({ id: 'C', family: 'gru', dModel: 48, warmStartSteps: 200, warmStartExamples: 500, warmStartTarget: 0.4 });
     // It joins oracle and self, but not the full peer pair.
     expect(d.arms.map((a) => a.members)).toEqual([['A', 'B', 'C'], ['A', 'B', 'C'], ['A', 'B']]);
     expect(validateDraft(d).ok).toBe(true);
@@ -99,7 +99,7 @@ describe('task rules', () => {
   it('explains a problem space too small for the data sets, even with another field malformed', () => {
     const d = { ...quick(), task: { ...quick().task, difficulty: 2 }, steps: Number.NaN };
     const v = validateDraft(d);
-    expect(problemsAt(v.problems, 'data')[0].message).toMatch(/has 100 distinct problems; labeled \+ RL \+ held-out = 632/);
+    expect(problemsAt(v.problems, 'data')[0].message).toMatch(/has 100 distinct problems; labeled \+ RL \+ held-out = 964/);
     expect(problemsAt(v.problems, 'steps')).toHaveLength(1);
   });
   it('explains a difficulty outside the task range', () => {

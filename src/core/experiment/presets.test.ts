@@ -73,6 +73,8 @@ describe('quick preset on wasm', () => {
     expect(s.arms.map((a) => a.id)).toEqual(['oracle', 'self', 'peer']);
     // The warm start leaves both members well above chance (0.1): the point of the preset.
     for (const b of s.base) expect(b.passAt1, b.memberId).toBeGreaterThan(0.15);
+    // ...by a target: each member stops when it reaches it, well before the step limit.
+    for (const b of s.base) expect(b.warmStartSteps, b.memberId).toBeLessThan(spec.members[0].warmStartSteps);
     for (const k of s.baseKappa) expect(Number.isFinite(k.kappa ?? NaN), `${k.a}-${k.b}`).toBe(true);
     for (const arm of s.arms) {
       for (const m of arm.members) {

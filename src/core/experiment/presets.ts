@@ -94,25 +94,33 @@ export function layered(layer: Layer, base: ExperimentSpecInput = BASE): Experim
 
 // ---- the measured regime -----------------------------------------------------------------------
 
-/** Sum of 3 digits mod 10 with the scratchpad: 1,000 problems, split 500 / 400 / 100. */
+/**
+ * Sum of 3 digits mod 10 with the scratchpad: all 1,000 problems, split 600 labeled (each member
+ * trains on 500 and validates its warm-start target on the other 100) / 300 RL prompts / 100 held out.
+ */
 const REGIME: Layer = {
   task: { id: 'digitsum', difficulty: 3, scratchpad: 'always' },
-  data: { labeledPool: 500, rlPool: 400, heldOut: 100 },
+  data: { labeledPool: 600, rlPool: 300, heldOut: 100 },
   warmStart: { batchSize: 64, learningRate: 5e-3 },
   grpo: { promptsPerStep: 16, groupSize: 8, temperature: 1, learningRate: 4e-4, beta: 0 },
   evalEvery: 10,
 };
 
-/** A windowed MLP (64 wide, 2 hidden layers, window 6) warm-started for `steps` on 500 labels. */
-function mlp(id: string, steps: number, extra: Partial<MemberSpec> = {}): MemberSpec {
-  return member({ id, family: 'mlp', dModel: 64, layers: 2, window: 6, warmStartSteps: steps, warmStartExamples: 500, ...extra });
+/**
+ * A windowed MLP (64 wide, 2 hidden layers, window 6) warm-started on 500 labels until it
+ * reproduces the reference completions of its 100 validation problems with mean probability
+ * `target` (at most 200 steps; it takes 55-110 depending on seeds and shape).
+ */
+function mlp(id: string, target: number, extra: Partial<MemberSpec> = {}): MemberSpec {
+  return member({ id, family: 'mlp', dModel: 64, layers: 2, window: 6, warmStartSteps: 200, warmStartTarget: target, warmStartExamples: 500, ...extra });
 }
 
-/** The collapse pair: A is warm-started longer (stronger), B shorter (weaker). */
-const STRONG = 72;
-const WEAK = 62;
-/** The diversity anchor and its partners: all warm-started the same number of steps. */
-const MID = 66;
+/**
+ * The warm-start target of every science member: held-out pass@1 lands at about 0.43 (maj@8 about
+ * 0.62), where a model is wrong on most items it is unsure of. Self-reward then collapses and two
+ * such peers hold (RESULTS.md: targets 0.35, 0.5 + 0.3 and 0.6 + 0.3 were measured too).
+ */
+const TARGET = 0.4;
 
 const regime = (layer: Layer): ExperimentSpec =>
   layered({
@@ -130,18 +138,15 @@ const quick: Preset = {
   id: 'quick',
   title: 'Quick look',
   explanation:
-    'The smallest run that still shows the moving parts: two tiny MLPs warm-started on 300 labeled ' +
-    'sums of three digits (held-out accuracy well above chance, and majority vote above single ' +
-    'samples), then six GRPO steps with oracle, self and peer rewards. Too short for learning or ' +
+    'The smallest run that still shows the moving parts: the collapse pair (two small MLPs ' +
+    'warm-started on labeled sums of three digits until held-out accuracy is well above chance and ' +
+    'majority vote above single samples), then six GRPO steps with oracle, self and peer rewards. Too short for learning or ' +
     'collapse to show; use it to see what every panel means, or on a slow machine.',
   runtime: '21-29 s per seed on a shared 2-core CPU (wasm); GPU not measured',
   spec: regime({
-    // labeled + RL + held-out = 632 (a UI test quotes the sum).
-    data: { labeledPool: 300, rlPool: 268, heldOut: 64 },
-    members: [
-      mlp('A', 70, { warmStartExamples: 300 }),
-      mlp('B', 70, { warmStartExamples: 300 }),
-    ],
+    // labeled + RL + held-out = 964 (a UI test quotes the sum).
+    data: { labeledPool: 600, rlPool: 300, heldOut: 64 },
+    members: [mlp('A', TARGET), mlp('B', TARGET)],
     arms: [
       { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
       { id: 'self', scheme: 'self', members: ['A', 'B'] },
@@ -157,19 +162,18 @@ const collapse: Preset = {
   id: 'collapse',
   title: 'Self-reward collapses, peer reward holds',
   explanation:
-    'Two small models start from the same warm-started weights in three arms: A (warm-started a little ' +
-    'longer, held-out pass@1 usually 0.45-0.8) and B (shorter, about 0.3-0.45). The self arm rewards each ' +
-    'model for agreeing with its own majority vote; the peer arm rewards it for agreeing with its ' +
-    "partner's; the oracle arm uses the true answers. Watch the weaker model in the self arm: its " +
-    'reward climbs to 1 while its held-out accuracy and entropy fall and one answer takes over. It is ' +
-    'teaching itself its own mistakes. With the peer reward the same model holds or improves, because ' +
-    'its partner is right on items where it is not. The peer arm is not immune: in some seeds both ' +
-    'partners start weak and drift together onto the same wrong answers (collusion), or the weak one ' +
-    'drags the strong one down; docs/RESULTS.md counts how often (the weaker model ended higher with a ' +
-    'peer than alone in 8 of 8 seeds, the peer arm as a whole in 5 of 8).',
+    'Two small models of equal strength (warm-started until they get about 43% of held-out sums right ' +
+    'per sample, 62% by majority vote) start from the same weights in three arms. The self arm rewards ' +
+    'each model for agreeing with its own majority vote; the peer arm rewards it for agreeing with its ' +
+    "partner's; the oracle arm uses the true answers. Watch the self arm: the reward climbs towards 1 " +
+    'while held-out accuracy and entropy fall and a few answers take over. Each model is teaching ' +
+    'itself its own mistakes. With the peer reward the same models mostly hold, because the partner ' +
+    'is wrong on other items, so a model is not paid for repeating its own errors. The peer arm is ' +
+    'not immune: in some seeds the two drift together onto the same wrong answers (collusion); ' +
+    'docs/RESULTS.md counts how often.',
   runtime: '3-4.5 min per seed on a shared 2-core CPU (wasm); GPU not measured',
   spec: regime({
-    members: [mlp('A', STRONG), mlp('B', WEAK)],
+    members: [mlp('A', TARGET), mlp('B', TARGET)],
     arms: [
       { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
       { id: 'self', scheme: 'self', members: ['A', 'B'] },
@@ -186,17 +190,17 @@ const diversity: Preset = {
     'One anchor model A is trained with three partners of falling error overlap, and alone with ' +
     'self-reward. Its twin T has the same initial weights and warm-start data (it differs only in ' +
     'its samples), so the two make the same mistakes; its sibling S is the same kind of model from ' +
-    'other seeds and data; the stranger X has another shape (a wider window and one wider layer, ' +
-    'warm-started a few steps longer to start at a similar strength). ' +
+    'other seeds and data; the stranger X has another shape (a wider window and one wider layer). ' +
+    'All four are warm-started to the same strength. ' +
     'The base error overlap of each pair (Cohen\'s kappa of per-item correctness) is shown before ' +
     'training. Compare how much each pair gains and whether it collapses together.',
   runtime: '3-5 min per seed on a shared 2-core CPU (wasm); GPU not measured',
   spec: regime({
     members: [
-      mlp('A', MID),
-      { ...mlp('A', MID), id: 'T', sampleSeed: mlp('A', MID).sampleSeed + 1 },
-      mlp('S', MID),
-      mlp('X', MID + 8, { window: 8, dModel: 96, layers: 1 }),
+      mlp('A', TARGET),
+      { ...mlp('A', TARGET), id: 'T', sampleSeed: mlp('A', TARGET).sampleSeed + 1 },
+      mlp('S', TARGET),
+      mlp('X', TARGET, { window: 8, dModel: 96, layers: 1 }),
     ],
     arms: [
       { id: 'self', scheme: 'self', members: ['A'] },
@@ -218,7 +222,7 @@ const ensembleControl: Preset = {
     'the peer pair only matched the pooled self-trained pair, talking to each other would add nothing.',
   runtime: 'about 1.6 min per seed on a 2-core CPU (wasm); GPU not measured',
   spec: regime({
-    members: [mlp('A', STRONG), mlp('B', WEAK)],
+    members: [mlp('A', TARGET), mlp('B', TARGET)],
     arms: [
       { id: 'self', scheme: 'self', members: ['A', 'B'] },
       { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
@@ -237,8 +241,8 @@ const ring: Preset = {
     'The ring needs its members to be reasonably good: with a weak link, the error travels round.',
   runtime: '3.1-3.5 min per seed on a shared 2-core CPU (wasm); GPU not measured',
   spec: regime({
-    // Warm-start steps per shape chosen so the three start at similar strength (RESULTS.md).
-    members: [mlp('A', 70), mlp('B', 78, { window: 8, dModel: 96, layers: 1 }), mlp('C', 92, { window: 7, dModel: 48, layers: 2 })],
+    // One warm-start target, so the three shapes start at a similar strength.
+    members: [mlp('A', TARGET), mlp('B', TARGET, { window: 8, dModel: 96, layers: 1 }), mlp('C', TARGET, { window: 7, dModel: 48, layers: 2 })],
     arms: [
       { id: 'ring', scheme: 'ring', members: ['A', 'B', 'C'] },
       { id: 'self', scheme: 'self', members: ['A', 'B', 'C'] },
@@ -257,7 +261,7 @@ const intrinsic: Preset = {
     'entropy fall to zero in both intrinsic arms while held-out accuracy does not follow.',
   runtime: '1.9-2.1 min per seed on a shared 2-core CPU (wasm); GPU not measured',
   spec: regime({
-    members: [mlp('A', STRONG), mlp('B', WEAK)],
+    members: [mlp('A', TARGET), mlp('B', TARGET)],
     arms: [
       { id: 'entropy', scheme: 'entropy', members: ['A', 'B'] },
       { id: 'certainty', scheme: 'certainty', members: ['A', 'B'] },
