@@ -12,7 +12,14 @@ function phaseText(run: RunState): string {
     case 'preparing':
       return `Preparing${paused}`;
     case 'warmstart':
-      return run.warm ? `Warm start: member ${run.warm.memberId} (${run.warm.memberIndex + 1} of ${run.warm.memberCount}), step ${run.warm.step} of ${run.warm.steps}${paused}` : `Warm start${paused}`;
+      if (!run.warm) return `Warm start${paused}`;
+      return (
+        `Warm start: member ${run.warm.memberId} (${run.warm.memberIndex + 1} of ${run.warm.memberCount}), ` +
+        (run.warm.target === undefined
+          ? `step ${run.warm.step} of ${run.warm.steps}`
+          : `step ${run.warm.step}, until ${fmtPercent(run.warm.target)} of validation answers are reproduced (at most ${run.warm.steps})`) +
+        paused
+      );
     case 'rl':
       return run.step == null ? `Evaluating the base models${paused}` : `RL step ${run.step} of ${run.steps}${paused}`;
     case 'done':
@@ -44,7 +51,7 @@ export function RunStatus() {
       {run.phase === 'warmstart' && run.warm && (
         <span className="status-item warm">
           <progress max={1} value={run.warm.fraction} aria-label="Warm-start progress" data-testid="warm-progress" />
-          {fmtPercent(run.warm.fraction)} · {run.warm.etaMs == null ? 'estimating time left' : `${fmtDuration(run.warm.etaMs)} left`}
+          {fmtPercent(run.warm.fraction)} · {run.warm.etaMs == null ? 'estimating time left' : `${run.warm.target === undefined ? '' : 'at most '}${fmtDuration(run.warm.etaMs)} left`}
         </span>
       )}
       <span className="status-item" data-testid="rl-step" data-step={run.step ?? 0} data-received={run.stepsReceived} data-last-metrics={lastMetrics ?? undefined}>

@@ -33,6 +33,11 @@ describe('nextWarmProgress', () => {
     const p1 = nextWarmProgress(p0, ev(0, 50, 100), 11_000, [100, 100]);
     expect(p1.fraction).toBe(0.25);
     expect(p1.etaMs).toBe(30_000); // 10 s for 25% -> 30 s for the remaining 75%
+    expect(p1.target).toBeUndefined();
+  });
+  it('keeps the target of a member that stops at one (its step count is then a limit)', () => {
+    const p = nextWarmProgress(null, { ...ev(0, 10, 200), target: 0.4 }, 0, [200, 200]);
+    expect(p).toMatchObject({ target: 0.4, steps: 200, fraction: 0.025 });
   });
 });
 

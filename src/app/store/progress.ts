@@ -12,6 +12,8 @@ export interface WarmProgress {
   step: number;
   steps: number;
   loss: number;
+  /** The member's warm-start target, if any: `steps` is then a limit, not a plan. */
+  target?: number;
   /** Overall warm-start fraction done, across members, in [0, 1]. */
   fraction: number;
   /** Estimated milliseconds left, null until there is enough progress to extrapolate. */
@@ -55,6 +57,7 @@ export function nextWarmProgress(
     step: ev.step,
     steps: ev.steps,
     loss: ev.loss,
+    ...(ev.target !== undefined ? { target: ev.target } : {}),
     fraction,
     etaMs,
     startedAt,

@@ -102,7 +102,18 @@ export interface BaseEvaluation {
 }
 
 export type RunnerEvent =
-  | { type: 'warmstart'; memberId: string; step: number; steps: number; loss: number; memberIndex: number; memberCount: number }
+  | {
+      type: 'warmstart';
+      memberId: string;
+      step: number;
+      /** The step limit (with a target, the warm start usually stops before it). */
+      steps: number;
+      loss: number;
+      memberIndex: number;
+      memberCount: number;
+      /** The member's warm-start target, when it has one. */
+      target?: number;
+    }
   | {
       type: 'base';
       members: MemberInfo[];

@@ -150,7 +150,16 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
         let wake: (() => void) | null = null;
         let finished = false;
         const building = buildMember(spec, m, split.warmStart, VOCAB_SIZE, maxLen, root, (s, n, loss) => {
-          queue.push({ type: 'warmstart', memberId: m.id, step: s, steps: n, loss, memberIndex: i, memberCount: spec.members.length });
+          queue.push({
+            type: 'warmstart',
+            memberId: m.id,
+            step: s,
+            steps: n,
+            loss,
+            memberIndex: i,
+            memberCount: spec.members.length,
+            ...(m.warmStartTarget > 0 ? { target: m.warmStartTarget } : {}),
+          });
           wake?.();
         }).finally(() => {
           finished = true;
