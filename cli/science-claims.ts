@@ -9,7 +9,7 @@
  *                     self arm (mean over its two members), and not above the oracle arm (ceiling);
  *   (c) diversity     preset `diversity`: the peer pair with the lowest base error overlap (kappa)
  *                     gains more held-out pass@1 than the pair with the highest (the twins);
- *   (d) ensemble      preset `ensemble-control`: the peer pair pooled by maj@G against two
+ *   (d) ensemble      preset `ensemble-control` (the collapse preset's self and peer arms): the peer pair pooled by maj@G against two
  *                     self-trained models pooled the same way (reported; PASS if peer >= self).
  * A claim passes when its per-seed condition holds in at least 80% of the seeds (rounded up), so a
  * run on 3 seeds needs all 3 and a run on 5 seeds needs 4.

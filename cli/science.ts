@@ -5,7 +5,9 @@
  * behind it (definitions: cli/science-claims.ts):
  *   (a) self-reward collapse and (b) peers help    -> preset `collapse`
  *   (c) diversity helps                             -> preset `diversity`
- *   (d) compute-matched ensemble control (opt-in)   -> preset `ensemble-control`
+ *   (d) compute-matched ensemble control (opt-in)   -> preset `collapse`'s self and peer arms,
+ *       which are exactly the `ensemble-control` preset's two arms (same members, settings and
+ *       random streams; presets.test.ts checks the specs), so they are not trained twice
  * --save DIR writes each preset's results (the format of `npm run experiment --out`) to
  * DIR/PRESET.json, for `npm run figures`; --from DIR re-checks saved results without training.
  * --table FILE prints the markdown tables of docs/RESULTS.md for one results file and exits.
@@ -24,7 +26,7 @@ import { claimCollapse, claimDiversity, claimEnsemble, claimPeersHelp, required,
 const FLAGS = { seeds: 'string', claims: 'string', backend: 'string', save: 'string', from: 'string', table: 'string', help: 'boolean' } as const;
 const USAGE = 'usage: npm run science -- [--seeds 1,2,3] [--claims a,b,c,d] [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR]\n       npm run science -- --table RESULTS.json   (the markdown tables of docs/RESULTS.md)';
 
-const PRESET_OF: Record<string, string> = { a: 'collapse', b: 'collapse', c: 'diversity', d: 'ensemble-control' };
+const PRESET_OF: Record<string, string> = { a: 'collapse', b: 'collapse', c: 'diversity', d: 'collapse' };
 const CHECK: Record<string, (runs: RunSummary[]) => ClaimResult> = {
   a: claimCollapse,
   b: claimPeersHelp,
@@ -105,7 +107,8 @@ async function main(): Promise<void> {
   for (const c of claims) {
     const r = CHECK[c](results.get(PRESET_OF[c])!);
     failed ||= !r.pass;
-    console.log(`(${r.id}) ${r.pass ? 'PASS' : 'FAIL'}  ${r.title}  [held in ${r.held}/${r.seeds} seeds; preset ${PRESET_OF[c]}]`);
+    const preset = c === 'd' ? 'ensemble-control (= the self and peer arms of collapse)' : PRESET_OF[c];
+    console.log(`(${r.id}) ${r.pass ? 'PASS' : 'FAIL'}  ${r.title}  [held in ${r.held}/${r.seeds} seeds; preset ${preset}]`);
     for (const line of r.lines) console.log(`    ${line}`);
     console.log('');
   }
