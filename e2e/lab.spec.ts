@@ -22,13 +22,14 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, reset'
   await expect(page.getByTestId('backend-banner')).toHaveCount(0);
 
   // SwiftShader is slow (seconds per RL step on a busy 2-core machine): a short warm start, two
-  // prompts per step, a small held-out set, and an evaluation every other step.
+  // prompts per step of four samples each, a small held-out set, and an evaluation every other step.
   await lab.shortenWarmStart(12);
   await lab.setField('data.heldOut', 8);
   await lab.setField('steps', 8);
   await lab.setField('evalEvery', 2);
   await lab.openSection('GRPO');
   await lab.setField('grpo.promptsPerStep', 2);
+  await lab.setField('grpo.groupSize', 4);
   await expect(lab.button('start')).toBeEnabled();
   await lab.button('start').click();
   await expect(page.getByTestId('warm-progress')).toBeVisible({ timeout: 180_000 });
