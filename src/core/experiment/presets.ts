@@ -220,7 +220,7 @@ const ensembleControl: Preset = {
     'together? Both arms train the same two models for the same steps on the same prompts; on every ' +
     'evaluation the lab pools each pair\'s samples into one majority vote (the ensemble chart). If ' +
     'the peer pair only matched the pooled self-trained pair, talking to each other would add nothing.',
-  runtime: 'about 2 min per seed on a shared 2-core CPU (wasm); GPU not measured',
+  runtime: '1.6 min per seed on a quiet 2-core CPU (wasm); GPU not measured',
   spec: regime({
     members: [mlp('A', TARGET), mlp('B', TARGET)],
     arms: [
