@@ -221,14 +221,9 @@ const ensembleControl: Preset = {
     'evaluation the lab pools each pair\'s samples into one majority vote (the ensemble chart). If ' +
     'the peer pair only matched the pooled self-trained pair, talking to each other would add nothing.',
   runtime: '1.6 min per seed on a quiet 2-core CPU (wasm); GPU not measured',
-  spec: regime({
-    members: [mlp('A', TARGET), mlp('B', TARGET)],
-    arms: [
-      { id: 'self', scheme: 'self', members: ['A', 'B'] },
-      { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
-    ],
-    steps: 80,
-  }),
+  // The collapse preset without its oracle arm: the same members, settings and random streams, so
+  // these two arms are exactly collapse's self and peer arms (npm run science relies on it).
+  spec: { ...collapse.spec, arms: collapse.spec.arms.filter((a) => a.id !== 'oracle') },
 };
 
 const ring: Preset = {
