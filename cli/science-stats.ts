@@ -142,7 +142,7 @@ export function markdownTable(file: ExperimentResultFile): string {
   const runs = file.runs;
   const rows: string[] = [];
   const head = [
-    'arm', 'member', 'pass@1 start', 'pass@1 best', 'pass@1 end', 'maj@G start', 'maj@G end',
+    'arm', 'member', 'pass@1 start', 'pass@1 best', 'pass@1 end', 'maj@G start', 'maj@G best', 'maj@G end',
     'pseudo-label acc', 'reward', 'reward gap', 'entropy', 'length', 'top-answer share', 'collapsed (seeds)',
   ];
   rows.push(`| ${head.join(' | ')} |`);
@@ -154,7 +154,7 @@ export function markdownTable(file: ExperimentResultFile): string {
       const steps = st.map((s) => s.collapseStep).filter((x): x is number => x !== null);
       const nCol = st.filter((s) => s.collapsed).length;
       rows.push(
-        `| ${arm.id} | ${m.id} (${m.family}) | ${col('passStart')} | ${col('passBest')} | ${col('passEnd')} | ${col('majStart')} | ${col('majEnd')} | ` +
+        `| ${arm.id} | ${m.id} (${m.family}) | ${col('passStart')} | ${col('passBest')} | ${col('passEnd')} | ${col('majStart')} | ${col('majBest')} | ${col('majEnd')} | ` +
           `${col('pseudo')} | ${col('reward')} | ${col('gap')} | ${col('entropy')} | ${fmt(meanSd(st.map((s) => s.length)).mean, 1)} | ${col('topShare')} | ` +
           `${nCol}/${st.length}${steps.length ? ` (step ≈ ${fmt(avg(steps), 0)})` : ''} |`,
       );
