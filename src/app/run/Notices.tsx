@@ -15,7 +15,7 @@ export function bannerText(report: BackendReport, forced?: string | null): strin
 
 /**
  * WebGPU on SwiftShader is real WebGPU emulated on the CPU: correct but very slow (measured in
- * docs/BENCHMARKS.md: a rollout batch ~250x slower than wasm on a 2-core machine). Say so, with
+ * docs/BENCHMARKS.md: a rollout batch 15-250x slower than wasm on a 2-core machine). Say so, with
  * the way out, without changing the choice the user did not ask to change.
  */
 export function emulationHint(report: BackendReport): string | null {
