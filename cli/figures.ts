@@ -6,7 +6,8 @@
  * reward (dashed, mean over seeds, 5-step moving average). `--show` adds other per-step metrics
  * (entropy dotted, topAnswerShare dash-dot, pseudoLabelAccuracy long dashes). Written as SVG; with
  * `--out X.png` the SVG is also rendered to PNG in the system Chromium (via Playwright, no new
- * dependency). `--rank` lines members up by base pass@1 within each seed (stronger / weaker)
+ * dependency). `--ensemble` adds each arm's pair pooled by maj@G (the compute-matched control).
+ * `--rank` lines members up by base pass@1 within each seed (stronger / weaker)
  * instead of by id. Bad arguments: a one-line message and exit code 2.
  */
 import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
@@ -15,8 +16,8 @@ import { parseArgs, UsageError } from './args';
 import { figureSvg, STYLE, type Metric } from './science-figure';
 import type { ExperimentResultFile } from '../src/core/experiment/events';
 
-const FLAGS = { out: 'string', show: 'string', title: 'string', rank: 'boolean', help: 'boolean' } as const;
-const USAGE = 'usage: npm run figures -- RESULTS.json --out FIGURE.svg|FIGURE.png [--show reward,entropy,topAnswerShare,pseudoLabelAccuracy] [--title TEXT] [--rank]';
+const FLAGS = { out: 'string', show: 'string', title: 'string', rank: 'boolean', ensemble: 'boolean', help: 'boolean' } as const;
+const USAGE = 'usage: npm run figures -- RESULTS.json --out FIGURE.svg|FIGURE.png [--show reward,entropy,topAnswerShare,pseudoLabelAccuracy] [--title TEXT] [--rank] [--ensemble]';
 const MAX_BYTES = 64 * 1024 * 1024;
 
 async function toPng(svgPath: string, pngPath: string): Promise<void> {
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
     throw new UsageError(`cannot read ${input}: ${(e as Error).message.split('\n')[0]}`);
   }
   if (file?.version !== 1 || !Array.isArray(file.runs) || file.runs.length === 0) throw new UsageError(`${input} is not a results file of npm run experiment`);
-  const svg = figureSvg(file, show as Metric[], args.flags.get('title') as string | undefined, args.flags.has('rank'));
+  const svg = figureSvg(file, show as Metric[], args.flags.get('title') as string | undefined, args.flags.has('rank'), args.flags.has('ensemble'));
   mkdirSync(dirname(resolve(out)), { recursive: true });
   const svgPath = out.replace(/\.png$/, '.svg');
   writeFileSync(svgPath, svg);

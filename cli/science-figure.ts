@@ -49,7 +49,16 @@ function meanSeries(all: [number, number][][]): [number, number][] {
  * rank: instead of by id, line members up by their base pass@1 within each seed (the "stronger" and
  * the "weaker" member), so seeds in which A and B swap strength average sensibly.
  */
-export function figureSvg(file: ExperimentResultFile, show: Metric[], title?: string, rank = false): string {
+/** The arm's first two members pooled by maj@G (the compute-matched control) over steps. */
+function ensembleSeries(run: RunSummary, armId: string): [number, number][] {
+  return run.arms.find((a) => a.id === armId)!.ensemble.map((e) => [e.step, e.majAtG]);
+}
+
+/**
+ * ensemble: also draw each arm's pooled maj@G (black, mean over seeds; faint single seeds), the
+ * compute-matched control of the ensemble-control preset.
+ */
+export function figureSvg(file: ExperimentResultFile, show: Metric[], title?: string, rank = false, ensemble = false): string {
   const runs = file.runs;
   const idAt = (run: RunSummary, armId: string, i: number): string => {
     const ids = run.arms.find((a) => a.id === armId)!.members.map((m) => m.id);
@@ -73,6 +82,13 @@ export function figureSvg(file: ExperimentResultFile, show: Metric[], title?: st
         series.push({ label: `${name} ${STYLE[key].label}`, color, points: movingAverage(pts, 5), dash: STYLE[key].dash, width: 1.5 });
       }
     });
+    if (ensemble && arm.ensemble.length > 0) {
+      const perSeed = runs.map((r) => ensembleSeries(r, arm.id));
+      if (runs.length > 1) {
+        for (const s of perSeed) series.push({ label: 'pooled seed', color: '#222222', points: s, width: 1, opacity: 0.2, hideInLegend: true });
+      }
+      series.push({ label: 'pair pooled maj@G', color: '#222222', points: meanSeries(perSeed), width: 2.5 });
+    }
     return { title: `${arm.id} (${arm.scheme})`, series };
   });
   const seeds = runs.map((r) => r.seed).join(', ');

@@ -97,5 +97,9 @@ describe('science stats and claims', () => {
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).toContain('self (self)');
     expect(svg).not.toMatch(/NaN/);
+    expect(svg).not.toContain('pair pooled maj@G');
+    const withEnsemble = figureSvg(file, [], undefined, false, true);
+    expect(withEnsemble).toContain('pair pooled maj@G');
+    expect(withEnsemble).not.toMatch(/NaN/);
   });
 });
