@@ -50,7 +50,8 @@ export const MemberSpecSchema = z.object({
    * Stop the warm start at the first step where the member reproduces the reference completions of
    * its validation problems (the labeled-pool problems it does not train on) with this mean
    * probability at temperature 1, a lower bound on pass@1. 0 = always train warmStartSteps. Members
-   * stopped at one target start at a similar strength whatever their seeds.
+   * stopped at one target start at a similar strength whatever their seeds. With scratchpad
+   * 'mixed' the reference is one of two valid completions, so the probability undercounts pass@1.
    */
   warmStartTarget: z.number().min(0).max(1).default(0),
   /** Labeled problems this member warm-starts on (drawn from the labeled pool with dataSeed). */
