@@ -93,9 +93,11 @@ describe('warm start and evaluation on wasm', () => {
       expected += Math.exp(-(await loss.data())[0] * n) / problems.length;
       tf.dispose([t, m, loss]);
     }
-    const p = referenceProbability(policy, all);
+    const t = tf.tensor2d(all.tokens, [problems.length, maxLen], 'int32');
+    const m = tf.tensor2d(all.lossMask, [problems.length, maxLen]);
+    const p = referenceProbability(policy, t, m);
     expect((await p.data())[0]).toBeCloseTo(expected, 6);
-    p.dispose();
+    tf.dispose([p, t, m]);
     policy.dispose();
   });
 

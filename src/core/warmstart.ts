@@ -45,15 +45,21 @@ export function encodeSupervised(
   return { tokens, lossMask, count: N, length };
 }
 
+/** log p(token t+1 | tokens <= t) of each next token, teacher-forced: [N, T] (last position 0-padded). */
+function nextTokenLogProbs(policy: Policy, tokens: tf.Tensor2D): tf.Tensor2D {
+  return tf.tidy(() => {
+    const [N, T] = tokens.shape;
+    const logp = tf.logSoftmax(policy.logits(tokens)); // [N, T, V]
+    // Targets are the tokens shifted left by one; the last position has no target (masks are 0).
+    const next = tf.concat([tf.slice(tokens, [0, 1], [N, T - 1]), tf.fill([N, 1], PAD_ID, 'int32')], 1);
+    return tf.sum(tf.mul(logp, tf.oneHot(next, policy.config.vocabSize)), 2) as tf.Tensor2D;
+  });
+}
+
 /** Mean next-token cross-entropy over masked positions. tokens [N,T], mask [N,T]. */
 export function supervisedLoss(policy: Policy, tokens: tf.Tensor2D, mask: tf.Tensor2D): tf.Scalar {
   return tf.tidy(() => {
-    const [N, T] = tokens.shape;
-    const V = policy.config.vocabSize;
-    const logp = tf.logSoftmax(policy.logits(tokens)); // [N, T, V]
-    // Targets are the tokens shifted left by one; the last position has no target (mask is 0).
-    const next = tf.concat([tf.slice(tokens, [0, 1], [N, T - 1]), tf.fill([N, 1], PAD_ID, 'int32')], 1);
-    const picked = tf.sum(tf.mul(logp, tf.oneHot(next, V)), 2); // [N, T]
+    const picked = nextTokenLogProbs(policy, tokens);
     return tf.div(tf.neg(tf.sum(tf.mul(picked, mask))), tf.maximum(tf.sum(mask), 1)) as tf.Scalar;
   });
 }
@@ -64,16 +70,8 @@ export function supervisedLoss(policy: Policy, tokens: tf.Tensor2D, mask: tf.Ten
  * It is a lower bound on the expected pass@1 (another completion can end in the right answer too),
  * deterministic and one forward pass, so the warm start can check it every step.
  */
-export function referenceProbability(policy: Policy, data: SupervisedBatchData): tf.Scalar {
-  return tf.tidy(() => {
-    const { count: N, length: T } = data;
-    const tokens = tf.tensor2d(data.tokens, [N, T], 'int32');
-    const mask = tf.tensor2d(data.lossMask, [N, T], 'float32');
-    const logp = tf.logSoftmax(policy.logits(tokens));
-    const next = tf.concat([tf.slice(tokens, [0, 1], [N, T - 1]), tf.fill([N, 1], PAD_ID, 'int32')], 1);
-    const picked = tf.sum(tf.mul(logp, tf.oneHot(next, policy.config.vocabSize)), 2);
-    return tf.mean(tf.exp(tf.sum(tf.mul(picked, mask), 1))) as tf.Scalar;
-  });
+export function referenceProbability(policy: Policy, tokens: tf.Tensor2D, mask: tf.Tensor2D): tf.Scalar {
+  return tf.tidy(() => tf.mean(tf.exp(tf.sum(tf.mul(nextTokenLogProbs(policy, tokens), mask), 1))) as tf.Scalar);
 }
 
 /** Stop the warm start early once the held-back labeled problems reach a target. */
@@ -121,8 +119,12 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
   if (problems.length === 0) throw new Error('warm start needs labeled problems');
   const data = encodeSupervised(problems, policy.config.maxLen, opts.scratchpad, opts.rng.child('scratchpad'));
   const order = opts.rng.child('order');
-  const validation = opts.target
+  // The validation set is uploaded once and checked after every step.
+  const v = opts.target
     ? encodeSupervised(opts.target.validation, policy.config.maxLen, opts.scratchpad, opts.rng.child('validation-scratchpad'))
+    : null;
+  const validation = v
+    ? { tokens: tf.tensor2d(v.tokens, [v.count, v.length], 'int32'), mask: tf.tensor2d(v.lossMask, [v.count, v.length], 'float32') }
     : null;
   const curve: { step: number; value: number }[] = [];
   let reachedTarget = false;
@@ -171,7 +173,7 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
         loss!.dispose();
       }
       if (validation && opts.target) {
-        const p = referenceProbability(policy, validation);
+        const p = referenceProbability(policy, validation.tokens, validation.mask);
         const value = (await p.data())[0];
         p.dispose();
         curve.push({ step, value });
@@ -184,6 +186,7 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
     }
   } finally {
     optimizer.dispose();
+    if (validation) tf.dispose([validation.tokens, validation.mask]);
   }
   return { steps: Math.min(step, opts.steps), finalLoss, losses, stoppedEarly, validation: curve, reachedTarget };
 }
