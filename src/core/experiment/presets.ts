@@ -170,7 +170,8 @@ const collapse: Preset = {
     'itself its own mistakes. With the peer reward the same models mostly hold, because the partner ' +
     'is wrong on other items, so a model is not paid for repeating its own errors. The peer arm is ' +
     'not immune: in some seeds the two drift together onto the same wrong answers (collusion); ' +
-    'docs/RESULTS.md counts how often.',
+    'docs/RESULTS.md counts how often. Why an equal pair: paired with a weaker model, a stronger ' +
+    'one is paid for copying worse votes than its own and is dragged down; two weaker ones collude.',
   runtime: '3.1 min per seed on a shared 2-core CPU (wasm); GPU not measured',
   spec: regime({
     members: [mlp('A', TARGET), mlp('B', TARGET)],
