@@ -67,3 +67,19 @@ export function choiceFlag<T extends string>(args: ParsedArgs, name: string, cho
   }
   return v as T;
 }
+
+/**
+ * Run a CLI's main: a UsageError prints one line pointing at --help and exits 2, any other error
+ * prints one line and exits 1.
+ */
+export function runMain(main: () => Promise<void>, script: string): void {
+  main().catch((e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    if (e instanceof UsageError) {
+      console.error(`error: ${message} (npm run ${script} -- --help)`);
+      process.exit(2);
+    }
+    console.error(`error: ${message}`);
+    process.exit(1);
+  });
+}

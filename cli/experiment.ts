@@ -7,7 +7,7 @@
  * Bad arguments or an invalid spec: a one-line message and exit code 2.
  */
 import { writeFileSync } from 'node:fs';
-import { choiceFlag, intFlag, parseArgs, seedsFlag, UsageError } from './args';
+import { choiceFlag, intFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
 import { resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
 import { initNodeBackend } from '../src/engine/node-backend';
 import type { RunSummary } from '../src/core/experiment/events';
@@ -68,11 +68,4 @@ async function main(): Promise<void> {
   if (backend === 'webgpu') process.exit(0); // the Dawn instance keeps Node alive (PLATFORM.md)
 }
 
-main().catch((e: unknown) => {
-  if (e instanceof UsageError) {
-    console.error(`error: ${e.message} (npm run experiment -- --help)`);
-    process.exit(2);
-  }
-  console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+runMain(main, 'experiment');

@@ -12,7 +12,7 @@
  */
 import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs, UsageError } from './args';
+import { parseArgs, UsageError, runMain } from './args';
 import { figureSvg, STYLE, type Metric } from './science-figure';
 import type { ExperimentResultFile } from '../src/core/experiment/events';
 
@@ -71,11 +71,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  if (e instanceof UsageError) {
-    console.error(`error: ${e.message} (npm run figures -- --help)`);
-    process.exit(2);
-  }
-  console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+runMain(main, 'figures');

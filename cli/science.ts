@@ -16,7 +16,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { choiceFlag, parseArgs, seedsFlag, UsageError } from './args';
+import { choiceFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
 import { resultFile, runSeed } from './experiment-lib';
 import { getPreset } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, RunSummary } from '../src/core/experiment/events';
@@ -115,11 +115,4 @@ async function main(): Promise<void> {
   process.exitCode = failed ? 1 : 0;
 }
 
-main().catch((e: unknown) => {
-  if (e instanceof UsageError) {
-    console.error(`error: ${e.message} (npm run science -- --help)`);
-    process.exit(2);
-  }
-  console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+runMain(main, 'science');
