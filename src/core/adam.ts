@@ -85,6 +85,38 @@ export class Adam {
     this.step = state.step;
   }
 
+  /**
+   * For variables stacked on a leading model axis of K models (models/stack.ts): each model's
+   * own state, as if it had its own optimiser (Adam is elementwise, and all K step together).
+   */
+  async exportModelStates(K: number): Promise<AdamState[]> {
+    const whole = await this.exportState();
+    const part = (a: Float32Array, k: number) => a.slice((k * a.length) / K, ((k + 1) * a.length) / K);
+    return Array.from({ length: K }, (_, k) => ({ step: whole.step, m: whole.m.map((a) => part(a, k)), v: whole.v.map((a) => part(a, k)) }));
+  }
+
+  /** The inverse of exportModelStates: model k's state from states[k]; all must share one step. */
+  importModelStates(states: AdamState[]): void {
+    if (states.some((s) => s.step !== states[0].step)) throw new Error('Adam state: the models of a stack must share one step count');
+    const join = (pick: (s: AdamState) => Float32Array[], i: number) => {
+      const parts = states.map((s) => pick(s)[i]);
+      const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) {
+        out.set(p, at);
+        at += p.length;
+      }
+      return out;
+    };
+    const n = states[0].m.length;
+    if (states.some((s) => s.m.length !== n || s.v.length !== n)) throw new Error('Adam state: models disagree on the number of moments');
+    this.importState({
+      step: states[0].step,
+      m: Array.from({ length: n }, (_, i) => join((s) => s.m, i)),
+      v: Array.from({ length: n }, (_, i) => join((s) => s.v, i)),
+    });
+  }
+
   dispose(): void {
     tf.dispose([...this.m, ...this.v]);
   }

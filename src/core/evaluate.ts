@@ -3,11 +3,12 @@
  * estimate of single-sample accuracy) and maj@G (the plurality of the G samples is correct).
  */
 import type { Rng } from './random';
-import type { Policy } from './models/policy';
+import type { Policy, PolicyStack } from './models/policy';
+import { stackOf } from './models/index';
 import type { Problem, Task } from './tasks/types';
 import { encodePrompt } from './tasks/tokenizer';
 import { checkAnswer } from './tasks/extract';
-import { sampleRollouts } from './rollout';
+import { asStack, sampleStack } from './rollout';
 import { pluralityVote } from './rewards/vote';
 
 export interface EvaluationOptions {
@@ -40,39 +41,63 @@ export async function evaluatePolicy(
   problems: Problem[],
   opts: EvaluationOptions,
 ): Promise<Evaluation> {
+  const { rng, ...rest } = opts;
+  const [evaluation] = await evaluateStack(stackOf(policy) ?? asStack(policy), task, difficulty, problems, { ...rest, rngs: [rng] });
+  return evaluation;
+}
+
+export interface StackEvaluationOptions extends Omit<EvaluationOptions, 'rng'> {
+  /** One stream per model: model k samples (and breaks ties) as it would alone with rngs[k]. */
+  rngs: Rng[];
+}
+
+/** Evaluate every model of a stack on the same problems, one rollout per chunk for all of them. */
+export async function evaluateStack(
+  stack: PolicyStack,
+  task: Task,
+  difficulty: number,
+  problems: Problem[],
+  opts: StackEvaluationOptions,
+): Promise<Evaluation[]> {
   const G = opts.groupSize;
-  const answers: (string | null)[][] = [];
-  const plurality: (string | null)[] = [];
-  const majCorrect: boolean[] = [];
-  const sampleAccuracy: number[] = [];
-  let lengthSum = 0;
-  const tieRng = opts.rng.child('ties');
+  const K = stack.size;
+  const acc = Array.from({ length: K }, () => ({
+    answers: [] as (string | null)[][],
+    plurality: [] as (string | null)[],
+    majCorrect: [] as boolean[],
+    sampleAccuracy: [] as number[],
+    lengthSum: 0,
+  }));
+  const tieRngs = opts.rngs.map((r) => r.child('ties'));
   for (let start = 0; start < problems.length; start += opts.batchSize) {
     const chunk = problems.slice(start, start + opts.batchSize);
-    const batch = await sampleRollouts(policy, chunk.map((p) => encodePrompt(p.prompt)), task, difficulty, {
+    const batches = await sampleStack(stack, chunk.map((p) => encodePrompt(p.prompt)), task, difficulty, {
       groupSize: G,
       temperature: opts.temperature,
       maxNewTokens: opts.maxNewTokens,
-      rng: opts.rng,
+      rngs: opts.rngs,
     });
-    chunk.forEach((p, b) => {
-      const group = batch.answers.slice(b * G, (b + 1) * G);
-      answers.push(group);
-      const vote = pluralityVote(group, tieRng);
-      plurality.push(vote.label);
-      majCorrect.push(checkAnswer(vote.label, p.answer));
-      sampleAccuracy.push(group.filter((a) => checkAnswer(a, p.answer)).length / G);
-      for (let g = 0; g < G; g++) lengthSum += batch.lengths[b * G + g];
+    batches.forEach((batch, k) => {
+      const a = acc[k];
+      chunk.forEach((p, b) => {
+        const group = batch.answers.slice(b * G, (b + 1) * G);
+        a.answers.push(group);
+        const vote = pluralityVote(group, tieRngs[k]);
+        a.plurality.push(vote.label);
+        a.majCorrect.push(checkAnswer(vote.label, p.answer));
+        a.sampleAccuracy.push(group.filter((x) => checkAnswer(x, p.answer)).length / G);
+        for (let g = 0; g < G; g++) a.lengthSum += batch.lengths[b * G + g];
+      });
     });
   }
   const n = problems.length;
-  return {
-    passAt1: n ? sampleAccuracy.reduce((s, x) => s + x, 0) / n : 0,
-    majAtG: n ? majCorrect.filter(Boolean).length / n : 0,
-    answers,
-    plurality,
-    majCorrect,
-    sampleAccuracy,
-    meanLength: n ? lengthSum / (n * G) : 0,
-  };
+  return acc.map((a) => ({
+    passAt1: n ? a.sampleAccuracy.reduce((s, x) => s + x, 0) / n : 0,
+    majAtG: n ? a.majCorrect.filter(Boolean).length / n : 0,
+    answers: a.answers,
+    plurality: a.plurality,
+    majCorrect: a.majCorrect,
+    sampleAccuracy: a.sampleAccuracy,
+    meanLength: n ? a.lengthSum / (n * G) : 0,
+  }));
 }

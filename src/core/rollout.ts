@@ -14,7 +14,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from './random';
-import type { Policy } from './models/policy';
+import type { DecodeStep, Policy, PolicyStack } from './models/policy';
+import { stackOf } from './models/index';
 import type { Task } from './tasks/types';
 import { EOS_ID, PAD_ID } from './tasks/tokenizer';
 import { completionText, extractAnswer } from './tasks/extract';
@@ -66,93 +67,131 @@ export async function sampleRollouts(
   difficulty: number,
   opts: RolloutOptions,
 ): Promise<RolloutBatch> {
+  const { rng, ...rest } = opts;
+  const [batch] = await sampleStack(stackOf(policy) ?? asStack(policy), promptIds, task, difficulty, { ...rest, rngs: [rng] });
+  return batch;
+}
+
+export interface StackRolloutOptions extends Omit<RolloutOptions, 'rng'> {
+  /** One sampling stream per model of the stack: model k's Gumbel noise comes from rngs[k]. */
+  rngs: Rng[];
+}
+
+/**
+ * Every model of a stack samples G completions for each of the same B prompts, in one pass:
+ * the token buffer is [K, N] per step and there is one readback for all K models. Model k's
+ * batch is exactly what it would sample alone with stream rngs[k].
+ */
+export async function sampleStack(
+  stack: PolicyStack,
+  promptIds: number[][],
+  task: Task,
+  difficulty: number,
+  opts: StackRolloutOptions,
+): Promise<RolloutBatch[]> {
+  const K = stack.size;
   const B = promptIds.length;
   const G = opts.groupSize;
   const L = opts.maxNewTokens;
   const N = B * G;
   if (B === 0) throw new Error('sampleRollouts needs at least one prompt');
+  if (opts.rngs.length !== K) throw new Error(`sampleStack: ${opts.rngs.length} streams for ${K} models`);
   const P = promptIds[0].length;
   if (promptIds.some((p) => p.length !== P)) throw new Error('all prompts must have the same length');
   const T = P + L;
-  if (T > policy.config.maxLen) {
-    throw new Error(`prompt (${P}) + length cap (${L}) exceeds the model's maxLen ${policy.config.maxLen}`);
+  if (T > stack.config.maxLen) {
+    throw new Error(`prompt (${P}) + length cap (${L}) exceeds the model's maxLen ${stack.config.maxLen}`);
   }
-  const V = policy.config.vocabSize;
+  const V = stack.config.vocabSize;
   const greedy = opts.temperature <= 0;
   const invTemp = greedy ? 1 : 1 / opts.temperature;
 
-  // Initial buffer: every prompt repeated G times, PAD where the completion will go.
-  const init = new Int32Array(N * T).fill(PAD_ID);
-  for (let b = 0; b < B; b++) {
-    for (let g = 0; g < G; g++) init.set(promptIds[b], (b * G + g) * T);
+  // Every prompt repeated G times (row b*G + g), the same for every model.
+  const promptRows = new Int32Array(N * P);
+  for (let b = 0; b < B; b++) for (let g = 0; g < G; g++) promptRows.set(promptIds[b], (b * G + g) * P);
+  // All the Gumbel noise for the rollout, drawn up front from each model's seeded stream
+  // ([L, N, V] per model, as a model alone draws it) and laid out [L, K, N, V].
+  let gumbel: tf.Tensor4D | null = null;
+  if (!greedy) {
+    const u = new Float32Array(L * K * N * V);
+    opts.rngs.forEach((rng, k) => {
+      const own = rng.uniforms(L * N * V);
+      for (let t = 0; t < L; t++) u.set(own.subarray(t * N * V, (t + 1) * N * V), (t * K + k) * N * V);
+    });
+    gumbel = tf.tidy(() => tf.neg(tf.log(tf.neg(tf.log(tf.tensor4d(u, [L, K, N, V]))))));
   }
-  // All the Gumbel noise for the rollout, drawn up front from the seeded stream: [L, N, V].
-  const uniforms = greedy ? null : opts.rng.uniforms(L * N * V);
 
-  let buffer = tf.tensor2d(init, [N, T], 'int32');
-  let done = tf.zeros([N], 'bool');
-  const gumbel = uniforms
-    ? tf.tidy(() => tf.neg(tf.log(tf.neg(tf.log(tf.tensor3d(uniforms, [L, N, V]))))))
-    : null;
-  const stepTokens: tf.Tensor1D[] = [];
-  const stepLogProbs: tf.Tensor1D[] = [];
-  const stepEntropies: tf.Tensor1D[] = [];
-  const stepCertainties: tf.Tensor1D[] = [];
+  const decoder = stack.prefill && stack.decode ? (stack as Required<PolicyStack>) : recomputingDecoder(stack, T);
+  const prompt = tf.tensor3d(tileModels(promptRows, K), [K, N, P], 'int32');
+  let step = decoder.prefill(prompt); // logits [K, N, V] for position P
+  prompt.dispose();
+  let done = tf.zeros([K, N], 'bool');
+  const stepOutputs: tf.Tensor2D[][] = [[], [], [], []]; // tokens, log-probs, entropies, certainties
 
   for (let t = 0; t < L; t++) {
-    const pos = P - 1 + t; // logits at `pos` predict the token written at pos + 1
     const out = tf.tidy(() => {
-      const logits = policy.logits(buffer); // [N, T, V]
-      const last = tf.reshape(tf.slice(logits, [0, pos, 0], [N, 1, V]), [N, V]);
-      const scaled = tf.mul(last, invTemp);
-      const logp = tf.logSoftmax(scaled); // [N, V]
-      const noisy = gumbel ? tf.add(scaled, tf.reshape(tf.slice(gumbel, [t, 0, 0], [1, N, V]), [N, V])) : scaled;
-      const drawn = tf.cast(tf.argMax(noisy, 1), 'int32'); // [N]
+      const scaled = tf.mul(step.logits, invTemp); // [K, N, V]
+      const logp = tf.logSoftmax(scaled);
+      const noisy = gumbel ? tf.add(scaled, tf.reshape(tf.slice(gumbel, [t, 0, 0, 0], [1, K, N, V]), [K, N, V])) : scaled;
+      const drawn = tf.cast(tf.argMax(noisy, 2), 'int32'); // [K, N]
       // Rows that already emitted EOS keep writing PAD and contribute nothing.
-      const token = tf.where(done, tf.fill([N], PAD_ID, 'int32'), drawn) as tf.Tensor1D;
+      const token = tf.where(done, tf.fill([K, N], PAD_ID, 'int32'), drawn) as tf.Tensor2D;
       const live = tf.cast(tf.logicalNot(done), 'float32');
-      const pickedLogp = tf.mul(tf.sum(tf.mul(logp, tf.oneHot(drawn, V)), 1), live) as tf.Tensor1D;
-      const entropy = tf.mul(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1)), live) as tf.Tensor1D;
-      const certainty = tf.mul(tf.sub(tf.neg(tf.mean(logp, 1)), Math.log(V)), live) as tf.Tensor1D;
-      // Write the token into column pos + 1 of the buffer.
-      const column = tf.reshape(tf.oneHot(tf.scalar(pos + 1, 'int32'), T), [1, T]);
-      const nextBuffer = tf.where(
-        tf.cast(tf.tile(column, [N, 1]), 'bool'),
-        tf.tile(tf.reshape(token, [N, 1]), [1, T]),
-        buffer,
-      ) as tf.Tensor2D;
-      const nextDone = tf.logicalOr(done, tf.equal(token, EOS_ID)) as tf.Tensor1D;
-      return { token, pickedLogp, entropy, certainty, nextBuffer, nextDone };
+      const pickedLogp = tf.mul(tf.sum(tf.mul(logp, tf.oneHot(drawn, V)), 2), live) as tf.Tensor2D;
+      const entropy = tf.mul(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 2)), live) as tf.Tensor2D;
+      const certainty = tf.mul(tf.sub(tf.neg(tf.mean(logp, 2)), Math.log(V)), live) as tf.Tensor2D;
+      const nextDone = tf.logicalOr(done, tf.equal(token, EOS_ID)) as tf.Tensor2D;
+      return { token, pickedLogp, entropy, certainty, nextDone };
     });
-    buffer.dispose();
     done.dispose();
-    buffer = out.nextBuffer;
     done = out.nextDone;
-    stepTokens.push(out.token);
-    stepLogProbs.push(out.pickedLogp);
-    stepEntropies.push(out.entropy);
-    stepCertainties.push(out.certainty);
+    [out.token, out.pickedLogp, out.entropy, out.certainty].forEach((x, j) => stepOutputs[j].push(x));
+    if (t < L - 1) {
+      const next = decoder.decode(step.state, out.token, P + t); // the token sits at position P + t
+      tf.dispose([step.logits, ...step.state]);
+      step = next;
+    }
   }
+  tf.dispose([step.logits, ...step.state, done]);
 
-  // One readback for the whole rollout: tokens, log-probs, entropies, certainties as [4, N, L].
-  const packed = tf.tidy(() =>
-    tf.stack([
-      tf.stack(stepTokens.map((x) => tf.cast(x, 'float32')), 1),
-      tf.stack(stepLogProbs, 1),
-      tf.stack(stepEntropies, 1),
-      tf.stack(stepCertainties, 1),
-    ]),
-  );
-  tf.dispose([...stepTokens, ...stepLogProbs, ...stepEntropies, ...stepCertainties, buffer, done]);
+  // One readback for the whole rollout: tokens, log-probs, entropies, certainties as [4, K, N, L].
+  const packed = tf.tidy(() => tf.stack(stepOutputs.map((xs, j) => tf.stack(j === 0 ? xs.map((x) => tf.cast(x, 'float32')) : xs, 2))));
+  tf.dispose(stepOutputs.flat());
   if (gumbel) gumbel.dispose();
   const flat = (await packed.data()) as Float32Array;
   packed.dispose();
 
-  const completionTokens = new Int32Array(N * L);
-  for (let i = 0; i < N * L; i++) completionTokens[i] = Math.round(flat[i]);
-  const logProbs = flat.slice(N * L, 2 * N * L);
-  const entropies = flat.slice(2 * N * L, 3 * N * L);
-  const certainties = flat.slice(3 * N * L, 4 * N * L);
+  const KNL = K * N * L;
+  return Array.from({ length: K }, (_, k) => {
+    const part = (j: number) => flat.slice(j * KNL + k * N * L, j * KNL + (k + 1) * N * L);
+    const completionTokens = Int32Array.from(part(0), Math.round);
+    return assembleBatch(B, G, P, L, promptRows, completionTokens, part(1), part(2), part(3), task, difficulty);
+  });
+}
+
+/** The prompt rows [N, P] repeated for each of K models: [K, N, P]. */
+function tileModels(rows: Int32Array, K: number): Int32Array {
+  const out = new Int32Array(rows.length * K);
+  for (let k = 0; k < K; k++) out.set(rows, k * rows.length);
+  return out;
+}
+
+/** Decoded completions, lengths and answers of one model's rollout. */
+function assembleBatch(
+  B: number,
+  G: number,
+  P: number,
+  L: number,
+  promptRows: Int32Array,
+  completionTokens: Int32Array,
+  logProbs: Float32Array,
+  entropies: Float32Array,
+  certainties: Float32Array,
+  task: Task,
+  difficulty: number,
+): RolloutBatch {
+  const N = B * G;
+  const T = P + L;
   const sequences = new Int32Array(N * T);
   const lengths = new Int32Array(N);
   const finished = new Uint8Array(N);
@@ -160,7 +199,7 @@ export async function sampleRollouts(
   const answers: (string | null)[] = [];
   for (let i = 0; i < N; i++) {
     const row = completionTokens.subarray(i * L, (i + 1) * L);
-    sequences.set(init.subarray(i * T, i * T + P), i * T);
+    sequences.set(promptRows.subarray(i * P, (i + 1) * P), i * T);
     sequences.set(row, i * T + P);
     const eos = row.indexOf(EOS_ID);
     finished[i] = eos >= 0 ? 1 : 0;
@@ -182,6 +221,51 @@ export async function sampleRollouts(
     certainties,
     completions,
     answers,
+  };
+}
+
+/** Any Policy (e.g. a test double) as a stack of one, sampled by recomputing the sequence. */
+export function asStack(policy: Policy): PolicyStack {
+  return {
+    config: policy.config,
+    size: 1,
+    variables: policy.variables,
+    logits: (tokens) =>
+      tf.tidy(() => {
+        const [, N, T] = tokens.shape;
+        return tf.reshape(policy.logits(tf.reshape(tokens, [N, T])), [1, N, T, policy.config.vocabSize]) as tf.Tensor4D;
+      }),
+  };
+}
+
+/**
+ * Decoding for a stack without incremental decoding: the state is a fixed-shape token buffer
+ * [K, N, T] (PAD where nothing is written yet), and every token recomputes the whole sequence.
+ */
+function recomputingDecoder(stack: PolicyStack, T: number): Required<Pick<PolicyStack, 'prefill' | 'decode'>> {
+  const logitsAt = (buffer: tf.Tensor3D, pos: number) => {
+    const [K, N] = buffer.shape;
+    const V = stack.config.vocabSize;
+    return tf.reshape(tf.slice(stack.logits(buffer), [0, 0, pos, 0], [K, N, 1, V]), [K, N, V]) as tf.Tensor3D;
+  };
+  return {
+    prefill(prompt) {
+      return tf.tidy(() => {
+        const [, , P] = prompt.shape;
+        const buffer = tf.pad(prompt, [[0, 0], [0, 0], [0, T - P]], PAD_ID) as tf.Tensor3D;
+        return { logits: logitsAt(buffer, P - 1), state: [buffer] };
+      }) as DecodeStep;
+    },
+    decode(state, token, pos) {
+      return tf.tidy(() => {
+        const [buffer] = state as [tf.Tensor3D];
+        const [K, N] = token.shape;
+        // Write the token into column `pos` of the buffer (where + a one-hot column: one shape).
+        const column = tf.reshape(tf.cast(tf.oneHot(tf.scalar(pos, 'int32'), T), 'bool'), [1, 1, T]);
+        const next = tf.where(tf.broadcastTo(column, [K, N, T]), tf.broadcastTo(tf.reshape(token, [K, N, 1]), [K, N, T]), buffer) as tf.Tensor3D;
+        return { logits: logitsAt(next, pos), state: [next] };
+      }) as DecodeStep;
+    },
   };
 }
 

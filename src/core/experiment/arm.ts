@@ -1,47 +1,28 @@
 /**
- * One arm of an experiment: a reward scheme applied to clones of some cohort members.
- *
- * A step, for every member of the arm on the same B prompts (DESIGN.md's data flow):
- *   1. sample G completions per prompt (rollout),
- *   2. count votes; exchange them between members as the scheme says,
- *   3. reward every rollout (label-free, or the truth in the oracle arm),
- *   4. group-relative advantages and one GRPO update,
- *   5. measure: everything in MemberStepMetrics, with the truth used only here.
+ * One arm of an experiment: a reward scheme applied to its own trained copies of some cohort
+ * members. Given the members' rollouts on the step's prompts, the arm
+ *   2. counts votes and exchanges them between its members as the scheme says,
+ *   3. rewards every rollout (label-free, or the truth in the oracle arm),
+ * and after the update
+ *   5. measures: everything in MemberStepMetrics, with the truth used only here.
+ * Sampling (1) and the GRPO update (4) run for all arms at once, over stacks (step.ts).
  */
-import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../random';
-import type { Policy } from '../models/policy';
-import type { Problem, Task } from '../tasks/types';
-import { encodePrompt } from '../tasks/tokenizer';
-import { sampleRollouts, perCompletionMean, type RolloutBatch } from '../rollout';
+import type { Problem } from '../tasks/types';
+import { perCompletionMean, type RolloutBatch } from '../rollout';
 import { computeRewards, oracleRewards, type RewardInput, type RewardOutput } from '../rewards/schemes';
 import { pluralityVotes, type Answer, type PluralityVote } from '../rewards/vote';
-import { groupAdvantages, groupStats } from '../grpo/advantages';
-import { grpoUpdate } from '../grpo/update';
-import { Adam } from '../adam';
+import { groupAdvantages, groupStats, type GroupStats } from '../grpo/advantages';
+import type { GrpoUpdateStats } from '../grpo/update';
 import type { ArmSpec, ExperimentSpec } from './spec';
 import type { ArmStepMetrics, MemberStepMetrics, PairMetrics, RolloutSample } from './events';
 import { measureMember, measurePair } from './measure';
 
-export interface ArmMember {
-  id: string;
-  sampleSeed: number;
-  policy: Policy;
-  optimizer: Adam;
-  /** The warm-started weights (shared, frozen): KL reference. */
-  reference: Policy;
-}
-
 export interface StepContext {
   step: number;
   problems: Problem[];
-  task: Task;
-  difficulty: number;
-  maxNewTokens: number;
   root: Rng;
   spec: ExperimentSpec;
-  /** The frozen teacher for the teacher scheme. */
-  teacher?: { id: string; policy: Policy; sampleSeed: number };
 }
 
 export interface ArmStepResult {
@@ -111,7 +92,7 @@ function rewardInput(
 }
 
 /** Completion mask [N, T-1] for a rollout batch: position t is masked in when token t+1 is generated. */
-function completionMask(r: RolloutBatch): Float32Array {
+export function completionMask(r: RolloutBatch): Float32Array {
   const N = r.numPrompts * r.groupSize;
   const T = r.promptLength + r.maxNewTokens;
   const mask = new Float32Array(N * (T - 1));
@@ -121,122 +102,83 @@ function completionMask(r: RolloutBatch): Float32Array {
   return mask;
 }
 
-/** One GRPO update of one member from its rollouts and rewards. */
-async function updateMember(m: ArmMember, r: RolloutBatch, advantages: Float32Array, ctx: StepContext) {
-  const N = r.numPrompts * r.groupSize;
-  const T = r.promptLength + r.maxNewTokens;
-  const tokens = tf.tensor2d(r.sequences, [N, T], 'int32');
-  const mask = tf.tensor2d(completionMask(r), [N, T - 1]);
-  const adv = tf.tensor1d(advantages);
-  const g = ctx.spec.grpo;
-  try {
-    return await grpoUpdate(
-      m.policy,
-      m.optimizer,
-      { tokens, completionMask: mask, advantages: adv },
-      {
-        temperature: g.temperature,
-        clipEps: g.clipEps,
-        beta: g.beta,
-        normalisation: g.lossNormalisation,
-        maxCompletionLength: ctx.maxNewTokens,
-        maxGradNorm: g.maxGradNorm,
-        updatesPerBatch: g.updatesPerBatch,
-      },
-      g.beta > 0 ? m.reference : undefined,
-    );
-  } finally {
-    tf.dispose([tokens, mask, adv]);
-  }
+/** What an arm's members were rewarded with at one step, member by member (the arm's order). */
+export interface ArmRewards {
+  /** Each member's own plurality votes (for the metrics; the same ballot streams as the rewards). */
+  own: PluralityVote[][];
+  rewarded: RewardOutput[];
+  /** Each member's rewards had the truth been the reward (measurement only). */
+  oracle: Float32Array[];
 }
 
-export async function armStep(arm: ArmSpec, members: ArmMember[], ctx: StepContext): Promise<ArmStepResult> {
+/** 2-3. Votes and rewards of an arm's members from their rollouts (in the arm's member order). */
+export function armRewards(arm: ArmSpec, rollouts: RolloutBatch[], ctx: StepContext, teacherAnswers: Answer[] | null): ArmRewards {
+  const B = ctx.problems.length;
+  const truths = ctx.problems.map((p) => p.answer);
+  return {
+    own: arm.members.map((id, i) => pluralityVotes(rollouts[i].answers, B, ballotRng(ctx.root, arm.id, id, ctx.step), arm.tau)),
+    rewarded: arm.members.map((_, i) => computeRewards(rewardInput(arm, i, rollouts, ctx, teacherAnswers))),
+    oracle: rollouts.map((r) => oracleRewards(r.answers, truths)),
+  };
+}
+
+/** 4. Group-relative advantages of one member's rollouts (and the group statistics behind them). */
+export function memberAdvantages(rewards: ArmRewards, i: number, ctx: StepContext): { advantages: Float32Array; stats: GroupStats } {
   const B = ctx.problems.length;
   const G = ctx.spec.grpo.groupSize;
-  const prompts = ctx.problems.map((p) => encodePrompt(p.prompt));
+  const r = rewards.rewarded[i].rewards;
+  return { advantages: groupAdvantages(r, B, G, ctx.spec.grpo.advantageScale), stats: groupStats(r, B, G) };
+}
+
+/** 5. The arm's metrics after its members' updates. */
+export function measureArm(
+  arm: ArmSpec,
+  rollouts: RolloutBatch[],
+  rewards: ArmRewards,
+  groups: GroupStats[],
+  updates: GrpoUpdateStats[],
+  ctx: StepContext,
+): ArmStepResult {
   const truths = ctx.problems.map((p) => p.answer);
-  const rolloutOpts = (rng: Rng) => ({
-    groupSize: G,
-    temperature: ctx.spec.grpo.temperature,
-    maxNewTokens: ctx.maxNewTokens,
-    rng,
-  });
-
-  // 1. Rollouts: every member on the same prompts.
-  const rollouts: RolloutBatch[] = [];
-  for (const m of members) {
-    rollouts.push(
-      await sampleRollouts(m.policy, prompts, ctx.task, ctx.difficulty, rolloutOpts(samplingRng(ctx.root, m.id, m.sampleSeed, ctx.step))),
-    );
-  }
-  let teacherAnswers: Answer[] | null = null;
-  if (arm.scheme === 'teacher' && ctx.teacher) {
-    const t = ctx.teacher;
-    const tr = await sampleRollouts(t.policy, prompts, ctx.task, ctx.difficulty, rolloutOpts(samplingRng(ctx.root, `teacher-${t.id}`, t.sampleSeed, ctx.step)));
-    teacherAnswers = tr.answers;
-  }
-
-  // 2-3. Votes and rewards. Own pluralities (for the metrics) use the same ballot streams.
-  const own: PluralityVote[][] = members.map((m, i) =>
-    pluralityVotes(rollouts[i].answers, B, ballotRng(ctx.root, arm.id, m.id, ctx.step), arm.tau),
-  );
-  const rewarded: RewardOutput[] = members.map((_, i) => computeRewards(rewardInput(arm, i, rollouts, ctx, teacherAnswers)));
-  const oracle = rollouts.map((r) => oracleRewards(r.answers, truths));
-
-  // 4. GRPO updates.
-  const memberMetrics: Record<string, MemberStepMetrics> = {};
+  const members: Record<string, MemberStepMetrics> = {};
   let tokens = 0;
-  for (let i = 0; i < members.length; i++) {
-    const advantages = groupAdvantages(rewarded[i].rewards, B, G, ctx.spec.grpo.advantageScale);
-    const stats = groupStats(rewarded[i].rewards, B, G);
-    const update = await updateMember(members[i], rollouts[i], advantages, ctx);
-    // 5. Measurement.
-    memberMetrics[members[i].id] = measureMember({
+  arm.members.forEach((id, i) => {
+    members[id] = measureMember({
       scheme: arm.scheme,
       rollout: rollouts[i],
-      rewards: rewarded[i],
-      oracle: oracle[i],
-      ownVotes: own[i],
+      rewards: rewards.rewarded[i],
+      oracle: rewards.oracle[i],
+      ownVotes: rewards.own[i],
       truths,
-      stats,
-      update,
+      stats: groups[i],
+      update: updates[i],
     });
     for (let k = 0; k < rollouts[i].lengths.length; k++) tokens += rollouts[i].lengths[k];
-  }
-
+  });
   const pairs: PairMetrics[] = [];
-  for (let i = 0; i < members.length; i++) {
-    for (let j = i + 1; j < members.length; j++) {
-      pairs.push(measurePair(members[i].id, members[j].id, own[i], own[j], truths));
+  for (let i = 0; i < arm.members.length; i++) {
+    for (let j = i + 1; j < arm.members.length; j++) {
+      pairs.push(measurePair(arm.members[i], arm.members[j], rewards.own[i], rewards.own[j], truths));
     }
   }
-
   return {
-    metrics: { armId: arm.id, scheme: arm.scheme, members: memberMetrics, pairs },
-    sample: inspectorSample(arm, members, rollouts, rewarded, oracle, own, ctx, ctx.step % B),
+    metrics: { armId: arm.id, scheme: arm.scheme, members, pairs },
+    sample: inspectorSample(arm, rollouts, rewards, ctx, ctx.step % ctx.problems.length),
     tokens,
   };
 }
 
 /** One prompt of the step as the rollout inspector shows it. */
-function inspectorSample(
-  arm: ArmSpec,
-  members: ArmMember[],
-  rollouts: RolloutBatch[],
-  rewarded: RewardOutput[],
-  oracle: Float32Array[],
-  own: PluralityVote[][],
-  ctx: StepContext,
-  b: number,
-): RolloutSample {
+function inspectorSample(arm: ArmSpec, rollouts: RolloutBatch[], rewards: ArmRewards, ctx: StepContext, b: number): RolloutSample {
+  const { rewarded, oracle, own } = rewards;
   const G = ctx.spec.grpo.groupSize;
   const slice = <T>(xs: ArrayLike<T>) => Array.from({ length: G }, (_, g) => xs[b * G + g]);
   return {
     armId: arm.id,
     prompt: ctx.problems[b].prompt,
     truth: ctx.problems[b].answer,
-    members: members.map((m, i) => ({
-      memberId: m.id,
+    members: arm.members.map((memberId, i) => ({
+      memberId,
       completions: slice(rollouts[i].completions),
       answers: slice(rollouts[i].answers),
       plurality: own[i][b].label,

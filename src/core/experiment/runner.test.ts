@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
-import { createRun, type Checkpoint } from './runner';
+import { createRun, type Checkpoint, type RunOptions } from './runner';
 import { PRESETS, layered, member } from './presets';
 import type { ExperimentSpec } from './spec';
 import type { RunnerEvent, RunSummary } from './events';
@@ -38,8 +38,8 @@ function tinySpec(seed = 3, armIds: string[] = ALL_ARMS.map((a) => a.id)): Exper
   });
 }
 
-async function runAll(spec: ExperimentSpec, stopAfter?: number): Promise<{ events: RunnerEvent[]; cp?: Checkpoint }> {
-  const run = createRun(spec);
+async function runAll(spec: ExperimentSpec, stopAfter?: number, opts: RunOptions = {}): Promise<{ events: RunnerEvent[]; cp?: Checkpoint }> {
+  const run = createRun(spec, opts);
   const events: RunnerEvent[] = [];
   let cp: Checkpoint | undefined;
   for await (const e of run.events()) {
@@ -61,6 +61,41 @@ const summaryOf = (events: RunnerEvent[]): RunSummary => {
 
 /** The summary without wall-clock fields. */
 const science = (s: RunSummary) => ({ ...s, medianStepMs: 0, backend: '' });
+
+/** Three same-shape MLPs (different seeds) in self, peer and cohort arms: one stack of 7 copies. */
+function sameShapeSpec(seed: number): ExperimentSpec {
+  const mlp = (id: string) => member({ id, family: 'mlp', dModel: 16, layers: 2, window: 4, warmStartSteps: 10, warmStartExamples: 200 });
+  return layered({
+    seed,
+    task: { id: 'digitsum', difficulty: 3 },
+    data: { labeledPool: 200, rlPool: 200, heldOut: 8 },
+    members: [mlp('A'), mlp('B'), mlp('C')],
+    arms: [
+      { id: 'self', scheme: 'self', members: ['A', 'B'] },
+      { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
+      { id: 'cohort', scheme: 'cohort', members: ['A', 'B', 'C'] },
+    ],
+    grpo: { promptsPerStep: 3, groupSize: 4, learningRate: 1e-3, beta: 0.05, updatesPerBatch: 2 },
+    steps: 3,
+    evalEvery: 2,
+  });
+}
+
+for (const backend of ['wasm', 'cpu'] as const) {
+  describe(`stacked cohort on ${backend}`, () => {
+    beforeAll(() => useBackend(backend));
+
+    it('trains same-shape copies as one stack with the metrics of training them one at a time', async () => {
+      // cpu is ~10x slower than wasm: fewer steps there.
+      const spec = { ...sameShapeSpec(11), ...(backend === 'cpu' ? { steps: 2 } : {}) };
+      const stacked = science(summaryOf((await runAll(spec)).events));
+      const alone = science(summaryOf((await runAll(spec, undefined, { stacking: 'slot' })).events));
+      expect(stacked).toEqual(alone);
+      // ... and the same spec twice is bit-identical.
+      expect(science(summaryOf((await runAll(spec)).events))).toEqual(stacked);
+    });
+  });
+}
 
 describe('runner on wasm', () => {
   beforeAll(() => useBackend('wasm'));

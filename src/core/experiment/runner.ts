@@ -1,8 +1,8 @@
 /**
  * The experiment runner: an async step generator that the UI worker and the CLI both drive.
  *
- *   warm start every member once  ->  evaluate the base  ->  for each RL step:
- *     draw B prompts  ->  every arm steps its members on them  ->  evaluate every E steps
+ *   warm start every member once  ->  evaluate the base  ->  stack the arms' copies by shape
+ *   ->  for each RL step: draw B prompts  ->  one cohort step (step.ts)  ->  evaluate every E steps
  *
  * It is pull-driven: nothing runs while nobody pulls, which is how the UI pauses and single-steps.
  * After the warm start, each pull yields exactly one 'step' event. Between steps `checkpoint()`
@@ -19,10 +19,11 @@ import type { Task } from '../tasks/types';
 import { Adam, type AdamState } from '../adam';
 import { evaluatePolicy, type Evaluation } from '../evaluate';
 import { collapseStep } from '../metrics/dynamics';
-import { armStep, type ArmMember } from './arm';
 import { buildMember, policyConfigFor, type WarmMember } from './cohort';
 import { createPolicy } from '../models/index';
 import { evalPairMetrics, pooledMajAtG } from './measure';
+import { buildTrainingStacks, disposeTrainingStacks, slotId, type Stacking, type TrainingStack } from './stacks';
+import { cohortStep, evaluateCohort } from './step';
 import type { ExperimentSpec } from './spec';
 import type { ArmStepMetrics, BaseEvaluation, MemberInfo, RunnerEvent, RunSummary } from './events';
 
@@ -43,6 +44,8 @@ export interface RunOptions {
   checkpoint?: Checkpoint;
   /** Reported in the summary (the backend the caller initialised). */
   backend?: string;
+  /** 'shape' (default): same-shape copies train as one stack; 'slot': one model at a time. */
+  stacking?: Stacking;
 }
 
 export interface ExperimentRun {
@@ -71,7 +74,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   });
 
   const warm = new Map<string, WarmMember>();
-  const arms = new Map<string, ArmMember[]>();
+  let stacks: TrainingStack[] = [];
   let step = 0;
   let disposed = false;
   const stepTimes: number[] = [];
@@ -92,25 +95,6 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
     rng: root.child(purpose),
   });
 
-  function makeArms(): void {
-    for (const a of spec.arms) {
-      arms.set(
-        a.id,
-        a.members.map((id) => {
-          const w = warm.get(id)!;
-          const policy = w.reference.clone();
-          return {
-            id,
-            sampleSeed: w.spec.sampleSeed,
-            policy,
-            optimizer: new Adam(policy.variables, { learningRate: spec.grpo.learningRate }),
-            reference: w.reference,
-          };
-        }),
-      );
-    }
-  }
-
   async function restore(cp: Checkpoint): Promise<void> {
     for (const m of spec.members) {
       const policy = createPolicy(policyConfigFor(m, VOCAB_SIZE, maxLen), root.child(`init/${m.initSeed}/${m.family}`));
@@ -118,13 +102,16 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
       const info = cp.members.find((x) => x.id === m.id)!;
       warm.set(m.id, { spec: m, reference: policy, info });
     }
-    makeArms();
-    for (const a of cp.arms) {
-      const ms = arms.get(a.id)!;
-      a.members.forEach((saved, i) => {
-        ms[i].policy.importWeights(saved.weights);
-        ms[i].optimizer.importState(saved.optimizer);
+    stacks = buildTrainingStacks(spec, warm, opts.stacking);
+    const saved = new Map(cp.arms.flatMap((a) => a.members.map((m) => [slotId(a.id, m.id), m] as const)));
+    for (const s of stacks) {
+      const states = s.slots.map((slot) => {
+        const m = saved.get(slotId(slot.armId, slot.memberId));
+        if (!m) throw new Error(`checkpoint: no weights for member ${slot.memberId} of arm ${slot.armId}`);
+        return m;
       });
+      states.forEach((m, k) => s.models.importModel(k, m.weights));
+      s.optimizer.importModelStates(states.map((m) => m.optimizer));
     }
     step = cp.step;
     Object.assign(summary, structuredClone(cp.summary));
@@ -202,7 +189,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
           summary.baseKappa.push({ a: ids[i], b: ids[j], kappa: p.kappa, bothWrongSame: p.bothWrongSame });
         }
       }
-      makeArms();
+      stacks = buildTrainingStacks(spec, warm, opts.stacking);
       for (const a of summary.arms) {
         const armSpec = spec.arms.find((x) => x.id === a.id)!;
         a.members = armSpec.members.map((id) => ({ id, family: warm.get(id)!.info.family, params: warm.get(id)!.info.params, history: [], collapseStep: null }));
@@ -216,55 +203,36 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
       const promptRng = root.child(`prompts/${step}`);
       const problems = Array.from({ length: spec.grpo.promptsPerStep }, () => split.rl[promptRng.int(split.rl.length)]);
       const isEval = step % spec.evalEvery === 0 || step === spec.steps;
-      const armMetrics: ArmStepMetrics[] = [];
-      const samples = [];
-      let tokens = 0;
-      for (const a of spec.arms) {
-        const members = arms.get(a.id)!;
-        const teacherWarm = a.teacher ? warm.get(a.teacher) : undefined;
-        const result = await armStep(a, members, {
-          step,
-          problems,
-          task,
-          difficulty: d,
-          maxNewTokens: L,
-          root,
-          spec,
-          teacher: teacherWarm ? { id: teacherWarm.spec.id, policy: teacherWarm.reference, sampleSeed: teacherWarm.spec.sampleSeed } : undefined,
-        });
-        tokens += result.tokens;
-        if (isEval) {
-          // Common random numbers: a member is evaluated with the same stream in every arm.
-          const evals = await evaluateAll(`step${step}`, members);
-          for (const m of members) {
-            const e = evals.get(m.id)!;
-            result.metrics.members[m.id].evalPassAt1 = e.passAt1;
-            result.metrics.members[m.id].evalMajAtG = e.majAtG;
-          }
-          for (const p of result.metrics.pairs) {
-            const q = evalPairMetrics(evals.get(p.a)!, evals.get(p.b)!, split.heldOut);
-            p.evalKappa = q.kappa;
-            p.evalBothWrongSame = q.bothWrongSame;
-          }
-          if (members.length >= 2) {
-            result.metrics.ensembleMajAtG = pooledMajAtG(
-              evals.get(members[0].id)!,
-              evals.get(members[1].id)!,
-              split.heldOut,
-              root.child(`ensemble/${a.id}/${step}`),
-            );
-          }
-        }
-        armMetrics.push(result.metrics);
-        samples.push(result.sample);
-        record(result.metrics, step);
+      const result = await cohortStep(stacks, { step, problems, root, spec, task, difficulty: d, maxNewTokens: L, warm });
+      if (isEval) {
+        const evals = await evaluateCohort(stacks, `eval/step${step}`, { task, difficulty: d, problems: split.heldOut, options: evalOpts });
+        result.arms.forEach((metrics) => attachEvaluation(metrics, evals, step));
       }
+      for (const metrics of result.arms) record(metrics, step);
       const stepMs = performance.now() - t0;
       stepTimes.push(stepMs);
       summary.medianStepMs = median(stepTimes);
-      yield { type: 'step', step, steps: spec.steps, arms: armMetrics, samples, stepMs, tokens };
+      yield { type: 'step', step, steps: spec.steps, arms: result.arms, samples: result.samples, stepMs, tokens: result.tokens };
     }
     if (!disposed) yield { type: 'done', summary: structuredClone(summary) };
+  }
+
+  /** Held-out results of an evaluation step: per member, per pair, and the pooled pair. */
+  function attachEvaluation(metrics: ArmStepMetrics, evals: Map<string, Evaluation>, s: number): void {
+    const of = (memberId: string) => evals.get(slotId(metrics.armId, memberId))!;
+    for (const [memberId, m] of Object.entries(metrics.members)) {
+      m.evalPassAt1 = of(memberId).passAt1;
+      m.evalMajAtG = of(memberId).majAtG;
+    }
+    for (const p of metrics.pairs) {
+      const q = evalPairMetrics(of(p.a), of(p.b), split.heldOut);
+      p.evalKappa = q.kappa;
+      p.evalBothWrongSame = q.bothWrongSame;
+    }
+    const members = spec.arms.find((a) => a.id === metrics.armId)!.members;
+    if (members.length >= 2) {
+      metrics.ensembleMajAtG = pooledMajAtG(of(members[0]), of(members[1]), split.heldOut, root.child(`ensemble/${metrics.armId}/${s}`));
+    }
   }
 
   function record(metrics: ArmStepMetrics, s: number): void {
@@ -283,12 +251,13 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   async function checkpoint(): Promise<Checkpoint> {
     const references: Record<string, NamedWeight[]> = {};
     for (const [id, w] of warm) references[id] = await w.reference.exportWeights();
-    const armStates: Checkpoint['arms'] = [];
-    for (const [id, ms] of arms) {
-      const members = [];
-      for (const m of ms) members.push({ id: m.id, weights: await m.policy.exportWeights(), optimizer: await m.optimizer.exportState() });
-      armStates.push({ id, members });
+    const saved = new Map<string, Checkpoint['arms'][number]['members'][number]>();
+    for (const s of stacks) {
+      const weights = await s.models.exportAll();
+      const optimizer = await s.optimizer.exportModelStates(s.slots.length);
+      s.slots.forEach((slot, k) => saved.set(slotId(slot.armId, slot.memberId), { id: slot.memberId, weights: weights[k], optimizer: optimizer[k] }));
     }
+    const armStates: Checkpoint['arms'] = spec.arms.map((a) => ({ id: a.id, members: a.members.map((m) => saved.get(slotId(a.id, m))!) }));
     return {
       version: CHECKPOINT_VERSION,
       spec,
@@ -302,12 +271,9 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
 
   function dispose(): void {
     disposed = true;
-    for (const ms of arms.values()) for (const m of ms) {
-      m.policy.dispose();
-      m.optimizer.dispose();
-    }
+    disposeTrainingStacks(stacks);
+    stacks = [];
     for (const w of warm.values()) w.reference.dispose();
-    arms.clear();
     warm.clear();
   }
 

@@ -19,7 +19,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Policy } from '../models/policy';
-import { maskedMean, pickLogProbs, predictionLogits, tokenEntropy, tokenLogProbs } from './logprobs';
+import { pickLogProbs, predictionLogits, tokenEntropy } from './logprobs';
 
 export type LossNormalisation = 'grpo' | 'bnpo' | 'dr_grpo';
 
@@ -100,6 +100,114 @@ export function normaliseTokenSum(
   });
 }
 
+/**
+ * The same normalisation for K stacked models at once: x, mask [K, N, L] -> [K], model k's loss
+ * from model k's rows only.
+ */
+export function normaliseTokenSumK(x: tf.Tensor3D, mask: tf.Tensor3D, kind: LossNormalisation, maxCompletionLength = 0): tf.Tensor1D {
+  return tf.tidy(() => {
+    const masked = tf.mul(x, mask);
+    switch (kind) {
+      case 'grpo':
+        return tf.mean(tf.div(tf.sum(masked, 2), tf.maximum(tf.sum(mask, 2), 1)), 1) as tf.Tensor1D;
+      case 'bnpo':
+        return tf.div(tf.sum(masked, [1, 2]), tf.maximum(tf.sum(mask, [1, 2]), 1)) as tf.Tensor1D;
+      case 'dr_grpo':
+        if (!(maxCompletionLength > 0)) throw new RangeError('dr_grpo needs maxCompletionLength > 0');
+        return tf.div(tf.sum(masked, [1, 2]), x.shape[1] * maxCompletionLength) as tf.Tensor1D;
+    }
+  });
+}
+
+/** Mean of x over each model's masked tokens: [K, N, L] -> [K]; 0 for an empty mask. */
+function maskedMeanK(x: tf.Tensor, mask: tf.Tensor): tf.Tensor1D {
+  return tf.div(tf.sum(tf.mul(x, mask), [1, 2]), tf.maximum(tf.sum(mask, [1, 2]), 1)) as tf.Tensor1D;
+}
+
+/** A GRPO batch of K stacked models: every tensor has a leading model axis. */
+export interface GrpoStackBatch {
+  /** int32 [K, N, T]. */
+  tokens: tf.Tensor3D;
+  /** float32 [K, N, T - 1]. */
+  completionMask: tf.Tensor3D;
+  /** float32 [K, N]. */
+  advantages: tf.Tensor2D;
+  oldLogProbs?: tf.Tensor3D;
+  refLogProbs?: tf.Tensor3D;
+}
+
+/** Each model's terms, [K] each (model k's loss depends on model k's weights only). */
+export interface GrpoStackTerms {
+  loss: tf.Tensor1D;
+  policyLoss: tf.Tensor1D;
+  kl: tf.Tensor1D | null;
+  clipFraction: tf.Tensor1D;
+  entropy: tf.Tensor1D;
+}
+
+/** Per-token log pi of K stacked models at `temperature`: tokens [K, N, T] -> [K, N, T - 1]. */
+export function stackTokenLogProbs(logits: (tokens: tf.Tensor3D) => tf.Tensor4D, tokens: tf.Tensor3D, temperature: number): tf.Tensor3D {
+  return tf.tidy(() => {
+    const [K, N, T] = tokens.shape;
+    const flatTokens = tf.reshape(tokens, [K * N, T]) as tf.Tensor2D;
+    const z = predictionLogits(tf.reshape(logits(tokens), [K * N, T, -1]) as tf.Tensor3D, temperature);
+    return tf.reshape(pickLogProbs(z, flatTokens), [K, N, T - 1]) as tf.Tensor3D;
+  });
+}
+
+/**
+ * The GRPO loss and diagnostics of K stacked models (the formulas above, per model). `logits`
+ * maps tokens [K, N, T] to logits [K, N, T, V]. Safe inside tf.variableGrads.
+ */
+export function grpoTermsStack(
+  logits: (tokens: tf.Tensor3D) => tf.Tensor4D,
+  batch: GrpoStackBatch,
+  opts: GrpoLossOptions,
+  refLogits?: (tokens: tf.Tensor3D) => tf.Tensor4D,
+): GrpoStackTerms {
+  const { beta, clipEps, normalisation, maxCompletionLength, temperature } = opts;
+  const [K, N, T] = batch.tokens.shape;
+  if (batch.tokens.dtype !== 'int32') throw new TypeError('tokens must be int32');
+  if (T < 2) throw new RangeError('tokens need at least 2 positions');
+  for (const [name, t] of [['completionMask', batch.completionMask], ['oldLogProbs', batch.oldLogProbs], ['refLogProbs', batch.refLogProbs]] as const) {
+    if (t && (t.shape[0] !== K || t.shape[1] !== N || t.shape[2] !== T - 1)) throw new RangeError(`${name} is [${t.shape}], want [${K},${N},${T - 1}]`);
+  }
+  if (batch.advantages.shape[0] !== K || batch.advantages.shape[1] !== N) throw new RangeError(`advantages is [${batch.advantages.shape}], want [${K},${N}]`);
+  if (beta > 0 && !batch.refLogProbs && !refLogits) throw new Error('beta > 0 needs refPolicy or batch.refLogProbs');
+  const mask = batch.completionMask;
+
+  const out = tf.tidy(() => {
+    const flatTokens = tf.reshape(batch.tokens, [K * N, T]) as tf.Tensor2D;
+    const z = predictionLogits(tf.reshape(logits(batch.tokens), [K * N, T, -1]) as tf.Tensor3D, temperature); // [KN, T-1, V]
+    const logp = tf.reshape(pickLogProbs(z, flatTokens), [K, N, T - 1]) as tf.Tensor3D;
+    const old = batch.oldLogProbs ?? (stopGradient(logp as unknown as tf.Tensor2D) as unknown as tf.Tensor3D);
+    const rho = tf.exp(tf.sub(logp, old)); // [K, N, T-1]
+    const A = tf.expandDims(batch.advantages, 2); // [K, N, 1]
+    const unclipped = tf.mul(rho, A);
+    const clipped = tf.mul(tf.clipByValue(rho, 1 - clipEps, 1 + clipEps), A);
+    const surrogateLoss = tf.neg(tf.minimum(unclipped, clipped)) as tf.Tensor3D;
+    const policyLoss = normaliseTokenSumK(surrogateLoss, mask, normalisation, maxCompletionLength);
+
+    let loss = tf.clone(policyLoss);
+    let kl: tf.Tensor1D | null = null;
+    if (beta > 0) {
+      const ref = batch.refLogProbs ?? stackTokenLogProbs(refLogits!, batch.tokens, temperature);
+      const d = tf.sub(ref, logp); // log(pi_ref / pi_theta)
+      const klTok = tf.sub(tf.sub(tf.exp(d), d), 1) as tf.Tensor3D;
+      loss = tf.add(policyLoss, tf.mul(beta, normaliseTokenSumK(klTok, mask, normalisation, maxCompletionLength)));
+      kl = maskedMeanK(klTok, mask);
+    }
+    const low = tf.logicalAnd(tf.less(rho, 1 - clipEps), tf.less(A, 0));
+    const high = tf.logicalAnd(tf.greater(rho, 1 + clipEps), tf.greater(A, 0));
+    const clipFraction = maskedMeanK(tf.logicalOr(low, high).toFloat(), mask);
+    const entropy = maskedMeanK(tf.reshape(tokenEntropy(z), [K, N, T - 1]), mask);
+    const terms: Record<string, tf.Tensor1D> = { loss, policyLoss, clipFraction, entropy };
+    if (kl) terms.kl = kl;
+    return terms;
+  });
+  return { loss: out.loss, policyLoss: out.policyLoss, kl: out.kl ?? null, clipFraction: out.clipFraction, entropy: out.entropy };
+}
+
 function checkBatch(batch: GrpoBatch): void {
   const [N, T] = batch.tokens.shape;
   const want = `[${N},${T - 1}]`;
@@ -121,48 +229,36 @@ function checkBatch(batch: GrpoBatch): void {
  */
 export function grpoTerms(policy: Policy, batch: GrpoBatch, opts: GrpoLossOptions, refPolicy?: Policy): GrpoTerms {
   checkBatch(batch);
-  const { beta, clipEps, normalisation, maxCompletionLength, temperature } = opts;
-  if (beta > 0 && !batch.refLogProbs && !refPolicy) throw new Error('beta > 0 needs refPolicy or batch.refLogProbs');
-  const mask = batch.completionMask;
-
+  if (opts.beta > 0 && !batch.refLogProbs && !refPolicy) throw new Error('beta > 0 needs refPolicy or batch.refLogProbs');
+  // One model is a stack of one: lift every tensor to a leading model axis of 1 and back.
+  const [N, T] = batch.tokens.shape;
+  const lift = <R extends tf.Tensor>(t: tf.Tensor | undefined) => (t ? (tf.expandDims(t, 0) as R) : undefined);
+  const asStack = (p: Policy) => (tokens: tf.Tensor3D) =>
+    tf.reshape(p.logits(tf.reshape(tokens, [N, T]) as tf.Tensor2D), [1, N, T, p.config.vocabSize]) as tf.Tensor4D;
   const out = tf.tidy(() => {
-    const z = predictionLogits(policy.logits(batch.tokens), temperature); // [N, T-1, V]
-    const logp = pickLogProbs(z, batch.tokens); // [N, T-1]
-    const old = batch.oldLogProbs ?? stopGradient(logp);
-    const rho = tf.exp(tf.sub(logp, old)); // [N, T-1]
-    const A = tf.expandDims(batch.advantages, 1); // [N, 1]
-    const unclipped = tf.mul(rho, A);
-    const clipped = tf.mul(tf.clipByValue(rho, 1 - clipEps, 1 + clipEps), A);
-    const surrogateLoss = tf.neg(tf.minimum(unclipped, clipped)) as tf.Tensor2D;
-    const policyLoss = normaliseTokenSum(surrogateLoss, mask, normalisation, maxCompletionLength);
-
-    let loss = tf.clone(policyLoss); // a distinct tensor, so each term can be disposed on its own
-    let kl: tf.Scalar | null = null;
-    if (beta > 0) {
-      const ref = batch.refLogProbs ?? tokenLogProbs(refPolicy!, batch.tokens, temperature);
-      const d = tf.sub(ref, logp); // log(pi_ref / pi_theta)
-      const klTok = tf.sub(tf.sub(tf.exp(d), d), 1) as tf.Tensor2D;
-      loss = tf.add(policyLoss, tf.mul(beta, normaliseTokenSum(klTok, mask, normalisation, maxCompletionLength)));
-      kl = maskedMean(klTok, mask);
-    }
-
-    // Clipped "in the region": ratio below 1 - eps with A < 0, or above 1 + eps with A > 0.
-    const low = tf.logicalAnd(tf.less(rho, 1 - clipEps), tf.less(A, 0));
-    const high = tf.logicalAnd(tf.greater(rho, 1 + clipEps), tf.greater(A, 0));
-    const clipFraction = maskedMean(tf.logicalOr(low, high).toFloat(), mask);
-    const entropy = maskedMean(tokenEntropy(z), mask);
-
-    const terms: Record<string, tf.Scalar> = { loss, policyLoss, clipFraction, entropy };
-    if (kl) terms.kl = kl;
+    const t = grpoTermsStack(
+      asStack(policy),
+      {
+        tokens: lift<tf.Tensor3D>(batch.tokens)!,
+        completionMask: lift<tf.Tensor3D>(batch.completionMask)!,
+        advantages: lift<tf.Tensor2D>(batch.advantages)!,
+        oldLogProbs: lift<tf.Tensor3D>(batch.oldLogProbs),
+        refLogProbs: lift<tf.Tensor3D>(batch.refLogProbs),
+      },
+      opts,
+      refPolicy ? asStack(refPolicy) : undefined,
+    );
+    const scalar = (x: tf.Tensor1D) => tf.reshape(x, []) as tf.Scalar;
+    const terms: Record<string, tf.Scalar> = {
+      loss: scalar(t.loss),
+      policyLoss: scalar(t.policyLoss),
+      clipFraction: scalar(t.clipFraction),
+      entropy: scalar(t.entropy),
+    };
+    if (t.kl) terms.kl = scalar(t.kl);
     return terms;
   });
-  return {
-    loss: out.loss,
-    policyLoss: out.policyLoss,
-    kl: out.kl ?? null,
-    clipFraction: out.clipFraction,
-    entropy: out.entropy,
-  };
+  return { loss: out.loss, policyLoss: out.policyLoss, kl: out.kl ?? null, clipFraction: out.clipFraction, entropy: out.entropy };
 }
 
 /** The GRPO loss alone (diagnostics computed and disposed). */

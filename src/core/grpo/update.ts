@@ -12,8 +12,9 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Policy } from '../models/policy';
-import { tokenLogProbs } from './logprobs';
-import { type GrpoBatch, type GrpoLossOptions, grpoTerms } from './loss';
+import type { PolicyStack } from '../models/policy';
+import { asStack } from '../rollout';
+import { type GrpoBatch, type GrpoLossOptions, type GrpoStackBatch, grpoTermsStack, stackTokenLogProbs } from './loss';
 
 export interface GrpoUpdateOptions extends GrpoLossOptions {
   /** Clip the global gradient norm to this (torch.nn.utils.clip_grad_norm_ semantics); 0 = off. */
@@ -52,49 +53,68 @@ export interface DeviceUpdateStats {
   klComputed: boolean;
 }
 
-/** Global L2 norm of a gradient map (a scalar tensor). */
-function globalNorm(grads: tf.Tensor[]): tf.Scalar {
-  return tf.tidy(() => tf.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g))))) as tf.Scalar);
+/**
+ * Each model's gradient L2 norm: [K]. Model k's gradients are row k of every stacked gradient;
+ * with K = 1 the whole tensor (so unstacked test policies work too).
+ */
+function perModelNorm(grads: tf.Tensor[], K: number): tf.Tensor1D {
+  return tf.tidy(() => {
+    const sq = grads.map((g) => (K === 1 ? tf.reshape(tf.sum(tf.square(g)), [1]) : tf.sum(tf.square(g), g.shape.map((_, i) => i).slice(1))));
+    return tf.sqrt(tf.addN(sq)) as tf.Tensor1D;
+  });
 }
 
-/** Runs the updates and leaves the stats on device. The caller disposes `stats` (readUpdateStats does). */
-export function grpoUpdateOnDevice(
-  policy: Policy,
+/** Stats still on device: [K, updatesPerBatch, 6] float32, columns UPDATE_STAT_NAMES. */
+export interface DeviceStackUpdateStats {
+  stats: tf.Tensor3D;
+  klComputed: boolean;
+}
+
+/**
+ * GRPO update(s) of K stacked models on their own rollout batches, as one loss, one backward
+ * pass and one optimiser step: the loss is the sum of the models' losses, and since model k's
+ * loss depends on model k's weights only, each model gets exactly its own gradient. Clipping is
+ * per model (each model's own global norm), as if it trained alone; Adam is elementwise.
+ */
+export function grpoUpdateStackOnDevice(
+  stack: PolicyStack,
   optimizer: GradientApplier,
-  batch: GrpoBatch,
+  batch: GrpoStackBatch,
   opts: GrpoUpdateOptions,
-  refPolicy?: Policy,
-): DeviceUpdateStats {
+  refStack?: PolicyStack,
+): DeviceStackUpdateStats {
   const mu = opts.updatesPerBatch;
   if (!Number.isInteger(mu) || mu < 1) throw new RangeError(`updatesPerBatch must be an integer >= 1, got ${mu}`);
   if (opts.maxGradNorm < 0) throw new RangeError('maxGradNorm must be >= 0');
   const klComputed = opts.beta > 0;
-  if (klComputed && !batch.refLogProbs && !refPolicy) throw new Error('beta > 0 needs refPolicy or batch.refLogProbs');
+  if (klComputed && !batch.refLogProbs && !refStack) throw new Error('beta > 0 needs refPolicy or batch.refLogProbs');
+  const K = stack.size;
+  const logits = (t: tf.Tensor3D) => stack.logits(t);
 
   // Tensors made here for the batch (not the caller's): disposed at the end.
   const owned: tf.Tensor[] = [];
-  const b: GrpoBatch = { ...batch };
+  const b: GrpoStackBatch = { ...batch };
   if (klComputed && !b.refLogProbs) {
-    b.refLogProbs = tokenLogProbs(refPolicy!, b.tokens, opts.temperature);
+    b.refLogProbs = stackTokenLogProbs((t) => refStack!.logits(t), b.tokens, opts.temperature);
     owned.push(b.refLogProbs);
   }
   if (mu > 1 && !b.oldLogProbs) {
     // pi_old = the policy before the first update, fixed for all mu updates.
-    b.oldLogProbs = tokenLogProbs(policy, b.tokens, opts.temperature);
+    b.oldLogProbs = stackTokenLogProbs(logits, b.tokens, opts.temperature);
     owned.push(b.oldLogProbs);
   }
 
-  const rows: tf.Tensor1D[] = [];
+  const rows: tf.Tensor2D[] = [];
   try {
     for (let k = 0; k < mu; k++) {
-      const kept: { diag?: tf.Tensor1D } = {};
+      const kept: { diag?: tf.Tensor2D } = {};
       const { value, grads } = tf.variableGrads(() => {
-        const t = grpoTerms(policy, b, opts);
-        const kl = t.kl ?? tf.scalar(0);
+        const t = grpoTermsStack(logits, b, opts);
+        const kl = t.kl ?? tf.zeros([K]);
         // keep: variableGrads runs f inside a tidy that would otherwise dispose the diagnostics.
-        kept.diag = tf.keep(tf.stack([t.loss, t.policyLoss, kl, t.clipFraction, t.entropy]) as tf.Tensor1D);
-        return t.loss;
-      }, policy.variables);
+        kept.diag = tf.keep(tf.stack([t.loss, t.policyLoss, kl, t.clipFraction, t.entropy], 1) as tf.Tensor2D); // [K, 5]
+        return tf.sum(t.loss) as tf.Scalar;
+      }, stack.variables);
 
       const named: tf.NamedTensorMap = {};
       const list: tf.Tensor[] = [];
@@ -104,13 +124,15 @@ export function grpoUpdateOnDevice(
           list.push(g);
         }
       }
-      const norm = globalNorm(list);
+      const norm = perModelNorm(list, K); // [K]
       if (opts.maxGradNorm > 0) {
-        // torch's clip_grad_norm_: scale by max_norm / (norm + 1e-6) when that is below 1.
+        // torch's clip_grad_norm_, per model: scale by max_norm / (norm + 1e-6) when that is below 1.
         const clipped = tf.tidy(() => {
           const coef = tf.minimum(tf.div(opts.maxGradNorm, tf.add(norm, 1e-6)), 1);
           const out: tf.NamedTensorMap = {};
-          for (const [name, g] of Object.entries(named)) out[name] = tf.mul(g, coef);
+          for (const [name, g] of Object.entries(named)) {
+            out[name] = tf.mul(g, K === 1 ? tf.reshape(coef, []) : tf.reshape(coef, [K, ...g.shape.slice(1).map(() => 1)]));
+          }
           return out;
         });
         optimizer.applyGradients(clipped);
@@ -118,36 +140,73 @@ export function grpoUpdateOnDevice(
       } else {
         optimizer.applyGradients(named);
       }
-      rows.push(tf.tidy(() => tf.concat([kept.diag!, tf.reshape(norm, [1])])) as tf.Tensor1D);
+      rows.push(tf.tidy(() => tf.concat([kept.diag!, tf.reshape(norm, [K, 1])], 1)) as tf.Tensor2D);
       tf.dispose([value, norm, kept.diag!, ...list]);
     }
-    return { stats: tf.stack(rows) as tf.Tensor2D, klComputed };
+    return { stats: tf.stack(rows, 1) as tf.Tensor3D, klComputed };
   } finally {
     tf.dispose([...rows, ...owned]);
   }
 }
 
-/** One readback of the stats; disposes them. */
-export async function readUpdateStats({ stats, klComputed }: DeviceUpdateStats): Promise<GrpoUpdateStats> {
-  const [mu, K] = stats.shape;
+/** One readback of every model's stats; disposes them. */
+export async function readStackUpdateStats({ stats, klComputed }: DeviceStackUpdateStats): Promise<GrpoUpdateStats[]> {
+  const [K, mu, C] = stats.shape;
   const v = await stats.data();
   stats.dispose();
-  const col = (j: number) => {
-    let s = 0;
-    for (let k = 0; k < mu; k++) s += v[k * K + j];
-    return s / mu;
+  return Array.from({ length: K }, (_, k) => {
+    const at = (u: number, j: number) => v[(k * mu + u) * C + j];
+    const col = (j: number) => {
+      let s = 0;
+      for (let u = 0; u < mu; u++) s += at(u, j);
+      return s / mu;
+    };
+    return {
+      losses: Array.from({ length: mu }, (_, u) => at(u, 0)),
+      loss: col(0),
+      policyLoss: col(1),
+      kl: klComputed ? col(2) : null,
+      clipFraction: col(3),
+      entropy: col(4),
+      gradNorm: col(5),
+    };
+  });
+}
+
+/** Runs the updates of one policy and leaves the stats [mu, 6] on device. The caller disposes `stats` (readUpdateStats does). */
+export function grpoUpdateOnDevice(
+  policy: Policy,
+  optimizer: GradientApplier,
+  batch: GrpoBatch,
+  opts: GrpoUpdateOptions,
+  refPolicy?: Policy,
+): DeviceUpdateStats {
+  // One model is a stack of one.
+  const lift = <R extends tf.Tensor>(t: tf.Tensor | undefined) => (t ? (tf.expandDims(t, 0) as R) : undefined);
+  const lifted: GrpoStackBatch = {
+    tokens: lift<tf.Tensor3D>(batch.tokens)!,
+    completionMask: lift<tf.Tensor3D>(batch.completionMask)!,
+    advantages: lift<tf.Tensor2D>(batch.advantages)!,
+    oldLogProbs: lift<tf.Tensor3D>(batch.oldLogProbs),
+    refLogProbs: lift<tf.Tensor3D>(batch.refLogProbs),
   };
-  const losses: number[] = [];
-  for (let k = 0; k < mu; k++) losses.push(v[k * K]);
-  return {
-    losses,
-    loss: col(0),
-    policyLoss: col(1),
-    kl: klComputed ? col(2) : null,
-    clipFraction: col(3),
-    entropy: col(4),
-    gradNorm: col(5),
-  };
+  try {
+    const out = grpoUpdateStackOnDevice(asStack(policy), optimizer, lifted, opts, refPolicy ? asStack(refPolicy) : undefined);
+    const [, mu, C] = out.stats.shape;
+    const stats = tf.reshape(out.stats, [mu, C]) as tf.Tensor2D;
+    out.stats.dispose();
+    return { stats, klComputed: out.klComputed };
+  } finally {
+    tf.dispose(Object.values(lifted).filter((t): t is tf.Tensor => t !== undefined));
+  }
+}
+
+/** One readback of the stats; disposes them. */
+export async function readUpdateStats({ stats, klComputed }: DeviceUpdateStats): Promise<GrpoUpdateStats> {
+  const [mu, C] = stats.shape;
+  const [one] = await readStackUpdateStats({ stats: tf.reshape(stats, [1, mu, C]) as tf.Tensor3D, klComputed });
+  stats.dispose();
+  return one;
 }
 
 /** GRPO update(s) on one rollout batch, then one readback of the stats. */

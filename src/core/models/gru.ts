@@ -11,11 +11,11 @@
  * causal by construction and differentiable on every backend. Each layer's weights for the three
  * gates are stored side by side: wi [Din, 3H], wh [H, 3H] in the order (r, z, n).
  *
- * Shapes: N batch, T time, H = dModel (also the embedding width), V vocabulary.
+ * Shapes: K stacked models, N batch, T time, H = dModel (also the embedding width), V vocabulary.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { PolicyConfig } from './policy';
-import { embed, linear, normal, ZEROS } from './layers';
+import type { DecodeStep, PolicyConfig } from './policy';
+import { embedK, linearK, normal, ZEROS } from './layers';
 import type { ParamSpec, Params } from './layers';
 
 /** The parameter list, in the Policy's variable order. */
@@ -40,30 +40,69 @@ export function gruParams(config: PolicyConfig): ParamSpec[] {
   return specs;
 }
 
-/** tokens int32 [N, T] -> logits [N, T, V]. */
-export function gruForward(params: Params, tokens: tf.Tensor2D, config: PolicyConfig): tf.Tensor3D {
-  const [N, T] = tokens.shape;
+/** K stacked models: tokens int32 [K, N, T] -> logits [K, N, T, V]. */
+export function gruForward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig): tf.Tensor4D {
+  const [K, N, T] = tokens.shape;
   const H = config.dModel;
-  let x: tf.Tensor = embed(tokens, params['wte']); // [N, T, H]
+  let x: tf.Tensor = embedK(tokens, params['wte']); // [K, N, T, H]
 
   for (let i = 0; i < config.layers; i++) {
-    const p = (name: string) => params[`gru.${i}.${name}`];
+    const p = layer(params, i);
     // The input half of every gate for all T steps in one matMul; only h @ wh is sequential.
-    const xg = linear(x, p('wi'), p('bi')); // [N, T, 3H]
-    const steps = tf.split(xg, T, 1); // T x [N, 1, 3H]
-    let h: tf.Tensor = tf.zeros([N, H]);
+    const xg = linearK(x, p('wi'), p('bi')); // [K, N, T, 3H]
+    const steps = tf.split(xg, T, 2); // T x [K, N, 1, 3H]
+    let h: tf.Tensor = tf.zeros([K, N, H]);
     const hs: tf.Tensor[] = [];
     for (let t = 0; t < T; t++) {
-      const [xr, xz, xn] = tf.split(tf.reshape(steps[t], [N, 3 * H]), 3, 1); // 3 x [N, H]
-      const [hr, hz, hn] = tf.split(linear(h, p('wh'), p('bh')), 3, 1); // 3 x [N, H]
-      const r = tf.sigmoid(tf.add(xr, hr));
-      const z = tf.sigmoid(tf.add(xz, hz));
-      const n = tf.tanh(tf.add(xn, tf.mul(r, hn)));
-      h = tf.add(n, tf.mul(z, tf.sub(h, n))); // = (1 - z) * n + z * h
+      h = gruCell(tf.reshape(steps[t], [K, N, 3 * H]), h, p);
       hs.push(h);
     }
-    x = tf.stack(hs, 1); // [N, T, H]: the next layer's input
+    x = tf.stack(hs, 2); // [K, N, T, H]: the next layer's input
   }
 
-  return linear(x, params['head.w'], params['head.b']) as tf.Tensor3D; // [N, T, V]
+  return linearK(x, params['head.w'], params['head.b']) as tf.Tensor4D; // [K, N, T, V]
+}
+
+const layer = (params: Params, i: number) => (name: string) => params[`gru.${i}.${name}`];
+
+/** One GRU step: the input part of the gates xg [K, N, 3H] and the state h [K, N, H] -> h'. */
+function gruCell(xg: tf.Tensor, h: tf.Tensor, p: (name: string) => tf.Tensor): tf.Tensor {
+  const [xr, xz, xn] = tf.split(xg, 3, 2); // 3 x [K, N, H]
+  const [hr, hz, hn] = tf.split(linearK(h, p('wh'), p('bh')), 3, 2); // 3 x [K, N, H]
+  const r = tf.sigmoid(tf.add(xr, hr));
+  const z = tf.sigmoid(tf.add(xz, hz));
+  const n = tf.tanh(tf.add(xn, tf.mul(r, hn)));
+  return tf.add(n, tf.mul(z, tf.sub(h, n))); // = (1 - z) * n + z * h
+}
+
+/** Incremental decoding: the state is each layer's hidden state [K, N, H] after the last token. */
+export function gruPrefill(params: Params, prompt: tf.Tensor3D, config: PolicyConfig): DecodeStep {
+  const [K, N, P] = prompt.shape;
+  const H = config.dModel;
+  let x: tf.Tensor = embedK(prompt, params['wte']); // [K, N, P, H]
+  const state: tf.Tensor[] = [];
+  for (let i = 0; i < config.layers; i++) {
+    const p = layer(params, i);
+    const steps = tf.split(linearK(x, p('wi'), p('bi')), P, 2); // P x [K, N, 1, 3H]
+    let h: tf.Tensor = tf.zeros([K, N, H]);
+    const hs: tf.Tensor[] = [];
+    for (let t = 0; t < P; t++) {
+      h = gruCell(tf.reshape(steps[t], [K, N, 3 * H]), h, p);
+      hs.push(h);
+    }
+    state.push(h);
+    x = tf.stack(hs, 2);
+  }
+  return { logits: linearK(state[state.length - 1], params['head.w'], params['head.b']) as tf.Tensor3D, state };
+}
+
+export function gruDecode(params: Params, state: tf.Tensor[], token: tf.Tensor2D, _pos: number, config: PolicyConfig): DecodeStep {
+  let x: tf.Tensor = embedK(token, params['wte']); // [K, N, H]
+  const next: tf.Tensor[] = [];
+  for (let i = 0; i < config.layers; i++) {
+    const p = layer(params, i);
+    x = gruCell(linearK(x, p('wi'), p('bi')), state[i], p);
+    next.push(x);
+  }
+  return { logits: linearK(x, params['head.w'], params['head.b']) as tf.Tensor3D, state: next };
 }

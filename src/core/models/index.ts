@@ -8,28 +8,18 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../random';
 import type { Family, NamedWeight, Policy, PolicyConfig } from './policy';
-import { initParam, sizeOf } from './layers';
-import type { ParamSpec, Params } from './layers';
-import { transformerForward, transformerParams } from './transformer';
-import { gruForward, gruParams } from './gru';
-import { DEFAULT_WINDOW, mlpForward, mlpParams } from './mlp';
+import { initialValues, sizeOf } from './layers';
+import type { ParamSpec } from './layers';
+import { familyOf } from './families';
+import { ModelStack } from './stack';
+import { DEFAULT_WINDOW } from './mlp';
 
-export type { Family, NamedWeight, Policy, PolicyConfig } from './policy';
+export type { DecodeStep, Family, NamedWeight, Policy, PolicyConfig, PolicyStack } from './policy';
 export type { ParamSpec, Params } from './layers';
 export { transformerForward, transformerParams } from './transformer';
 export { gruForward, gruParams } from './gru';
 export { mlpForward, mlpParams } from './mlp';
-
-interface FamilyDef {
-  params(config: PolicyConfig): ParamSpec[];
-  forward(params: Params, tokens: tf.Tensor2D, config: PolicyConfig): tf.Tensor3D;
-}
-
-const FAMILIES: Record<Family, FamilyDef> = {
-  transformer: { params: transformerParams, forward: transformerForward },
-  gru: { params: gruParams, forward: gruForward },
-  mlp: { params: mlpParams, forward: mlpForward },
-};
+export { ModelStack, shapeKey } from './stack';
 
 /** A model size without the task-given fields: spread it with { vocabSize, maxLen }. */
 export type ModelSize = Omit<PolicyConfig, 'vocabSize' | 'maxLen'>;
@@ -56,8 +46,7 @@ export const DEFAULT_SIZES: Record<Family, Record<'small' | 'medium', ModelSize>
 
 /** Throws a RangeError naming the bad field; returns the family's parameter list otherwise. */
 export function paramSpecs(config: PolicyConfig): ParamSpec[] {
-  const def = FAMILIES[config.family];
-  if (!def) throw new RangeError(`unknown model family "${String(config.family)}"`);
+  const def = familyOf(config);
   const positive = (field: keyof PolicyConfig, min = 1) => {
     const v = config[field];
     if (!Number.isInteger(v) || (v as number) < min) {
@@ -94,119 +83,54 @@ export function describePolicy(config: PolicyConfig): string {
  */
 export function createPolicy(config: PolicyConfig, rng: Rng): Policy {
   const specs = paramSpecs(config);
-  const prefix = uniquePrefix();
-  const variables = specs.map((s) => initParam(s, rng.child(s.name), prefix + s.name));
-  return new TfPolicy({ ...config }, specs.map((s) => s.name), variables);
+  const tensors = specs.map((s) => tf.tensor(initialValues(s, rng.child(s.name)), [1, ...s.shape], 'float32'));
+  const stack = ModelStack.fromTensors({ ...config }, specs.map((s) => s.name), tensors);
+  tf.dispose(tensors);
+  return new StackedPolicy(stack);
 }
 
-// tfjs registers variables globally by name, so each instance gets its own prefix; the local
-// name ('blocks.0.attn.wq') is what NamedWeight carries, so weights move between instances.
-let instanceCounter = 0;
-function uniquePrefix(): string {
-  const taken = tf.engine().registeredVariables;
-  let prefix: string;
-  do prefix = `policy${++instanceCounter}/`;
-  while (Object.keys(taken).some((k) => k.startsWith(prefix)));
-  return prefix;
+/** The policy behind `p` as a stack of one, if it is one of ours (createPolicy); else null. */
+export function stackOf(p: Policy): ModelStack | null {
+  return p instanceof StackedPolicy ? p.stack : null;
 }
 
-class TfPolicy implements Policy {
-  readonly config: PolicyConfig;
-  private readonly params: Params;
-  private disposed = false;
+/** A single model: a view of a stack of one, taking [N, T] where the stack takes [1, N, T]. */
+class StackedPolicy implements Policy {
+  constructor(readonly stack: ModelStack) {}
 
-  constructor(
-    config: PolicyConfig,
-    /** Local names, in variable order. */
-    private readonly names: string[],
-    readonly variables: tf.Variable[],
-  ) {
-    this.config = Object.freeze(config);
-    this.params = Object.fromEntries(names.map((n, i) => [n, variables[i]]));
+  get config(): PolicyConfig {
+    return this.stack.config;
+  }
+
+  get variables(): tf.Variable[] {
+    return this.stack.variables;
   }
 
   logits(tokens: tf.Tensor2D): tf.Tensor3D {
-    this.checkAlive();
     if (tokens.rank !== 2 || tokens.dtype !== 'int32') {
       throw new TypeError(`logits: tokens must be int32 [N, T], got ${tokens.dtype} [${tokens.shape}]`);
     }
-    const T = tokens.shape[1];
-    if (T < 1 || T > this.config.maxLen) {
-      throw new RangeError(`logits: T = ${T} is outside 1..maxLen (${this.config.maxLen})`);
-    }
-    // Token ids outside [0, vocabSize) give an all-zero one-hot (no error: checking needs a readback).
-    const forward = FAMILIES[this.config.family].forward;
-    return tf.tidy(() => forward(this.params, tokens, this.config));
+    const [N, T] = tokens.shape;
+    return tf.tidy(() => tf.reshape(this.stack.logits(tf.reshape(tokens, [1, N, T])), [N, T, this.config.vocabSize]) as tf.Tensor3D);
   }
 
   paramCount(): number {
-    return this.variables.reduce((sum, v) => sum + v.size, 0);
+    return this.stack.paramCountPerModel();
   }
 
   async exportWeights(): Promise<NamedWeight[]> {
-    this.checkAlive();
-    const data = await Promise.all(this.variables.map((v) => v.data<'float32'>()));
-    // Copy: on the cpu backend data() hands out the variable's own buffer.
-    return this.names.map((name, i) => ({
-      name,
-      shape: [...this.variables[i].shape],
-      values: Float32Array.from(data[i]),
-    }));
+    return (await this.stack.exportAll())[0];
   }
 
   importWeights(weights: NamedWeight[]): void {
-    this.checkAlive();
-    const byName = new Map<string, NamedWeight>();
-    for (const w of weights) {
-      if (byName.has(w.name)) throw new Error(`importWeights: weight "${w.name}" appears twice`);
-      byName.set(w.name, w);
-    }
-    const extra = weights.map((w) => w.name).filter((n) => !this.names.includes(n));
-    if (extra.length) throw new Error(`importWeights: unknown weight(s) ${extra.join(', ')} for ${this.label()}`);
-    // Check everything before assigning anything, so a bad import leaves the policy unchanged.
-    this.names.forEach((name, i) => {
-      const w = byName.get(name);
-      if (!w) throw new Error(`importWeights: missing weight "${name}" for ${this.label()}`);
-      const want = this.variables[i].shape;
-      if (w.shape.length !== want.length || w.shape.some((d, j) => d !== want[j])) {
-        throw new Error(`importWeights: "${name}" has shape [${w.shape}], expected [${want}]`);
-      }
-      if (w.values.length !== sizeOf(want)) {
-        throw new Error(`importWeights: "${name}" has ${w.values.length} values, expected ${sizeOf(want)}`);
-      }
-      for (let j = 0; j < w.values.length; j++) {
-        if (!Number.isFinite(w.values[j])) throw new Error(`importWeights: "${name}" holds a non-finite value`);
-      }
-    });
-    this.names.forEach((name, i) => {
-      const w = byName.get(name)!;
-      // Copy: tf.tensor keeps a reference to the caller's array on the cpu backend.
-      const t = tf.tensor(Float32Array.from(w.values), w.shape, 'float32');
-      this.variables[i].assign(t);
-      t.dispose(); // assign took its own reference
-    });
+    this.stack.importModel(0, weights);
   }
 
   clone(): Policy {
-    this.checkAlive();
-    const prefix = uniquePrefix();
-    // tf.variable(v) shares v's data buffer (reference-counted); tfjs never writes a buffer in
-    // place (assign swaps in a new one), so the copies train independently without a readback.
-    const variables = this.variables.map((v, i) => tf.variable(v, true, prefix + this.names[i]));
-    return new TfPolicy({ ...this.config }, [...this.names], variables);
+    return new StackedPolicy(ModelStack.concat([this.stack]));
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    for (const v of this.variables) v.dispose();
-  }
-
-  private label(): string {
-    return describePolicy(this.config);
-  }
-
-  private checkAlive(): void {
-    if (this.disposed) throw new Error(`${this.label()}: used after dispose()`);
+    this.stack.dispose();
   }
 }

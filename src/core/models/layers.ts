@@ -49,9 +49,14 @@ export function ones(shape: number[], name: string): tf.Variable {
 
 /** The variable for a spec. `rng` is used only by a 'normal' init. */
 export function initParam(spec: ParamSpec, rng: Rng, name: string): tf.Variable {
+  return variableFrom(initialValues(spec, rng), spec.shape, name);
+}
+
+/** A spec's initial values (a fresh array). `rng` is used only by a 'normal' init. */
+export function initialValues(spec: ParamSpec, rng: Rng): Float32Array {
   const { shape, init } = spec;
-  if (init.kind === 'normal') return initNormal(rng, shape, init.std, name);
-  return init.kind === 'zeros' ? zeros(shape, name) : ones(shape, name);
+  if (init.kind === 'normal') return rng.normals(sizeOf(shape), init.std);
+  return new Float32Array(sizeOf(shape)).fill(init.kind === 'ones' ? 1 : 0);
 }
 
 /** A trainable float32 variable holding a copy of `values`. */
@@ -125,4 +130,65 @@ export function causalMask(t: number): tf.Tensor2D {
   const mask = tf.keep(tf.tensor2d(values, [t, t]));
   cache.set(t, mask);
   return mask;
+}
+
+// ---- stacked layers: K same-shape models on a leading model axis ------------------------------
+//
+// A stack holds every parameter with a leading axis of K models (PyTorch's stack_module_state):
+// weight [K, Din, Dout], bias [K, Dout], embedding [K, V, D]. Activations carry the same leading
+// axis, so one op serves all K models and each model still sees only its own weights.
+
+/** Backends where one batched matMul is slower than K plain ones (measured, docs/BENCHMARKS.md). */
+const SPLIT_MATMUL_BACKENDS = new Set(['wasm', 'cpu']);
+
+/**
+ * x [K, M, Din] @ w [K, Din, Dout] -> [K, M, Dout]: model k multiplies by its own weight.
+ * On GPU backends it is one batched matMul (one dispatch for all K). On wasm and cpu it is K plain
+ * 2-D matMuls: tfjs-wasm 4.22 runs a batched matMul through a generic loop that was 3-4x slower
+ * than the 2-D XNNPACK path for these shapes, and the 2-D path is what a single model uses, so a
+ * stacked model computes bit for bit what its members compute alone.
+ */
+export function matMulK(x: tf.Tensor3D, w: tf.Tensor3D): tf.Tensor3D {
+  const [K, M, din] = x.shape;
+  const dout = w.shape[2];
+  const plain = (a: tf.Tensor, b: tf.Tensor) =>
+    tf.matMul(tf.reshape(a, [M, din]) as tf.Tensor2D, tf.reshape(b, [din, dout]) as tf.Tensor2D);
+  if (K === 1) return tf.reshape(plain(x, w), [1, M, dout]);
+  if (!SPLIT_MATMUL_BACKENDS.has(tf.getBackend())) return tf.matMul(x, w);
+  const xs = tf.split(x, K, 0);
+  const ws = tf.split(w, K, 0);
+  return tf.stack(xs.map((xk, k) => plain(xk, ws[k]))) as tf.Tensor3D;
+}
+
+/** Reshape a per-model vector parameter [K, D] so it broadcasts over x [K, ..., D]. */
+function perModel(p: tf.Tensor, rank: number): tf.Tensor {
+  const [K, D] = p.shape;
+  if (K === 1) return tf.reshape(p, [D]); // plain broadcasting: the single-model ops exactly
+  return tf.reshape(p, [K, ...new Array<number>(rank - 2).fill(1), D]);
+}
+
+/** x [K, ..., Din] @ w [K, Din, Dout] + b [K, Dout] -> [K, ..., Dout]. */
+export function linearK(x: tf.Tensor, w: tf.Tensor, b?: tf.Tensor): tf.Tensor {
+  const K = x.shape[0];
+  const din = x.shape[x.rank - 1];
+  const mid = x.shape.slice(1, -1);
+  const dout = w.shape[2] as number;
+  let y: tf.Tensor = matMulK(tf.reshape(x, [K, -1, din]) as tf.Tensor3D, w as tf.Tensor3D); // [K, M, Dout]
+  if (b) y = tf.add(y, perModel(b, 3));
+  return tf.reshape(y, [K, ...mid, dout]);
+}
+
+/** Layer norm over the last axis with per-model gain and bias [K, D]. x [K, ..., D]. */
+export function layerNormK(x: tf.Tensor, gain: tf.Tensor, bias: tf.Tensor, eps = 1e-5): tf.Tensor {
+  return layerNorm(x, perModel(gain, x.rank), perModel(bias, x.rank), eps);
+}
+
+/** Embedding per model: tokens int32 [K, ...], table [K, V, D] -> [K, ..., D] (oneHot @ table, no gather). */
+export function embedK(tokens: tf.Tensor, table: tf.Tensor): tf.Tensor {
+  const K = tokens.shape[0];
+  const [, v, d] = table.shape as [number, number, number];
+  // int32 oneHot, then cast (see embed: wasm ignores oneHot's dtype argument).
+  const hot = tf.cast(tf.oneHot(tf.reshape(tokens, [-1]), v), 'float32'); // [K*M, V]
+  const y = matMulK(tf.reshape(hot, [K, -1, v]) as tf.Tensor3D, table as tf.Tensor3D); // [K, M, D]
+  return tf.reshape(y, [...tokens.shape, d]);
 }

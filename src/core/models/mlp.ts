@@ -8,12 +8,12 @@
  * It has no notion of absolute position and sees nothing older than W tokens: the cheapest
  * family, and one whose mistakes differ from the transformer's and the GRU's.
  *
- * Shapes: N batch, T time, D = dModel, W = window, V vocabulary.
+ * Shapes: K stacked models, N batch, T time, D = dModel, W = window, V vocabulary.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { PolicyConfig } from './policy';
+import type { DecodeStep, PolicyConfig } from './policy';
 import { PAD_ID } from '../tasks/tokenizer';
-import { embed, gelu, linear, normal, ZEROS } from './layers';
+import { embedK, gelu, linearK, normal, ZEROS } from './layers';
 import type { ParamSpec, Params } from './layers';
 
 export const DEFAULT_WINDOW = 6;
@@ -39,22 +39,57 @@ export function mlpParams(config: PolicyConfig): ParamSpec[] {
   return specs;
 }
 
-/** tokens int32 [N, T] -> logits [N, T, V]. */
-export function mlpForward(params: Params, tokens: tf.Tensor2D, config: PolicyConfig): tf.Tensor3D {
-  const [N, T] = tokens.shape;
+/**
+ * The forward pass of K stacked models: tokens int32 [K, N, T] -> logits [K, N, T, V]
+ * (params carry a leading model axis, layers.ts).
+ */
+export function mlpForward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig): tf.Tensor4D {
+  const [K, N, T] = tokens.shape;
   const D = config.dModel;
   const W = config.window ?? DEFAULT_WINDOW;
 
   // Left-pad the tokens with W-1 PADs so every position has a full window, then embed once.
-  const padded = tf.pad(tokens, [[0, 0], [W - 1, 0]], PAD_ID) as tf.Tensor2D; // [N, T+W-1]
-  const e = embed(padded, params['wte']); // [N, T+W-1, D]
+  const padded = tf.pad(tokens, [[0, 0], [0, 0], [W - 1, 0]], PAD_ID); // [K, N, T+W-1]
+  const e = embedK(padded, params['wte']); // [K, N, T+W-1, D]
   // Window slot k at position t holds token t-(W-1)+k, i.e. padded position t+k: a slice of
   // length T starting at k. Slot W-1 is the current token. (slice + concat, no gather.)
-  const slots = Array.from({ length: W }, (_, k) => tf.slice(e, [0, k, 0], [N, T, D]));
-  let x: tf.Tensor = tf.concat(slots, 2); // [N, T, W*D], oldest token first
+  const slots = Array.from({ length: W }, (_, k) => tf.slice(e, [0, 0, k, 0], [K, N, T, D]));
+  return mlpHead(params, tf.concat(slots, 3), config) as tf.Tensor4D; // [K, N, T, V]
+}
 
+/** The hidden layers and the head over window features [K, ..., W*D] -> logits [K, ..., V]. */
+function mlpHead(params: Params, features: tf.Tensor, config: PolicyConfig): tf.Tensor {
+  let x = features;
   for (let i = 0; i < config.layers; i++) {
-    x = gelu(linear(x, params[`hidden.${i}.w`], params[`hidden.${i}.b`])); // [N, T, D]
+    x = gelu(linearK(x, params[`hidden.${i}.w`], params[`hidden.${i}.b`])); // [K, ..., D]
   }
-  return linear(x, params['head.w'], params['head.b']) as tf.Tensor3D; // [N, T, V]
+  return linearK(x, params['head.w'], params['head.b']);
+}
+
+/**
+ * Incremental decoding. The MLP sees only the last W tokens, so the state is that window
+ * [K, N, W] (oldest first) and each new token costs one position, not the whole sequence.
+ */
+export function mlpPrefill(params: Params, prompt: tf.Tensor3D, config: PolicyConfig): DecodeStep {
+  const [K, N, P] = prompt.shape;
+  const W = config.window ?? DEFAULT_WINDOW;
+  const padded = tf.pad(prompt, [[0, 0], [0, 0], [W - 1, 0]], PAD_ID); // [K, N, P+W-1]
+  const window = tf.slice(padded, [0, 0, P - 1], [K, N, W]) as tf.Tensor3D;
+  return { logits: mlpWindowLogits(params, window, config), state: [window] };
+}
+
+export function mlpDecode(params: Params, state: tf.Tensor[], token: tf.Tensor2D, _pos: number, config: PolicyConfig): DecodeStep {
+  const [K, N] = token.shape;
+  const W = config.window ?? DEFAULT_WINDOW;
+  const [window] = state;
+  const shifted = tf.concat([tf.slice(window, [0, 0, 1], [K, N, W - 1]), tf.reshape(token, [K, N, 1])], 2) as tf.Tensor3D;
+  return { logits: mlpWindowLogits(params, shifted, config), state: [shifted] };
+}
+
+/** Logits [K, N, V] of the next token after a window of tokens [K, N, W]. */
+function mlpWindowLogits(params: Params, window: tf.Tensor3D, config: PolicyConfig): tf.Tensor3D {
+  const [K, N, W] = window.shape;
+  const e = embedK(window, params['wte']); // [K, N, W, D]
+  // Side by side, oldest first: the same features the full pass builds with slice + concat.
+  return mlpHead(params, tf.reshape(e, [K, N, W * config.dModel]), config) as tf.Tensor3D;
 }

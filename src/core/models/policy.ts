@@ -4,9 +4,9 @@
  * A policy maps a batch of token sequences to next-token logits at every position (causal: the
  * logits at position t depend only on tokens 0..t). Families are written as pure functions of a
  * parameter record (`forward(params, tokens)`), and the Policy object only owns the tf.Variables.
- * That split is deliberate: several same-shape members can later be run as one batched
- * computation by stacking their parameters on a leading model axis, without touching the
- * families' math (see docs/ARCHITECTURE notes in the README).
+ * Families are written for K same-shape models at once (every parameter and activation carries a
+ * leading model axis, like PyTorch's stack_module_state + vmap ensembles): a single policy is a
+ * stack of one, and the experiment runs every same-shape member of every arm as one stack.
  */
 import type * as tf from '@tensorflow/tfjs';
 
@@ -54,4 +54,29 @@ export interface Policy {
   /** A deep copy with its own variables (same weights, independent training). */
   clone(): Policy;
   dispose(): void;
+}
+
+/** One step of incremental decoding: next-token logits [K, N, V] and the state to carry on. */
+export interface DecodeStep {
+  logits: tf.Tensor3D;
+  /** Family-specific (the MLP's window, the GRU's hidden states, the transformer's KV cache). */
+  state: tf.Tensor[];
+}
+
+/**
+ * K same-shape models run as one: tokens [K, N, T] -> logits [K, N, T, V], model k on row k.
+ * `prefill`/`decode` are incremental decoding (each new token costs one position); a stack
+ * without them is sampled by recomputing the whole sequence for every token.
+ */
+export interface PolicyStack {
+  readonly config: PolicyConfig;
+  /** K: the number of models. */
+  readonly size: number;
+  /** Trainable variables, each with a leading model axis [K, ...]. */
+  readonly variables: tf.Variable[];
+  logits(tokens: tf.Tensor3D): tf.Tensor4D;
+  /** The prompt [K, N, P]: logits at its last position. */
+  prefill?(prompt: tf.Tensor3D): DecodeStep;
+  /** The token [K, N] just written at position `pos`: logits for the next one. */
+  decode?(state: tf.Tensor[], token: tf.Tensor2D, pos: number): DecodeStep;
 }

@@ -7,13 +7,13 @@
  *     x = x + mlp(ln2(x))                           Linear(D, 4D) -> GELU -> Linear(4D, D)
  *   logits = head(lnf(x))                           untied output projection
  *
- * Shapes: N batch, T time (<= maxLen), D = dModel, H heads, hd = D / H, V vocabulary.
- * The forward pass is a pure function of a parameter record, so the Policy can own the variables
- * and several members' parameters could later be stacked and run as one computation.
+ * Shapes: K stacked models, N batch, T time (<= maxLen), D = dModel, H heads, hd = D / H,
+ * V vocabulary. The forward pass is a pure function of a parameter record whose tensors carry a
+ * leading model axis, so K same-shape members run as one computation.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { PolicyConfig } from './policy';
-import { causalMask, embed, gelu, layerNorm, linear, normal, ONES, ZEROS } from './layers';
+import type { DecodeStep, PolicyConfig } from './policy';
+import { causalMask, embedK, gelu, layerNormK, linearK, normal, ONES, ZEROS } from './layers';
 import type { ParamSpec, Params } from './layers';
 
 /** The parameter list, in the Policy's variable order. Init as GPT-2 / nanoGPT. */
@@ -59,53 +59,106 @@ export function transformerParams(config: PolicyConfig): ParamSpec[] {
   return specs;
 }
 
-/** tokens int32 [N, T] -> logits [N, T, V]. Position t sees tokens 0..t only. */
+/** K stacked models: tokens int32 [K, N, T] -> logits [K, N, T, V]. Position t sees tokens 0..t only. */
 export function transformerForward(
   params: Params,
-  tokens: tf.Tensor2D,
+  tokens: tf.Tensor3D,
   config: PolicyConfig,
-): tf.Tensor3D {
-  const T = tokens.shape[1];
-  const D = config.dModel;
+): tf.Tensor4D {
+  const T = tokens.shape[2];
+  const x = embedAt(params, tokens, 0, config);
   const mask = causalMask(T); // [T, T], 0 on and below the diagonal, -1e9 above
-
-  // wpe[0..T) by slice, not gather (gather's gradient fails on wasm).
-  const pos = tf.slice(params['wpe'], [0, 0], [T, D]); // [T, D]
-  let x = tf.add(embed(tokens, params['wte']), pos); // [N, T, D]
-
-  for (let i = 0; i < config.layers; i++) {
-    const p = (name: string) => params[`blocks.${i}.${name}`];
-    const h = layerNorm(x, p('ln1.g'), p('ln1.b'));
-    x = tf.add(x, selfAttention(h, p, config.heads ?? 1, mask));
-    const m = layerNorm(x, p('ln2.g'), p('ln2.b'));
-    x = tf.add(x, linear(gelu(linear(m, p('mlp.w1'), p('mlp.b1'))), p('mlp.w2'), p('mlp.b2')));
-  }
-
-  x = layerNorm(x, params['lnf.g'], params['lnf.b']);
-  return linear(x, params['head.w'], params['head.b']) as tf.Tensor3D; // [N, T, V]
+  const { y } = blocks(params, x, config, (q, k, v) => attend(q, k, v, mask), () => {});
+  return transformerHead(params, y) as tf.Tensor4D; // [K, N, T, V]
 }
 
-/** Multi-head causal self-attention. x [N, T, D] -> [N, T, D]. */
-function selfAttention(
-  x: tf.Tensor,
-  p: (name: string) => tf.Tensor,
-  heads: number,
-  mask: tf.Tensor2D,
-): tf.Tensor {
-  const [N, T, D] = x.shape;
-  const hd = D / heads;
-  // [N, T, D] -> [N, T, H, hd] -> [N, H, T, hd]: each head attends on its own slice of D.
-  const toHeads = (y: tf.Tensor) => tf.transpose(tf.reshape(y, [N, T, heads, hd]), [0, 2, 1, 3]);
-  const q = toHeads(linear(x, p('attn.wq'), p('attn.bq')));
-  const k = toHeads(linear(x, p('attn.wk'), p('attn.bk')));
-  const v = toHeads(linear(x, p('attn.wv'), p('attn.bv')));
+/** Token + position embedding of tokens [K, N, T] that sit at positions start..start+T-1. */
+function embedAt(params: Params, tokens: tf.Tensor3D, start: number, config: PolicyConfig): tf.Tensor {
+  const [K, , T] = tokens.shape;
+  const D = config.dModel;
+  // wpe[start..start+T) by slice, not gather (gather's gradient fails on wasm).
+  const pos = tf.slice(params['wpe'], [0, start, 0], [K, T, D]); // [K, T, D]
+  const posK = K === 1 ? tf.reshape(pos, [T, D]) : tf.reshape(pos, [K, 1, T, D]);
+  return tf.add(embedK(tokens, params['wte']), posK); // [K, N, T, D]
+}
 
-  // Scaled dot-product scores, then the additive mask hides the future before the softmax.
-  const scores = tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(hd)); // [N, H, T, T]
-  const att = tf.softmax(tf.add(scores, mask)); // rows sum to 1 over keys j <= i
-  const y = tf.matMul(att, v); // [N, H, T, hd]
+type Attend = (q: tf.Tensor, k: tf.Tensor, v: tf.Tensor, layer: number) => tf.Tensor;
 
-  // Re-assemble the heads side by side: [N, H, T, hd] -> [N, T, H, hd] -> [N, T, D].
-  const merged = tf.reshape(tf.transpose(y, [0, 2, 1, 3]), [N, T, D]);
-  return linear(merged, p('attn.wo'), p('attn.bo'));
+/**
+ * The residual blocks over x [K, N, T, D]. `attend` gets each layer's heads q, k, v as
+ * [K*N, H, T, hd]; `onKeys` sees each layer's k and v (the KV cache keeps them).
+ */
+function blocks(
+  params: Params,
+  input: tf.Tensor,
+  config: PolicyConfig,
+  attendFn: Attend,
+  onKeys: (layer: number, k: tf.Tensor, v: tf.Tensor) => void,
+): { y: tf.Tensor } {
+  let x = input;
+  const [K, N, T, D] = x.shape;
+  const H = config.heads ?? 1;
+  const hd = D / H;
+  // [K, N, T, D] -> [K*N, T, H, hd] -> [K*N, H, T, hd]: each head attends on its own slice of D.
+  const toHeads = (y: tf.Tensor) => tf.transpose(tf.reshape(y, [K * N, T, H, hd]), [0, 2, 1, 3]);
+  for (let i = 0; i < config.layers; i++) {
+    const p = (name: string) => params[`blocks.${i}.${name}`];
+    const h = layerNormK(x, p('ln1.g'), p('ln1.b'));
+    const q = toHeads(linearK(h, p('attn.wq'), p('attn.bq')));
+    const k = toHeads(linearK(h, p('attn.wk'), p('attn.bk')));
+    const v = toHeads(linearK(h, p('attn.wv'), p('attn.bv')));
+    onKeys(i, k, v);
+    const y = attendFn(q, k, v, i); // [K*N, H, T, hd]
+    // Re-assemble the heads side by side: [K*N, H, T, hd] -> [K*N, T, H, hd] -> [K, N, T, D].
+    const merged = tf.reshape(tf.transpose(y, [0, 2, 1, 3]), [K, N, T, D]);
+    x = tf.add(x, linearK(merged, p('attn.wo'), p('attn.bo')));
+    const m = layerNormK(x, p('ln2.g'), p('ln2.b'));
+    x = tf.add(x, linearK(gelu(linearK(m, p('mlp.w1'), p('mlp.b1'))), p('mlp.w2'), p('mlp.b2')));
+  }
+  return { y: x };
+}
+
+/** Scaled dot-product attention; `mask` (additive, [Tq, Tk]) hides the future, null = see all keys. */
+function attend(q: tf.Tensor, k: tf.Tensor, v: tf.Tensor, mask: tf.Tensor | null): tf.Tensor {
+  const hd = q.shape[q.rank - 1];
+  const scores = tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(hd)); // [K*N, H, Tq, Tk]
+  const att = tf.softmax(mask ? tf.add(scores, mask) : scores); // rows sum to 1 over visible keys
+  return tf.matMul(att, v); // [K*N, H, Tq, hd]
+}
+
+function transformerHead(params: Params, x: tf.Tensor): tf.Tensor {
+  const y = layerNormK(x, params['lnf.g'], params['lnf.b']);
+  return linearK(y, params['head.w'], params['head.b']);
+}
+
+/**
+ * Incremental decoding with a KV cache: the state holds every layer's keys and values
+ * [K*N, H, t, hd] so far; a new token computes its own q, k, v only and attends over the cache
+ * (the cache holds only the past, so no mask is needed).
+ */
+export function transformerPrefill(params: Params, prompt: tf.Tensor3D, config: PolicyConfig): DecodeStep {
+  const [K, N, P] = prompt.shape;
+  const cache: tf.Tensor[] = [];
+  const mask = causalMask(P);
+  const { y } = blocks(params, embedAt(params, prompt, 0, config), config, (q, k, v) => attend(q, k, v, mask), (_, k, v) => {
+    cache.push(k, v);
+  });
+  const last = tf.slice(y, [0, 0, P - 1, 0], [K, N, 1, config.dModel]);
+  return { logits: tf.reshape(transformerHead(params, last), [K, N, config.vocabSize]) as tf.Tensor3D, state: cache };
+}
+
+export function transformerDecode(params: Params, state: tf.Tensor[], token: tf.Tensor2D, pos: number, config: PolicyConfig): DecodeStep {
+  const [K, N] = token.shape;
+  const next: tf.Tensor[] = [];
+  const x = embedAt(params, tf.reshape(token, [K, N, 1]) as tf.Tensor3D, pos, config); // [K, N, 1, D]
+  const { y } = blocks(
+    params,
+    x,
+    config,
+    (q, _k, _v, i) => attend(q, next[2 * i], next[2 * i + 1], null),
+    (i, k, v) => {
+      next.push(tf.concat([state[2 * i], k], 2), tf.concat([state[2 * i + 1], v], 2));
+    },
+  );
+  return { logits: tf.reshape(transformerHead(params, y), [K, N, config.vocabSize]) as tf.Tensor3D, state: next };
 }

@@ -1,0 +1,169 @@
+/**
+ * One RL step of the whole cohort (DESIGN.md's data flow), top-down:
+ *
+ *   1. sample    every model of every stack samples G completions for the same B prompts
+ *                (one rollout per stack, one readback per stack)
+ *   2. vote      each arm counts its members' votes and exchanges them as its scheme says
+ *   3. reward    every rollout, label-free (or the truth, in the oracle arm)
+ *   4. update    group-relative advantages, then one GRPO loss, backward pass and Adam step
+ *                per stack (one readback of the stats per stack)
+ *   5. measure   every member of every arm; the truth enters here and nowhere in training
+ *
+ * Held-out evaluation (every E steps) also runs stack by stack: evaluateCohort.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { Rng } from '../random';
+import type { Problem, Task } from '../tasks/types';
+import { encodePrompt } from '../tasks/tokenizer';
+import { sampleRollouts, sampleStack, type RolloutBatch } from '../rollout';
+import { grpoUpdateStackOnDevice, readStackUpdateStats, type GrpoUpdateStats } from '../grpo/update';
+import { evaluateStack, type Evaluation } from '../evaluate';
+import type { Answer } from '../rewards/vote';
+import type { GroupStats } from '../grpo/advantages';
+import type { ExperimentSpec } from './spec';
+import type { WarmMember } from './cohort';
+import type { ArmStepMetrics, RolloutSample } from './events';
+import { armRewards, completionMask, measureArm, memberAdvantages, samplingRng, type ArmRewards, type StepContext } from './arm';
+import { slotId, type TrainingStack } from './stacks';
+
+export interface CohortStepContext extends StepContext {
+  task: Task;
+  difficulty: number;
+  /** L: the completion length cap. */
+  maxNewTokens: number;
+  /** The warm-started members (teachers sample from their frozen weights). */
+  warm: Map<string, WarmMember>;
+}
+
+export interface CohortStepResult {
+  arms: ArmStepMetrics[];
+  samples: RolloutSample[];
+  /** Completion tokens generated over every model. */
+  tokens: number;
+}
+
+export async function cohortStep(stacks: TrainingStack[], ctx: CohortStepContext): Promise<CohortStepResult> {
+  const { spec } = ctx;
+
+  // 1. Sample: every slot of every stack on the same prompts, each with its member's stream
+  // (common random numbers: a member draws the same noise in every arm).
+  const prompts = ctx.problems.map((p) => encodePrompt(p.prompt));
+  const rollouts = new Map<string, RolloutBatch>();
+  for (const s of stacks) {
+    const rngs = s.slots.map((slot) => samplingRng(ctx.root, slot.memberId, slot.sampleSeed, ctx.step));
+    const batches = await sampleStack(s.models, prompts, ctx.task, ctx.difficulty, rolloutOptions(spec, ctx.maxNewTokens, rngs));
+    s.slots.forEach((slot, k) => rollouts.set(slotId(slot.armId, slot.memberId), batches[k]));
+  }
+  const teacherAnswers = await sampleTeachers(prompts, ctx);
+
+  // 2-3. Votes and rewards, arm by arm.
+  const armRollouts = (armId: string, members: string[]) => members.map((m) => rollouts.get(slotId(armId, m))!);
+  const rewards = new Map<string, ArmRewards>();
+  for (const arm of spec.arms) {
+    rewards.set(arm.id, armRewards(arm, armRollouts(arm.id, arm.members), ctx, arm.teacher ? (teacherAnswers.get(arm.teacher) ?? null) : null));
+  }
+
+  // 4. Advantages, then one update per stack.
+  const groups = new Map<string, GroupStats>();
+  const updates = new Map<string, GrpoUpdateStats>();
+  for (const s of stacks) {
+    const advantages = s.slots.map((slot) => {
+      const arm = spec.arms.find((a) => a.id === slot.armId)!;
+      const a = memberAdvantages(rewards.get(arm.id)!, arm.members.indexOf(slot.memberId), ctx);
+      groups.set(slotId(slot.armId, slot.memberId), a.stats);
+      return a.advantages;
+    });
+    const stats = await updateStack(s, s.slots.map((slot) => rollouts.get(slotId(slot.armId, slot.memberId))!), advantages, ctx);
+    s.slots.forEach((slot, k) => updates.set(slotId(slot.armId, slot.memberId), stats[k]));
+  }
+
+  // 5. Measure.
+  const result: CohortStepResult = { arms: [], samples: [], tokens: 0 };
+  for (const arm of spec.arms) {
+    const of = <T>(m: Map<string, T>) => arm.members.map((id) => m.get(slotId(arm.id, id))!);
+    const measured = measureArm(arm, armRollouts(arm.id, arm.members), rewards.get(arm.id)!, of(groups), of(updates), ctx);
+    result.arms.push(measured.metrics);
+    result.samples.push(measured.sample);
+    result.tokens += measured.tokens;
+  }
+  return result;
+}
+
+function rolloutOptions(spec: ExperimentSpec, maxNewTokens: number, rngs: Rng[]) {
+  return { groupSize: spec.grpo.groupSize, temperature: spec.grpo.temperature, maxNewTokens, rngs };
+}
+
+/** The frozen teachers' answers (teacher arms only), each from its own stream. */
+async function sampleTeachers(prompts: number[][], ctx: CohortStepContext): Promise<Map<string, Answer[]>> {
+  const out = new Map<string, Answer[]>();
+  for (const arm of ctx.spec.arms) {
+    if (arm.scheme !== 'teacher' || !arm.teacher || out.has(arm.teacher)) continue;
+    const t = ctx.warm.get(arm.teacher)!;
+    const rng = samplingRng(ctx.root, `teacher-${t.spec.id}`, t.spec.sampleSeed, ctx.step);
+    const g = ctx.spec.grpo;
+    const opts = { groupSize: g.groupSize, temperature: g.temperature, maxNewTokens: ctx.maxNewTokens, rng };
+    out.set(arm.teacher, (await sampleRollouts(t.reference, prompts, ctx.task, ctx.difficulty, opts)).answers);
+  }
+  return out;
+}
+
+/** 4. One GRPO update of every model of a stack on its own rollouts and advantages. */
+async function updateStack(s: TrainingStack, rollouts: RolloutBatch[], advantages: Float32Array[], ctx: CohortStepContext): Promise<GrpoUpdateStats[]> {
+  const K = rollouts.length;
+  const r0 = rollouts[0];
+  const N = r0.numPrompts * r0.groupSize;
+  const T = r0.promptLength + r0.maxNewTokens;
+  const join = <A extends Int32Array | Float32Array>(parts: A[], make: (n: number) => A): A => {
+    const out = make(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+    return out;
+  };
+  const tokens = tf.tensor3d(join(rollouts.map((r) => r.sequences), (n) => new Int32Array(n)), [K, N, T], 'int32');
+  const mask = tf.tensor3d(join(rollouts.map(completionMask), (n) => new Float32Array(n)), [K, N, T - 1]);
+  const adv = tf.tensor2d(join(advantages, (n) => new Float32Array(n)), [K, N]);
+  const g = ctx.spec.grpo;
+  try {
+    return await readStackUpdateStats(
+      grpoUpdateStackOnDevice(
+        s.models,
+        s.optimizer,
+        { tokens, completionMask: mask, advantages: adv },
+        {
+          temperature: g.temperature,
+          clipEps: g.clipEps,
+          beta: g.beta,
+          normalisation: g.lossNormalisation,
+          maxCompletionLength: ctx.maxNewTokens,
+          maxGradNorm: g.maxGradNorm,
+          updatesPerBatch: g.updatesPerBatch,
+        },
+        s.references ?? undefined,
+      ),
+    );
+  } finally {
+    tf.dispose([tokens, mask, adv]);
+  }
+}
+
+export interface EvaluationContext {
+  task: Task;
+  difficulty: number;
+  problems: Problem[];
+  /** Options of one evaluation stream, as evaluatePolicy takes them. */
+  options: (purpose: string) => { groupSize: number; temperature: number; maxNewTokens: number; batchSize: number; rng: Rng };
+}
+
+/**
+ * Held-out evaluation of every slot, stack by stack. A member is evaluated with the same stream
+ * in every arm (`${purpose}/${memberId}`): common random numbers across arms.
+ */
+export async function evaluateCohort(stacks: TrainingStack[], purpose: string, ctx: EvaluationContext): Promise<Map<string, Evaluation>> {
+  const out = new Map<string, Evaluation>();
+  for (const s of stacks) {
+    const first = ctx.options(`${purpose}/${s.slots[0].memberId}`);
+    const rngs = s.slots.map((slot) => ctx.options(`${purpose}/${slot.memberId}`).rng);
+    const evals = await evaluateStack(s.models, ctx.task, ctx.difficulty, ctx.problems, { ...first, rngs });
+    s.slots.forEach((slot, k) => out.set(slotId(slot.armId, slot.memberId), evals[k]));
+  }
+  return out;
+}
