@@ -230,10 +230,12 @@ export function asStack(policy: Policy): PolicyStack {
     config: policy.config,
     size: 1,
     variables: policy.variables,
-    logits: (tokens) =>
+    logits: (tokens, from = 0) =>
       tf.tidy(() => {
         const [, N, T] = tokens.shape;
-        return tf.reshape(policy.logits(tf.reshape(tokens, [N, T])), [1, N, T, policy.config.vocabSize]) as tf.Tensor4D;
+        const V = policy.config.vocabSize;
+        const all = tf.reshape(policy.logits(tf.reshape(tokens, [N, T])), [1, N, T, V]);
+        return (from > 0 ? tf.slice(all, [0, 0, from, 0], [1, N, T - from, V]) : all) as tf.Tensor4D;
       }),
   };
 }

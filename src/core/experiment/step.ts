@@ -127,7 +127,8 @@ async function updateStack(s: TrainingStack, rollouts: RolloutBatch[], advantage
       grpoUpdateStackOnDevice(
         s.models,
         s.optimizer,
-        { tokens, completionMask: mask, advantages: adv },
+        // Positions before the last prompt token predict prompt tokens (mask 0): skipped.
+        { tokens, completionMask: mask, advantages: adv, from: r0.promptLength - 1 },
         {
           temperature: g.temperature,
           clipEps: g.clipEps,

@@ -134,6 +134,12 @@ export interface GrpoStackBatch {
   advantages: tf.Tensor2D;
   oldLogProbs?: tf.Tensor3D;
   refLogProbs?: tf.Tensor3D;
+  /**
+   * The first position whose next token can be a completion token (the prompt length - 1). The
+   * mask is 0 before it, so the loss skips those positions' logits entirely (the MLP then computes
+   * only completion positions). Default 0. `oldLogProbs` / `refLogProbs` are [K, N, T - 1 - from].
+   */
+  from?: number;
 }
 
 /** Each model's terms, [K] each (model k's loss depends on model k's weights only). */
@@ -145,13 +151,25 @@ export interface GrpoStackTerms {
   entropy: tf.Tensor1D;
 }
 
-/** Per-token log pi of K stacked models at `temperature`: tokens [K, N, T] -> [K, N, T - 1]. */
-export function stackTokenLogProbs(logits: (tokens: tf.Tensor3D) => tf.Tensor4D, tokens: tf.Tensor3D, temperature: number): tf.Tensor3D {
+type StackLogits = (tokens: tf.Tensor3D, from?: number) => tf.Tensor4D;
+
+/**
+ * Next-token prediction logits of positions from..T-2 at `temperature`, [K*N, T-1-from, V], and
+ * the tokens from position `from` on, [K*N, T-from] (pickLogProbs' alignment).
+ */
+function predictions(logits: StackLogits, tokens: tf.Tensor3D, from: number, temperature: number) {
+  const [K, N, T] = tokens.shape;
+  const z = predictionLogits(tf.reshape(logits(tokens, from), [K * N, T - from, -1]) as tf.Tensor3D, temperature);
+  const next = tf.reshape(tf.slice(tokens, [0, 0, from], [K, N, T - from]), [K * N, T - from]) as tf.Tensor2D;
+  return { z, next };
+}
+
+/** Per-token log pi of K stacked models at `temperature`: tokens [K, N, T] -> [K, N, T - 1 - from]. */
+export function stackTokenLogProbs(logits: StackLogits, tokens: tf.Tensor3D, temperature: number, from = 0): tf.Tensor3D {
   return tf.tidy(() => {
     const [K, N, T] = tokens.shape;
-    const flatTokens = tf.reshape(tokens, [K * N, T]) as tf.Tensor2D;
-    const z = predictionLogits(tf.reshape(logits(tokens), [K * N, T, -1]) as tf.Tensor3D, temperature);
-    return tf.reshape(pickLogProbs(z, flatTokens), [K, N, T - 1]) as tf.Tensor3D;
+    const { z, next } = predictions(logits, tokens, from, temperature);
+    return tf.reshape(pickLogProbs(z, next), [K, N, T - 1 - from]) as tf.Tensor3D;
   });
 }
 
@@ -159,27 +177,27 @@ export function stackTokenLogProbs(logits: (tokens: tf.Tensor3D) => tf.Tensor4D,
  * The GRPO loss and diagnostics of K stacked models (the formulas above, per model). `logits`
  * maps tokens [K, N, T] to logits [K, N, T, V]. Safe inside tf.variableGrads.
  */
-export function grpoTermsStack(
-  logits: (tokens: tf.Tensor3D) => tf.Tensor4D,
-  batch: GrpoStackBatch,
-  opts: GrpoLossOptions,
-  refLogits?: (tokens: tf.Tensor3D) => tf.Tensor4D,
-): GrpoStackTerms {
+export function grpoTermsStack(logits: StackLogits, batch: GrpoStackBatch, opts: GrpoLossOptions, refLogits?: StackLogits): GrpoStackTerms {
   const { beta, clipEps, normalisation, maxCompletionLength, temperature } = opts;
   const [K, N, T] = batch.tokens.shape;
+  const from = batch.from ?? 0;
+  const Lp = T - 1 - from; // predicted positions kept
   if (batch.tokens.dtype !== 'int32') throw new TypeError('tokens must be int32');
   if (T < 2) throw new RangeError('tokens need at least 2 positions');
-  for (const [name, t] of [['completionMask', batch.completionMask], ['oldLogProbs', batch.oldLogProbs], ['refLogProbs', batch.refLogProbs]] as const) {
-    if (t && (t.shape[0] !== K || t.shape[1] !== N || t.shape[2] !== T - 1)) throw new RangeError(`${name} is [${t.shape}], want [${K},${N},${T - 1}]`);
-  }
+  if (!Number.isInteger(from) || from < 0 || from > T - 2) throw new RangeError(`from = ${from} is outside 0..${T - 2}`);
+  const want = (name: string, t: tf.Tensor | undefined, L: number) => {
+    if (t && (t.shape[0] !== K || t.shape[1] !== N || t.shape[2] !== L)) throw new RangeError(`${name} is [${t.shape}], want [${K},${N},${L}]`);
+  };
+  want('completionMask', batch.completionMask, T - 1);
+  want('oldLogProbs', batch.oldLogProbs, Lp);
+  want('refLogProbs', batch.refLogProbs, Lp);
   if (batch.advantages.shape[0] !== K || batch.advantages.shape[1] !== N) throw new RangeError(`advantages is [${batch.advantages.shape}], want [${K},${N}]`);
   if (beta > 0 && !batch.refLogProbs && !refLogits) throw new Error('beta > 0 needs refPolicy or batch.refLogProbs');
-  const mask = batch.completionMask;
 
   const out = tf.tidy(() => {
-    const flatTokens = tf.reshape(batch.tokens, [K * N, T]) as tf.Tensor2D;
-    const z = predictionLogits(tf.reshape(logits(batch.tokens), [K * N, T, -1]) as tf.Tensor3D, temperature); // [KN, T-1, V]
-    const logp = tf.reshape(pickLogProbs(z, flatTokens), [K, N, T - 1]) as tf.Tensor3D;
+    const mask = (from > 0 ? tf.slice(batch.completionMask, [0, 0, from], [K, N, Lp]) : batch.completionMask) as tf.Tensor3D;
+    const { z, next } = predictions(logits, batch.tokens, from, temperature); // z [KN, Lp, V]
+    const logp = tf.reshape(pickLogProbs(z, next), [K, N, Lp]) as tf.Tensor3D;
     const old = batch.oldLogProbs ?? (stopGradient(logp as unknown as tf.Tensor2D) as unknown as tf.Tensor3D);
     const rho = tf.exp(tf.sub(logp, old)); // [K, N, T-1]
     const A = tf.expandDims(batch.advantages, 2); // [K, N, 1]
@@ -191,7 +209,7 @@ export function grpoTermsStack(
     let loss = tf.clone(policyLoss);
     let kl: tf.Tensor1D | null = null;
     if (beta > 0) {
-      const ref = batch.refLogProbs ?? stackTokenLogProbs(refLogits!, batch.tokens, temperature);
+      const ref = batch.refLogProbs ?? stackTokenLogProbs(refLogits!, batch.tokens, temperature, from);
       const d = tf.sub(ref, logp); // log(pi_ref / pi_theta)
       const klTok = tf.sub(tf.sub(tf.exp(d), d), 1) as tf.Tensor3D;
       loss = tf.add(policyLoss, tf.mul(beta, normaliseTokenSumK(klTok, mask, normalisation, maxCompletionLength)));
@@ -200,7 +218,7 @@ export function grpoTermsStack(
     const low = tf.logicalAnd(tf.less(rho, 1 - clipEps), tf.less(A, 0));
     const high = tf.logicalAnd(tf.greater(rho, 1 + clipEps), tf.greater(A, 0));
     const clipFraction = maskedMeanK(tf.logicalOr(low, high).toFloat(), mask);
-    const entropy = maskedMeanK(tf.reshape(tokenEntropy(z), [K, N, T - 1]), mask);
+    const entropy = maskedMeanK(tf.reshape(tokenEntropy(z), [K, N, Lp]), mask);
     const terms: Record<string, tf.Tensor1D> = { loss, policyLoss, clipFraction, entropy };
     if (kl) terms.kl = kl;
     return terms;
@@ -233,7 +251,7 @@ export function grpoTerms(policy: Policy, batch: GrpoBatch, opts: GrpoLossOption
   // One model is a stack of one: lift every tensor to a leading model axis of 1 and back.
   const [N, T] = batch.tokens.shape;
   const lift = <R extends tf.Tensor>(t: tf.Tensor | undefined) => (t ? (tf.expandDims(t, 0) as R) : undefined);
-  const asStack = (p: Policy) => (tokens: tf.Tensor3D) =>
+  const asStack = (p: Policy): StackLogits => (tokens: tf.Tensor3D) =>
     tf.reshape(p.logits(tf.reshape(tokens, [N, T]) as tf.Tensor2D), [1, N, T, p.config.vocabSize]) as tf.Tensor4D;
   const out = tf.tidy(() => {
     const t = grpoTermsStack(

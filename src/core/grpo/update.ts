@@ -89,18 +89,19 @@ export function grpoUpdateStackOnDevice(
   const klComputed = opts.beta > 0;
   if (klComputed && !batch.refLogProbs && !refStack) throw new Error('beta > 0 needs refPolicy or batch.refLogProbs');
   const K = stack.size;
-  const logits = (t: tf.Tensor3D) => stack.logits(t);
+  const from = batch.from ?? 0;
+  const logits = (t: tf.Tensor3D, f?: number) => stack.logits(t, f);
 
   // Tensors made here for the batch (not the caller's): disposed at the end.
   const owned: tf.Tensor[] = [];
   const b: GrpoStackBatch = { ...batch };
   if (klComputed && !b.refLogProbs) {
-    b.refLogProbs = stackTokenLogProbs((t) => refStack!.logits(t), b.tokens, opts.temperature);
+    b.refLogProbs = stackTokenLogProbs((t, f) => refStack!.logits(t, f), b.tokens, opts.temperature, from);
     owned.push(b.refLogProbs);
   }
   if (mu > 1 && !b.oldLogProbs) {
     // pi_old = the policy before the first update, fixed for all mu updates.
-    b.oldLogProbs = stackTokenLogProbs(logits, b.tokens, opts.temperature);
+    b.oldLogProbs = stackTokenLogProbs(logits, b.tokens, opts.temperature, from);
     owned.push(b.oldLogProbs);
   }
 

@@ -12,8 +12,8 @@ import { mlpDecode, mlpForward, mlpParams, mlpPrefill } from './mlp';
 
 export interface FamilyDef {
   params(config: PolicyConfig): ParamSpec[];
-  /** tokens int32 [K, N, T] -> logits [K, N, T, V]. */
-  forward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig): tf.Tensor4D;
+  /** tokens int32 [K, N, T] -> logits [K, N, T - from, V] at positions from..T-1. */
+  forward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig, from?: number): tf.Tensor4D;
   /** prompt [K, N, P] -> logits at its last position, and the decoding state. */
   prefill(params: Params, prompt: tf.Tensor3D, config: PolicyConfig): DecodeStep;
   /** the token [K, N] at position pos -> logits for the next one, and the new state. */

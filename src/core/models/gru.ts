@@ -15,7 +15,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { DecodeStep, PolicyConfig } from './policy';
-import { embedK, linearK, normal, ZEROS } from './layers';
+import { embedK, linearK, normal, tanh, ZEROS } from './layers';
 import type { ParamSpec, Params } from './layers';
 
 /** The parameter list, in the Policy's variable order. */
@@ -40,8 +40,8 @@ export function gruParams(config: PolicyConfig): ParamSpec[] {
   return specs;
 }
 
-/** K stacked models: tokens int32 [K, N, T] -> logits [K, N, T, V]. */
-export function gruForward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig): tf.Tensor4D {
+/** K stacked models: tokens int32 [K, N, T] -> logits [K, N, T - from, V] at positions from..T-1. */
+export function gruForward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig, from = 0): tf.Tensor4D {
   const [K, N, T] = tokens.shape;
   const H = config.dModel;
   let x: tf.Tensor = embedK(tokens, params['wte']); // [K, N, T, H]
@@ -60,7 +60,8 @@ export function gruForward(params: Params, tokens: tf.Tensor3D, config: PolicyCo
     x = tf.stack(hs, 2); // [K, N, T, H]: the next layer's input
   }
 
-  return linearK(x, params['head.w'], params['head.b']) as tf.Tensor4D; // [K, N, T, V]
+  if (from > 0) x = tf.slice(x, [0, 0, from, 0], [K, N, T - from, H]);
+  return linearK(x, params['head.w'], params['head.b']) as tf.Tensor4D; // [K, N, T - from, V]
 }
 
 const layer = (params: Params, i: number) => (name: string) => params[`gru.${i}.${name}`];
@@ -71,7 +72,7 @@ function gruCell(xg: tf.Tensor, h: tf.Tensor, p: (name: string) => tf.Tensor): t
   const [hr, hz, hn] = tf.split(linearK(h, p('wh'), p('bh')), 3, 2); // 3 x [K, N, H]
   const r = tf.sigmoid(tf.add(xr, hr));
   const z = tf.sigmoid(tf.add(xz, hz));
-  const n = tf.tanh(tf.add(xn, tf.mul(r, hn)));
+  const n = tanh(tf.add(xn, tf.mul(r, hn)));
   return tf.add(n, tf.mul(z, tf.sub(h, n))); // = (1 - z) * n + z * h
 }
 

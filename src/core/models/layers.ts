@@ -70,6 +70,14 @@ export function variableFrom(values: Float32Array, shape: number[], name: string
 
 // ---- layers ----------------------------------------------------------------------------------
 
+/** CPU backends: where some tfjs kernels take slow paths that a formulation can avoid (docs/BENCHMARKS.md). */
+const CPU_BACKENDS = new Set(['wasm', 'cpu']);
+
+/** Is tfjs on a CPU backend (wasm, cpu), where a kernel costs its arithmetic and no dispatch? */
+export function onCpuBackend(): boolean {
+  return CPU_BACKENDS.has(tf.getBackend());
+}
+
 /** x [..., Din] @ w [Din, Dout] + b [Dout] -> [..., Dout]. Flattens leading axes to one matMul. */
 export function linear(x: tf.Tensor, w: tf.Tensor, b?: tf.Tensor): tf.Tensor {
   const din = x.shape[x.rank - 1];
@@ -88,11 +96,22 @@ export function layerNorm(x: tf.Tensor, gain: tf.Tensor, bias: tf.Tensor, eps = 
 
 const GELU_C = Math.sqrt(2 / Math.PI);
 
-/** GELU, tanh approximation (Hendrycks & Gimpel 2016), as in GPT-2. */
+/**
+ * GELU, tanh approximation (Hendrycks & Gimpel 2016), as in GPT-2:
+ * 0.5 x (1 + tanh(u)) with u = sqrt(2/pi) (x + 0.044715 x^3), written as x * sigmoid(2u)
+ * (the same function, since 1 + tanh(u) = 2 sigmoid(2u)): fewer ops, and tfjs-wasm's Tanh is ~25x
+ * slower than its Sigmoid (measured, docs/BENCHMARKS.md).
+ */
 export function gelu(x: tf.Tensor): tf.Tensor {
   const cube = tf.mul(tf.mul(x, x), x); // not tf.pow: its gradient also takes log(x) for the exponent
-  const inner = tf.mul(tf.add(x, tf.mul(cube, 0.044715)), GELU_C);
-  return tf.mul(tf.mul(x, 0.5), tf.add(tf.tanh(inner), 1));
+  const twoU = tf.mul(tf.add(x, tf.mul(cube, 0.044715)), 2 * GELU_C);
+  return tf.mul(x, tf.sigmoid(twoU));
+}
+
+/** tanh; on CPU backends as 2 sigmoid(2x) - 1 (the same function; tfjs-wasm's Tanh is ~25x slower). */
+export function tanh(x: tf.Tensor): tf.Tensor {
+  if (!CPU_BACKENDS.has(tf.getBackend())) return tf.tanh(x);
+  return tf.sub(tf.mul(tf.sigmoid(tf.mul(x, 2)), 2), 1);
 }
 
 /**
@@ -138,8 +157,29 @@ export function causalMask(t: number): tf.Tensor2D {
 // weight [K, Din, Dout], bias [K, Dout], embedding [K, V, D]. Activations carry the same leading
 // axis, so one op serves all K models and each model still sees only its own weights.
 
-/** Backends where one batched matMul is slower than K plain ones (measured, docs/BENCHMARKS.md). */
-const SPLIT_MATMUL_BACKENDS = new Set(['wasm', 'cpu']);
+
+/**
+ * a [M, Din] @ b [Din, Dout] whose gradients are plain matMuls of explicit transposes:
+ * dA = dY @ b^T, dB = a^T @ dY. tfjs's own gradient asks matMul for transposeA / transposeB,
+ * which tfjs-wasm 4.22 runs through a generic loop 10-30x slower than its XNNPACK path for these
+ * shapes (measured: a^T @ dY at 896 x 384 x 64 took 68 ms, transpose + matMul 4.6 ms).
+ */
+const matMulPlainGrad = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+  const [a, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.GradSaveFunc];
+  save([a, b]);
+  return {
+    value: tf.matMul(a, b),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [sa, sb] = saved as [tf.Tensor2D, tf.Tensor2D];
+      return [tf.matMul(dy as tf.Tensor2D, tf.transpose(sb)), tf.matMul(tf.transpose(sa), dy as tf.Tensor2D)];
+    },
+  };
+}) as (a: tf.Tensor2D, b: tf.Tensor2D) => tf.Tensor2D;
+
+/** a [M, Din] @ b [Din, Dout], with the fast gradient on CPU backends. */
+export function matMul2D(a: tf.Tensor2D, b: tf.Tensor2D): tf.Tensor2D {
+  return CPU_BACKENDS.has(tf.getBackend()) ? matMulPlainGrad(a, b) : tf.matMul(a, b);
+}
 
 /**
  * x [K, M, Din] @ w [K, Din, Dout] -> [K, M, Dout]: model k multiplies by its own weight.
@@ -151,10 +191,9 @@ const SPLIT_MATMUL_BACKENDS = new Set(['wasm', 'cpu']);
 export function matMulK(x: tf.Tensor3D, w: tf.Tensor3D): tf.Tensor3D {
   const [K, M, din] = x.shape;
   const dout = w.shape[2];
-  const plain = (a: tf.Tensor, b: tf.Tensor) =>
-    tf.matMul(tf.reshape(a, [M, din]) as tf.Tensor2D, tf.reshape(b, [din, dout]) as tf.Tensor2D);
+  const plain = (a: tf.Tensor, b: tf.Tensor) => matMul2D(tf.reshape(a, [M, din]) as tf.Tensor2D, tf.reshape(b, [din, dout]) as tf.Tensor2D);
   if (K === 1) return tf.reshape(plain(x, w), [1, M, dout]);
-  if (!SPLIT_MATMUL_BACKENDS.has(tf.getBackend())) return tf.matMul(x, w);
+  if (!CPU_BACKENDS.has(tf.getBackend())) return tf.matMul(x, w);
   const xs = tf.split(x, K, 0);
   const ws = tf.split(w, K, 0);
   return tf.stack(xs.map((xk, k) => plain(xk, ws[k]))) as tf.Tensor3D;

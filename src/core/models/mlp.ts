@@ -40,10 +40,11 @@ export function mlpParams(config: PolicyConfig): ParamSpec[] {
 }
 
 /**
- * The forward pass of K stacked models: tokens int32 [K, N, T] -> logits [K, N, T, V]
- * (params carry a leading model axis, layers.ts).
+ * The forward pass of K stacked models: tokens int32 [K, N, T] -> logits [K, N, T - from, V] at
+ * positions from..T-1 (params carry a leading model axis, layers.ts). Each position needs only its
+ * own window, so positions before `from` cost nothing.
  */
-export function mlpForward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig): tf.Tensor4D {
+export function mlpForward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig, from = 0): tf.Tensor4D {
   const [K, N, T] = tokens.shape;
   const D = config.dModel;
   const W = config.window ?? DEFAULT_WINDOW;
@@ -52,9 +53,9 @@ export function mlpForward(params: Params, tokens: tf.Tensor3D, config: PolicyCo
   const padded = tf.pad(tokens, [[0, 0], [0, 0], [W - 1, 0]], PAD_ID); // [K, N, T+W-1]
   const e = embedK(padded, params['wte']); // [K, N, T+W-1, D]
   // Window slot k at position t holds token t-(W-1)+k, i.e. padded position t+k: a slice of
-  // length T starting at k. Slot W-1 is the current token. (slice + concat, no gather.)
-  const slots = Array.from({ length: W }, (_, k) => tf.slice(e, [0, 0, k, 0], [K, N, T, D]));
-  return mlpHead(params, tf.concat(slots, 3), config) as tf.Tensor4D; // [K, N, T, V]
+  // length T - from starting at from + k. Slot W-1 is the current token. (slice + concat, no gather.)
+  const slots = Array.from({ length: W }, (_, k) => tf.slice(e, [0, 0, from + k, 0], [K, N, T - from, D]));
+  return mlpHead(params, tf.concat(slots, 3), config) as tf.Tensor4D; // [K, N, T - from, V]
 }
 
 /** The hidden layers and the head over window features [K, ..., W*D] -> logits [K, ..., V]. */

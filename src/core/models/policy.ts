@@ -74,7 +74,8 @@ export interface PolicyStack {
   readonly size: number;
   /** Trainable variables, each with a leading model axis [K, ...]. */
   readonly variables: tf.Variable[];
-  logits(tokens: tf.Tensor3D): tf.Tensor4D;
+  /** Logits [K, N, T - from, V] at positions from..T-1 (default from = 0: every position). */
+  logits(tokens: tf.Tensor3D, from?: number): tf.Tensor4D;
   /** The prompt [K, N, P]: logits at its last position. */
   prefill?(prompt: tf.Tensor3D): DecodeStep;
   /** The token [K, N] just written at position `pos`: logits for the next one. */

@@ -59,17 +59,17 @@ export function transformerParams(config: PolicyConfig): ParamSpec[] {
   return specs;
 }
 
-/** K stacked models: tokens int32 [K, N, T] -> logits [K, N, T, V]. Position t sees tokens 0..t only. */
-export function transformerForward(
-  params: Params,
-  tokens: tf.Tensor3D,
-  config: PolicyConfig,
-): tf.Tensor4D {
-  const T = tokens.shape[2];
+/**
+ * K stacked models: tokens int32 [K, N, T] -> logits [K, N, T - from, V] at positions from..T-1.
+ * Position t sees tokens 0..t only.
+ */
+export function transformerForward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig, from = 0): tf.Tensor4D {
+  const [K, N, T] = tokens.shape;
   const x = embedAt(params, tokens, 0, config);
   const mask = causalMask(T); // [T, T], 0 on and below the diagonal, -1e9 above
   const { y } = blocks(params, x, config, (q, k, v) => attend(q, k, v, mask), () => {});
-  return transformerHead(params, y) as tf.Tensor4D; // [K, N, T, V]
+  const kept = from > 0 ? tf.slice(y, [0, 0, from, 0], [K, N, T - from, config.dModel]) : y;
+  return transformerHead(params, kept) as tf.Tensor4D; // [K, N, T - from, V]
 }
 
 /** Token + position embedding of tokens [K, N, T] that sit at positions start..start+T-1. */
