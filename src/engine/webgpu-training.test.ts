@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findSwiftShaderDir, initNodeBackend, releaseNodeWebGPU } from './node-backend';
 import { Rng } from '../core/random';
-import { createPolicy } from '../core/models/index';
+import { createPolicy, ModelStack, stackOf } from '../core/models/index';
 import type { Family } from '../core/models/policy';
 import { getTask, makeSplit, sequenceLength } from '../core/tasks/index';
 import { VOCAB_SIZE } from '../core/tasks/tokenizer';
@@ -46,4 +46,27 @@ describe.skipIf(!findSwiftShaderDir() && !process.env.VK_ICD_FILENAMES)('model f
       onGpu.forEach((l, i) => expect(l).toBeCloseTo(onWasm[i], 3));
     }, 180_000);
   }
+
+  it('a stack (one batched op per layer on the GPU) computes and decodes what its models compute alone', async () => {
+    await initNodeBackend('webgpu', { fallback: false });
+    const config = { family: 'transformer' as const, vocabSize: VOCAB_SIZE, maxLen: 12, dModel: 16, layers: 1, heads: 2 };
+    const singles = [1, 2, 3].map((s) => createPolicy(config, new Rng(s, 'gpu-stack')));
+    const stack = ModelStack.concat(singles.map((p) => stackOf(p)!));
+    const K = 3, N = 4, T = 8;
+    const rng = new Rng(9);
+    const ids = Array.from({ length: K * N * T }, () => rng.int(VOCAB_SIZE));
+    const tokens = tf.tensor3d(ids, [K, N, T], 'int32');
+    const together = await stack.logits(tokens).data();
+    const first = stack.prefill(tf.slice(tokens, [0, 0, 0], [K, N, 5]) as tf.Tensor3D); // logits at position 4
+    const decoded = await first.logits.data();
+    for (let k = 0; k < K; k++) {
+      const alone = await singles[k].logits(tf.tensor2d(ids.slice(k * N * T, (k + 1) * N * T), [N, T], 'int32')).data();
+      alone.forEach((v, i) => expect(together[k * alone.length + i]).toBeCloseTo(v, 4));
+      for (let n = 0; n < N; n++) {
+        for (let j = 0; j < VOCAB_SIZE; j++) expect(decoded[(k * N + n) * VOCAB_SIZE + j]).toBeCloseTo(alone[(n * T + 4) * VOCAB_SIZE + j], 4);
+      }
+    }
+    stack.dispose();
+    singles.forEach((p) => p.dispose());
+  }, 180_000);
 });
