@@ -18,12 +18,12 @@ import { VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Task } from '../tasks/types';
 import { Adam, type AdamState } from '../adam';
 import { evaluatePolicy, type Evaluation } from '../evaluate';
-import { collapseStep } from '../metrics/dynamics';
 import { buildMember, policyConfigFor, type WarmMember } from './cohort';
 import { createPolicy } from '../models/index';
 import { evalPairMetrics, pooledMajAtG } from './measure';
 import { buildTrainingStacks, disposeTrainingStacks, slotId, type Stacking, type TrainingStack } from './stacks';
 import { cohortStep, evaluateCohort } from './step';
+import { emptySummary, foldEvent } from './summary';
 import type { ExperimentSpec } from './spec';
 import type { ArmStepMetrics, BaseEvaluation, MemberInfo, RunnerEvent, RunSummary } from './events';
 
@@ -78,14 +78,8 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   let step = 0;
   let disposed = false;
   const stepTimes: number[] = [];
-  const summary: RunSummary = {
-    seed: spec.seed,
-    arms: spec.arms.map((a) => ({ id: a.id, scheme: a.scheme, members: [], pairs: [], ensemble: [] })),
-    base: [],
-    baseKappa: [],
-    medianStepMs: 0,
-    backend: opts.backend ?? tf.getBackend(),
-  };
+  const summary: RunSummary = emptySummary(spec, opts.backend ?? tf.getBackend());
+
 
   const evalOpts = (purpose: string) => ({
     groupSize: spec.grpo.groupSize,
@@ -175,25 +169,23 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
         if (disposed) return;
       }
       const base = await evaluateAll('base', [...warm.values()].map((w) => ({ id: w.spec.id, policy: w.reference })));
-      summary.base = [...base].map(([memberId, e]): BaseEvaluation => ({
+      const baseEvals = [...base].map(([memberId, e]): BaseEvaluation => ({
         memberId,
         passAt1: e.passAt1,
         majAtG: e.majAtG,
         warmStartSteps: warm.get(memberId)!.info.warmStartSteps,
       }));
-      summary.baseKappa = [];
+      const baseKappa: Extract<RunnerEvent, { type: 'base' }>['baseKappa'] = [];
       const ids = [...warm.keys()];
       for (let i = 0; i < ids.length; i++) {
         for (let j = i + 1; j < ids.length; j++) {
           const p = evalPairMetrics(base.get(ids[i])!, base.get(ids[j])!, split.heldOut);
-          summary.baseKappa.push({ a: ids[i], b: ids[j], kappa: p.kappa, bothWrongSame: p.bothWrongSame });
+          baseKappa.push({ a: ids[i], b: ids[j], kappa: p.kappa, bothWrongSame: p.bothWrongSame });
         }
       }
       stacks = buildTrainingStacks(spec, warm, opts.stacking);
-      for (const a of summary.arms) {
-        const armSpec = spec.arms.find((x) => x.id === a.id)!;
-        a.members = armSpec.members.map((id) => ({ id, family: warm.get(id)!.info.family, params: warm.get(id)!.info.params, history: [], collapseStep: null }));
-      }
+      const baseEvent: RunnerEvent = { type: 'base', members: [...warm.values()].map((w) => w.info), base: baseEvals, baseKappa };
+      foldEvent(summary, baseEvent, spec);
     }
     yield { type: 'base', members: [...warm.values()].map((w) => w.info), base: summary.base, baseKappa: summary.baseKappa };
 
@@ -208,11 +200,12 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
         const evals = await evaluateCohort(stacks, `eval/step${step}`, { task, difficulty: d, problems: split.heldOut, options: evalOpts });
         result.arms.forEach((metrics) => attachEvaluation(metrics, evals, step));
       }
-      for (const metrics of result.arms) record(metrics, step);
       const stepMs = performance.now() - t0;
+      const event: RunnerEvent = { type: 'step', step, steps: spec.steps, arms: result.arms, samples: result.samples, stepMs, tokens: result.tokens };
+      foldEvent(summary, event, spec);
       stepTimes.push(stepMs);
       summary.medianStepMs = median(stepTimes);
-      yield { type: 'step', step, steps: spec.steps, arms: result.arms, samples: result.samples, stepMs, tokens: result.tokens };
+      yield event;
     }
     if (!disposed) yield { type: 'done', summary: structuredClone(summary) };
   }
@@ -233,19 +226,6 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
     if (members.length >= 2) {
       metrics.ensembleMajAtG = pooledMajAtG(of(members[0]), of(members[1]), split.heldOut, root.child(`ensemble/${metrics.armId}/${s}`));
     }
-  }
-
-  function record(metrics: ArmStepMetrics, s: number): void {
-    const arm = summary.arms.find((a) => a.id === metrics.armId)!;
-    for (const m of arm.members) {
-      m.history.push({ step: s, ...metrics.members[m.id] });
-      // The base evaluation is the first accuracy point: a run can collapse from its start.
-      const base = summary.base.find((b) => b.memberId === m.id);
-      const start = base ? [{ step: 0, evalPassAt1: base.passAt1, reward: m.history[0].reward }] : [];
-      m.collapseStep = collapseStep([...start, ...m.history], spec.collapseDelta);
-    }
-    for (const p of metrics.pairs) arm.pairs.push({ step: s, ...p });
-    if (metrics.ensembleMajAtG !== undefined) arm.ensemble.push({ step: s, majAtG: metrics.ensembleMajAtG });
   }
 
   async function checkpoint(): Promise<Checkpoint> {

@@ -1,0 +1,47 @@
+/**
+ * The run summary as a fold over the runner's events: the runner keeps one, the CLI prints and
+ * saves the one the run ends with, and the page can keep one live from the events it receives.
+ * `foldEvent` mutates the summary in place (a run's history grows to thousands of entries; the
+ * page bumps a version counter instead of copying), and is the only code that writes a summary.
+ */
+import { collapseStep } from '../metrics/dynamics';
+import type { ExperimentSpec } from './spec';
+import type { RunSummary, RunnerEvent } from './events';
+
+export function emptySummary(spec: ExperimentSpec, backend: string): RunSummary {
+  return {
+    seed: spec.seed,
+    arms: spec.arms.map((a) => ({ id: a.id, scheme: a.scheme, members: [], pairs: [], ensemble: [] })),
+    base: [],
+    baseKappa: [],
+    medianStepMs: 0,
+    backend,
+  };
+}
+
+/** Fold one runner event into the summary (warm-start progress and 'done' leave it unchanged). */
+export function foldEvent(summary: RunSummary, event: RunnerEvent, spec: ExperimentSpec): RunSummary {
+  if (event.type === 'base') {
+    summary.base = event.base;
+    summary.baseKappa = event.baseKappa;
+    const info = new Map(event.members.map((m) => [m.id, m]));
+    for (const arm of summary.arms) {
+      const armSpec = spec.arms.find((a) => a.id === arm.id)!;
+      arm.members = armSpec.members.map((id) => ({ id, family: info.get(id)!.family, params: info.get(id)!.params, history: [], collapseStep: null }));
+    }
+  } else if (event.type === 'step') {
+    for (const metrics of event.arms) {
+      const arm = summary.arms.find((a) => a.id === metrics.armId)!;
+      for (const m of arm.members) {
+        m.history.push({ step: event.step, ...metrics.members[m.id] });
+        // The base evaluation is the first accuracy point: a run can collapse from its start.
+        const base = summary.base.find((b) => b.memberId === m.id);
+        const start = base ? [{ step: 0, evalPassAt1: base.passAt1, reward: m.history[0].reward }] : [];
+        m.collapseStep = collapseStep([...start, ...m.history], spec.collapseDelta);
+      }
+      for (const p of metrics.pairs) arm.pairs.push({ step: event.step, ...p });
+      if (metrics.ensembleMajAtG !== undefined) arm.ensemble.push({ step: event.step, majAtG: metrics.ensembleMajAtG });
+    }
+  }
+  return summary;
+}
