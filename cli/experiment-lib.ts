@@ -3,6 +3,7 @@
  * flags, running one seed, and the summary table.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { nodeWarmStartCache } from '../src/engine/warmStartNode';
 import { createRun } from '../src/core/experiment/runner';
 import { parseSpec, type ExperimentSpec } from '../src/core/experiment/spec';
 import { getPreset, PRESETS } from '../src/core/experiment/presets';
@@ -51,9 +52,13 @@ export interface RunProgress {
   (phase: string, done: number, total: number): void;
 }
 
-/** Run one seed of a spec to the end; returns its summary. */
+/**
+ * Run one seed of a spec to the end; returns its summary. Members whose warm start ships in
+ * public/warmstarts (the presets' default seeds) load it instead of training: on wasm, where the
+ * files were made, that is the same run bit for bit.
+ */
 export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?: RunProgress): Promise<RunSummary> {
-  const run = createRun(spec, { backend });
+  const run = createRun(spec, { backend, warmStartCache: nodeWarmStartCache() });
   try {
     for await (const e of run.events()) {
       if (e.type === 'warmstart') onProgress?.(`warm start ${e.memberId} (${e.memberIndex + 1}/${e.memberCount})`, e.step, e.steps);

@@ -91,6 +91,16 @@ export interface MemberInfo {
   label: string;
   /** Warm-start steps actually taken (fewer than the spec's when a target stopped it early). */
   warmStartSteps?: number;
+  /**
+   * Where the warm-started weights came from: trained in this run, shipped with the site
+   * (public/warmstarts, made by `npm run warmstarts`) or a cache of an earlier run of the same
+   * warm start (warmStartCache.ts). Absent in results saved before stored warm starts existed.
+   */
+  warmStartSource?: 'trained' | 'shipped' | 'cached';
+  /** The backend that computed the warm-started weights (another one than the run's: they define the run). */
+  warmStartBackend?: string;
+  /** Plain text: why a stored warm start was refused, or why this one could not be cached. */
+  warmStartNote?: string;
 }
 
 export interface BaseEvaluation {

@@ -18,7 +18,8 @@ import { VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Task } from '../tasks/types';
 import { Adam, type AdamState } from '../adam';
 import { evaluatePolicy, type Evaluation } from '../evaluate';
-import { buildMember, policyConfigFor, type WarmMember } from './cohort';
+import { policyConfigFor, type WarmMember } from './cohort';
+import { loadOrBuildMember, type WarmStartCache } from './warmStartCache';
 import { createPolicy } from '../models/index';
 import { evalPairMetrics, pooledMajAtG } from './measure';
 import { buildTrainingStacks, disposeTrainingStacks, slotId, type Stacking, type TrainingStack } from './stacks';
@@ -46,6 +47,8 @@ export interface RunOptions {
   backend?: string;
   /** 'shape' (default): same-shape copies train as one stack; 'slot': one model at a time. */
   stacking?: Stacking;
+  /** Stored warm starts: a member found there skips its warm start; one trained is saved there. */
+  warmStartCache?: WarmStartCache;
 }
 
 export interface ExperimentRun {
@@ -130,7 +133,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
         const queue: RunnerEvent[] = [];
         let wake: (() => void) | null = null;
         let finished = false;
-        const building = buildMember(spec, m, split.warmStart, VOCAB_SIZE, maxLen, root, (s, n, loss) => {
+        const building = loadOrBuildMember(spec, m, split.warmStart, VOCAB_SIZE, maxLen, root, summary.backend, opts.warmStartCache, (s, n, loss) => {
           queue.push({
             type: 'warmstart',
             memberId: m.id,

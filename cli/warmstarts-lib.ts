@@ -1,0 +1,239 @@
+/**
+ * The pieces of `npm run warmstarts` worth testing on their own: which warm starts the presets
+ * need (`warmStartPlan`), whether public/warmstarts holds exactly those, up to date
+ * (`checkWarmStarts`, what --check prints), and making the missing or stale ones.
+ *
+ * One file per distinct key: preset members with equal key fields (collapse's A is also
+ * ensemble-control's, intrinsic's and diversity's A and T) share one file.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildMember } from '../src/core/experiment/cohort';
+import { PRESETS, type Preset } from '../src/core/experiment/presets';
+import type { ExperimentSpec, MemberSpec } from '../src/core/experiment/spec';
+import {
+  SHIPPED_BACKEND,
+  WARM_START_FORMAT_VERSION,
+  WARM_START_INDEX_FILE,
+  WARM_START_INDEX_FORMAT,
+  keyOfFields,
+  parseWarmStartIndex,
+  serializeWarmStartIndex,
+  warmStartFileOf,
+  warmStartFileProblem,
+  warmStartInputs,
+  warmStartKeyFields,
+  type WarmStartFile,
+  type WarmStartIndex,
+  type WarmStartKeyFields,
+} from '../src/core/experiment/warmStartCache';
+import { VOCAB_SIZE } from '../src/core/tasks/tokenizer';
+import { readWarmStartFile, warmStartFileName, writeWarmStartFile } from '../src/engine/warmStartNode';
+
+export interface PlannedWarmStart {
+  key: string;
+  fields: WarmStartKeyFields;
+  /** The first preset and member that need it (what the script trains). */
+  spec: ExperimentSpec;
+  member: MemberSpec;
+  /** Every "preset/member" it serves. */
+  users: string[];
+}
+
+/** The warm starts the presets need, one per distinct key, in preset order. */
+export function warmStartPlan(presets: Record<string, Preset> = PRESETS, backend = SHIPPED_BACKEND): PlannedWarmStart[] {
+  const byKey = new Map<string, PlannedWarmStart>();
+  for (const [id, preset] of Object.entries(presets)) {
+    const { maxLen } = warmStartInputs(preset.spec);
+    for (const member of preset.spec.members) {
+      const fields = warmStartKeyFields(preset.spec, member, maxLen, backend);
+      const key = keyOfFields(fields);
+      const entry = byKey.get(key);
+      if (entry) entry.users.push(`${id}/${member.id}`);
+      else byKey.set(key, { key, fields, spec: preset.spec, member, users: [`${id}/${member.id}`] });
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** Why the file for `entry` in `dir` is not usable (missing, invalid, stale), or null. */
+export function fileProblem(dir: string, entry: PlannedWarmStart): string | null {
+  const path = join(dir, warmStartFileName(entry.key));
+  if (!existsSync(path)) return 'missing';
+  let file: WarmStartFile;
+  try {
+    file = readWarmStartFile(path);
+  } catch (e) {
+    return `invalid: ${(e as Error).message}`;
+  }
+  const problem = warmStartFileProblem(file, entry.fields);
+  if (problem) return problem;
+  if (file.origin !== 'shipped') return `it is a cached warm start, not a shipped one`;
+  return null;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  /** One line per problem: "<file>: <what is wrong> (<users>)". */
+  problems: string[];
+}
+
+/**
+ * Does `dir` hold exactly the warm starts `plan` needs, each valid and up to date, and an index
+ * listing exactly them? Reads and validates every file (no tfjs).
+ */
+export function checkWarmStarts(dir: string, plan: PlannedWarmStart[] = warmStartPlan()): CheckResult {
+  const problems: string[] = [];
+  for (const entry of plan) {
+    const problem = fileProblem(dir, entry);
+    if (problem) problems.push(`${warmStartFileName(entry.key)}: ${problem} (${entry.users.join(', ')})`);
+  }
+  const wanted = new Set(plan.map((e) => warmStartFileName(e.key)));
+  const indexPath = join(dir, WARM_START_INDEX_FILE);
+  if (!existsSync(indexPath)) problems.push(`${WARM_START_INDEX_FILE}: missing`);
+  else {
+    try {
+      const index = parseWarmStartIndex(readFileSync(indexPath, 'utf8'));
+      const listed = new Set(index.files.map((f) => f.file));
+      for (const f of wanted) if (!listed.has(f)) problems.push(`${WARM_START_INDEX_FILE}: does not list ${f}`);
+      for (const f of index.files) {
+        if (!wanted.has(f.file)) problems.push(`${WARM_START_INDEX_FILE}: lists ${f.file}, which no preset needs`);
+        else if (existsSync(join(dir, f.file)) && statSync(join(dir, f.file)).size !== f.bytes) {
+          problems.push(`${WARM_START_INDEX_FILE}: gives ${f.file} a size of ${f.bytes} bytes, it has ${statSync(join(dir, f.file)).size}`);
+        }
+      }
+    } catch (e) {
+      problems.push(`${WARM_START_INDEX_FILE}: ${(e as Error).message}`);
+    }
+  }
+  if (existsSync(dir)) {
+    for (const name of readdirSync(dir).sort()) {
+      if (name !== WARM_START_INDEX_FILE && !wanted.has(name)) problems.push(`${name}: stale, no preset needs it`);
+    }
+  }
+  return { ok: problems.length === 0, problems };
+}
+
+/** Train the warm start of `entry` on the current tfjs backend (wasm for shipped files). */
+export async function trainWarmStart(
+  entry: PlannedWarmStart,
+  onProgress?: (step: number, steps: number) => void,
+): Promise<WarmStartFile> {
+  const { root, pool, maxLen } = warmStartInputs(entry.spec);
+  if (maxLen !== entry.fields.maxLen) throw new Error(`maxLen ${maxLen} is not the planned ${entry.fields.maxLen}`);
+  const warm = await buildMember(entry.spec, entry.member, pool, VOCAB_SIZE, maxLen, root, (s, n) => onProgress?.(s, n));
+  try {
+    return await warmStartFileOf(warm, entry.fields, 'shipped');
+  } finally {
+    warm.reference.dispose();
+  }
+}
+
+export interface BuildOptions {
+  /** Only the warm starts of this preset (the others are kept as they are). */
+  preset?: string;
+  /** Remake even the files that are up to date. */
+  force?: boolean;
+  log?: (line: string) => void;
+  onProgress?: (label: string, step: number, steps: number) => void;
+}
+
+export interface BuildResult {
+  made: string[];
+  kept: string[];
+  removed: string[];
+  seconds: number;
+}
+
+/** Make the missing and stale files of `plan` in `dir`, remove the unneeded ones, write the index. */
+export async function buildWarmStarts(dir: string, plan: PlannedWarmStart[] = warmStartPlan(), opts: BuildOptions = {}): Promise<BuildResult> {
+  const t0 = Date.now();
+  const log = opts.log ?? (() => {});
+  const made: string[] = [];
+  const kept: string[] = [];
+  const removed: string[] = [];
+  const selected = opts.preset ? plan.filter((e) => e.users.some((u) => u.startsWith(`${opts.preset}/`))) : plan;
+  for (const entry of selected) {
+    const name = warmStartFileName(entry.key);
+    const problem = opts.force ? '--force' : fileProblem(dir, entry);
+    if (!problem) {
+      kept.push(name);
+      continue;
+    }
+    const t = Date.now();
+    const file = await trainWarmStart(entry, (s, n) => opts.onProgress?.(entry.users[0], s, n));
+    writeWarmStartFile(dir, file);
+    made.push(name);
+    log(`${name}: ${problem === 'missing' ? 'made' : `remade (${problem})`} for ${entry.users.join(', ')}: ${file.warmStartSteps} steps in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+  // Files no preset needs any more: removed (only when making the whole folder).
+  const wanted = new Set(plan.map((e) => warmStartFileName(e.key)));
+  if (!opts.preset && existsSync(dir)) {
+    for (const name of readdirSync(dir)) {
+      if (name !== WARM_START_INDEX_FILE && !wanted.has(name)) {
+        rmSync(join(dir, name));
+        removed.push(name);
+        log(`${name}: removed (no preset needs it)`);
+      }
+    }
+  }
+  writeIndex(dir, plan);
+  return { made, kept, removed, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** index.json: the planned files that are present and up to date. */
+export function writeIndex(dir: string, plan: PlannedWarmStart[]): WarmStartIndex {
+  const index: WarmStartIndex = {
+    format: WARM_START_INDEX_FORMAT,
+    version: WARM_START_FORMAT_VERSION,
+    files: plan
+      .filter((e) => fileProblem(dir, e) === null)
+      .map((e) => {
+        const file = warmStartFileName(e.key);
+        return { key: e.key, file, bytes: statSync(join(dir, file)).size, members: e.users };
+      }),
+  };
+  writeFileSync(join(dir, WARM_START_INDEX_FILE), serializeWarmStartIndex(index));
+  return index;
+}
+
+/**
+ * Retrain every planned warm start and compare with the stored file bit for bit: finds a change
+ * of the model arithmetic that WARM_START_ENGINE_VERSION was not bumped for.
+ */
+export async function verifyWarmStarts(dir: string, plan: PlannedWarmStart[] = warmStartPlan(), log: (line: string) => void = () => {}): Promise<string[]> {
+  const problems: string[] = [];
+  for (const entry of plan) {
+    const name = warmStartFileName(entry.key);
+    const problem = fileProblem(dir, entry);
+    if (problem) {
+      problems.push(`${name}: ${problem}`);
+      continue;
+    }
+    const stored = readWarmStartFile(join(dir, name));
+    const fresh = await trainWarmStart(entry);
+    const same =
+      fresh.warmStartSteps === stored.warmStartSteps &&
+      fresh.weights.length === stored.weights.length &&
+      fresh.weights.every((w, i) => w.name === stored.weights[i].name && bitEqual(w.values, stored.weights[i].values));
+    log(`${name}: ${same ? 'retrained: identical' : 'retrained: DIFFERENT'}`);
+    if (!same) {
+      problems.push(`${name}: retraining gives other weights (${fresh.warmStartSteps} steps, stored ${stored.warmStartSteps}): bump WARM_START_ENGINE_VERSION and run npm run warmstarts`);
+    }
+  }
+  return problems;
+}
+
+function bitEqual(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  const x = new Uint32Array(a.buffer, a.byteOffset, a.length);
+  const y = new Uint32Array(b.buffer, b.byteOffset, b.length);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** Total bytes of the folder's files. */
+export function folderBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+}
