@@ -11,7 +11,8 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, reset'
   test.setTimeout(600_000);
   const errors = collectErrors(page);
   const lab = new LabPage(page);
-  await lab.open();
+  // Forced: by default the first Start measures the backends and, on SwiftShader, picks wasm.
+  await lab.open('?backend=webgpu');
 
   // Opens on the default preset, with its explanation.
   await expect(page.getByTestId('preset-select')).toHaveValue('collapse');
@@ -19,7 +20,7 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, reset'
   await lab.choosePreset('quick');
   await expect(page.getByTestId('preset-about')).toContainText('Quick look');
   await expect(lab.backendStatus).toHaveText(`Backend: webgpu (${adapter})`);
-  await expect(page.getByTestId('backend-banner')).toHaveCount(0);
+  await expect(page.getByTestId('backend-banner')).toHaveText('Using webgpu: forced by ?backend=webgpu.');
 
   // SwiftShader is slow (seconds per RL step on a busy 2-core machine): a short warm start, two
   // prompts per step of four samples each, a small held-out set, and an evaluation every other step.
@@ -46,6 +47,8 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, reset'
   for (const arm of ['oracle', 'self', 'peer']) expect(await lab.points(`chart-collapse-${arm}`), arm).toBeGreaterThan(0);
   await expect(page.getByTestId('kappa-grid')).not.toHaveAttribute('data-cells', '0');
   await expect(lab.stepCounter).toContainText('steps/s');
+  await expect(lab.backendStatus).toHaveText(`Backend: webgpu (${adapter})`);
+  await expect(page.getByTestId('backend-choice')).toHaveCount(0); // forced: nothing measured
   await expect(lab.phase).toContainText(/RL step \d of 8/);
 
   // Pause: the counter stops.

@@ -24,9 +24,10 @@ export function App() {
   const theme = useLab((s) => s.ui.theme);
   const presenter = useLab((s) => s.ui.presenter);
 
-  useEffect(() => connectTrainingWorker(backendFromUrl()), []);
-  // The experiment a shared URL names, then the URL following every edit.
+  // The experiment a shared URL names, then the URL following every edit. First: the worker is
+  // told the cohort on screen (for a backend choice remembered for it).
   useEffect(() => startShareLinks(), []);
+  useEffect(() => connectTrainingWorker(backendFromUrl()), []);
   useEffect(() => {
     const root = document.documentElement;
     root.dataset.theme = theme;

@@ -65,4 +65,10 @@ describe('the SwiftShader hint', () => {
     expect(emulationHint({ backend: 'webgpu', adapter: 'nvidia', reason: null, tried })).toBeNull();
     expect(emulationHint({ backend: 'wasm', adapter: null, reason: null, tried })).toBeNull();
   });
+
+  it('says the first Start measures, unless ?backend=webgpu forces WebGPU', () => {
+    const report = { backend: 'webgpu', adapter: 'swiftshader', reason: null, tried };
+    expect(emulationHint(report)).toMatch(/trains on the fastest/);
+    expect(emulationHint(report, 'webgpu')).toMatch(/\?backend=wasm is much faster/);
+  });
 });

@@ -3,7 +3,9 @@
  * the events it posts into the store. Events are batched and applied at most once per animation
  * frame, so an unthrottled run (hundreds of events a second on wasm) costs one render per frame.
  */
+import { cohortSignature } from '../engine/backendChoice';
 import type { WorkerCommand, WorkerEvent } from '../engine/protocol';
+import { loadRememberedChoices, rememberChoice } from './backendMemory';
 import { useLab } from './store';
 import { validationOf } from './controls/validation';
 
@@ -51,7 +53,13 @@ export function connectTrainingWorker(param: string | null): () => void {
   }
   worker = w;
   w.onmessage = (event: MessageEvent<WorkerEvent>) => {
-    queue.push(event.data);
+    const ev = event.data;
+    // A measured backend choice is remembered for this device and cohort shape (the worker has no
+    // localStorage), so the next visit does not measure again.
+    if (ev.type === 'measurement' && ev.status === 'measured' && ev.chosen && ev.measuredAt != null) {
+      rememberChoice({ key: ev.key, chosen: ev.chosen, reason: ev.reason ?? '', rows: ev.rows, measuredAt: ev.measuredAt });
+    }
+    queue.push(ev);
     schedule();
   };
   w.onerror = (event) => {
@@ -61,7 +69,9 @@ export function connectTrainingWorker(param: string | null): () => void {
   w.onmessageerror = () => {
     useLab.getState().reportPageError('A message from the training worker could not be read.', 'Reload the page.');
   };
-  send({ type: 'prepare', backend: param });
+  // The experiment on screen (a shared link is already applied): its remembered choice, if any.
+  const v = validationOf(useLab.getState().draft);
+  send({ type: 'prepare', backend: param, remembered: loadRememberedChoices(), signature: v.ok ? cohortSignature(v.spec) : null });
   send({ type: 'setSpeed', stepsPerSecond: useLab.getState().ui.stepsPerSecond });
   return () => {
     w.terminate();
@@ -81,7 +91,7 @@ export const lab = {
     const runId = ++runCounter;
     s.beginRun(runId, v.spec);
     s.selectInspectorStep(null);
-    send({ type: 'start', runId, spec: v.spec, backend: backendParam });
+    send({ type: 'start', runId, spec: v.spec, backend: backendParam, remembered: loadRememberedChoices() });
     return true;
   },
   pause(): void {

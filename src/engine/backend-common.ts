@@ -27,6 +27,8 @@ export interface AdapterDetails {
   architecture: string;
   device: string;
   description: string;
+  /** A fallback (software) adapter, e.g. SwiftShader; absent where the browser does not say. */
+  isFallbackAdapter?: boolean;
 }
 
 export interface BackendReport {
@@ -80,14 +82,18 @@ export function errorText(e: unknown): string {
   }
 }
 
-export function adapterDetails(info: GPUAdapterInfo | undefined | null): AdapterDetails | undefined {
+export function adapterDetails(info: GPUAdapterInfo | undefined | null, adapter?: GPUAdapter | null): AdapterDetails | undefined {
   if (!info) return undefined;
-  return {
+  const details: AdapterDetails = {
     vendor: info.vendor ?? '',
     architecture: info.architecture ?? '',
     device: info.device ?? '',
     description: info.description ?? '',
   };
+  // GPUAdapterInfo.isFallbackAdapter in current browsers, GPUAdapter.isFallbackAdapter in older ones.
+  const fallback = (info as { isFallbackAdapter?: unknown }).isFallbackAdapter ?? (adapter as { isFallbackAdapter?: unknown } | null | undefined)?.isFallbackAdapter;
+  if (typeof fallback === 'boolean') details.isFallbackAdapter = fallback;
+  return details;
 }
 
 /** 'swiftshader', 'nvidia', ...: the most telling non-empty field of the adapter info. */
@@ -150,7 +156,7 @@ export async function registerWebGPU(gpu: GPU | undefined | null): Promise<Adapt
     15_000,
     'requestDevice',
   );
-  const info = adapterDetails(adapter.info);
+  const info = adapterDetails(adapter.info, adapter);
   const name = adapterName(info);
 
   void device.lost.then((lost) => {

@@ -1,21 +1,27 @@
 /**
  * The typed messages between the page and the training worker (Sequence Toy's train/protocol.ts).
  *
- *   page -> worker  WorkerCommand: prepare(backend?), start(spec, backend?), pause, resume, step,
- *                                  stop, setSpeed
- *   worker -> page  WorkerEvent:   backend(report, probe), state(phase), runner(RunnerEvent),
- *                                  error(message, hint)
+ *   page -> worker  WorkerCommand: prepare(backend?, remembered?, signature?),
+ *                                  start(spec, backend?, remembered?), pause, resume, step, stop,
+ *                                  setSpeed
+ *   worker -> page  WorkerEvent:   backend(report, probe), measurement(rows, chosen), state(phase),
+ *                                  runner(RunnerEvent), error(message, hint)
  *
  * The page sends `prepare` once on load, so the backend (and a one-step probe that proves it
- * computes and differentiates) is known before anyone presses Start. Every event of a run carries
+ * computes and differentiates) is known before anyone presses Start. Unless ?backend= forces one,
+ * the first Start of a cohort shape on a device times one RL step on each backend and trains on
+ * the fastest (backendChoice.ts); the worker reports the figures in `measurement` events and the
+ * page remembers the choice (localStorage) and hands it back in `prepare` and `start`, so a reload
+ * does not measure again. Every event of a run carries
  * the `runId` the page gave in `start`, so after Reset the page can drop events still in flight
  * from the old run. Plain data only: everything here survives structured clone.
  */
 import type { RunnerEvent } from '../core/experiment/events';
 import type { ExperimentSpec } from '../core/experiment/spec';
 import type { BackendName, BackendReport } from './backend-common';
+import type { BackendChoiceRecord, MeasuredRow } from './backendChoice';
 
-export type { BackendName, BackendReport };
+export type { BackendChoiceRecord, BackendName, BackendReport, MeasuredRow };
 
 /** Where a run is. `paused` is reported separately: warm start and RL can both be paused. */
 export type RunPhase = 'idle' | 'preparing' | 'warmstart' | 'rl' | 'done' | 'stopped' | 'error';
@@ -23,11 +29,16 @@ export type RunPhase = 'idle' | 'preparing' | 'warmstart' | 'rl' | 'done' | 'sto
 export type WorkerCommand =
   /**
    * Choose the backend now. `backend` is the untrusted ?backend= value: the worker validates it
-   * and ignores an unknown name with a warning.
+   * and ignores an unknown name with a warning. `remembered`: the page's stored choices;
+   * `signature`: the cohort signature of the experiment on screen (cohortSignature), so a choice
+   * remembered for it is used from the start.
    */
-  | { type: 'prepare'; backend?: string | null }
-  /** Start a run (preparing first if needed); a run already going is stopped. */
-  | { type: 'start'; runId: number; spec: ExperimentSpec; backend?: string | null; paused?: boolean }
+  | { type: 'prepare'; backend?: string | null; remembered?: BackendChoiceRecord[]; signature?: string | null }
+  /**
+   * Start a run (preparing first if needed); a run already going is stopped. Without a forcing
+   * ?backend=, the backend is the one remembered for this device and cohort, or measured now.
+   */
+  | { type: 'start'; runId: number; spec: ExperimentSpec; backend?: string | null; paused?: boolean; remembered?: BackendChoiceRecord[] }
   /** Stop pulling steps; takes effect before the next step starts. */
   | { type: 'pause' }
   | { type: 'resume' }
@@ -50,6 +61,21 @@ export interface ProbeOutcome {
 export type WorkerEvent =
   /** The backend in use: after prepare, and again after a device loss made the worker choose anew. */
   | { type: 'backend'; report: BackendReport; probe: ProbeOutcome | null; warning: string | null; deviceLost: string | null }
+  /**
+   * The backend choice by measurement: while `measuring` (rows so far, `current` being timed), then
+   * `measured` (the page stores it under `key`) or `remembered` (a stored choice was reused).
+   * `chosen` is null when no backend finished a timed step (the default order is used then).
+   */
+  | {
+      type: 'measurement';
+      status: 'measuring' | 'measured' | 'remembered';
+      key: string;
+      rows: MeasuredRow[];
+      current: BackendName | null;
+      chosen: BackendName | null;
+      reason: string | null;
+      measuredAt: number | null;
+    }
   /** `paused` is true only once the worker has actually stopped pulling (no step in flight). */
   | { type: 'state'; runId: number; phase: RunPhase; paused: boolean }
   | { type: 'runner'; runId: number; event: RunnerEvent }

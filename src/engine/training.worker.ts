@@ -12,7 +12,9 @@ import { createRun, type ExperimentRun } from '../core/experiment/runner';
 import { parseSpec } from '../core/experiment/spec';
 import { chooseBackend, onDeviceLost, type BackendName, type BackendReport } from './backend';
 import { errorText } from './backend-common';
+import { chooseBackendForRun, rememberedBackendFor } from './measuredChoice';
 import { runProbe, probeLooksRight } from './probe';
+import { browserWarmStartCache } from './warmStartSource';
 import {
   type ProbeOutcome,
   type RunPhase,
@@ -39,6 +41,8 @@ interface ActiveRun {
   /** Stopped, failed or finished: the pump must not pull again. */
   ended: boolean;
   disposed: boolean;
+  /** Disposed and its generator closed: it holds no tensors any more. */
+  released?: boolean;
 }
 
 let backend: { report: BackendReport; preferred?: BackendName } | null = null;
@@ -49,6 +53,8 @@ let lastStepAt = 0;
 let lastRunId = 0;
 /** A pause that arrived while the run was still being prepared. */
 let pauseBeforeStart = false;
+/** Warm starts shipped with the site (public/warmstarts) and kept in IndexedDB (warmStartSource.ts). */
+const warmStartCache = browserWarmStartCache({ baseUrl: `${import.meta.env.BASE_URL}warmstarts/` });
 
 // ---------------------------------------------------------------- backend
 
@@ -62,14 +68,21 @@ async function probe(): Promise<ProbeOutcome> {
   }
 }
 
-/** Choose (or re-choose) the backend, prove it with the probe, and tell the page. */
-function prepare(raw: string | null | undefined, deviceLost: string | null = null): Promise<BackendReport> {
+/**
+ * Choose (or re-choose) the backend, prove it with the probe, and tell the page. `remembered`: a
+ * measured choice the page stored for this device and the cohort on screen (used unless forced).
+ */
+function prepare(
+  raw: string | null | undefined,
+  deviceLost: string | null = null,
+  remembered: ReturnType<typeof rememberedBackendFor> = null,
+): Promise<BackendReport> {
   const { preferred, warning } = readBackendParam(raw);
   if (backend && !deviceLost && backend.preferred === preferred) return Promise.resolve(backend.report);
   if (preparing && !deviceLost) return preparing;
   preparing = (async () => {
     try {
-      const report = await chooseBackend(preferred);
+      const report = preferred ? await chooseBackend(preferred) : ((await remembered?.(post)) ?? (await chooseBackend(preferred)));
       backend = { report, preferred };
       const outcome = await probe();
       post({ type: 'backend', report, probe: outcome, warning, deviceLost });
@@ -135,6 +148,7 @@ async function dispose(a: ActiveRun): Promise<void> {
   } catch {
     /* e.g. tensors already gone after a device loss */
   }
+  a.released = true;
 }
 
 function end(a: ActiveRun, phase: RunPhase): void {
@@ -189,6 +203,7 @@ async function pump(a: ActiveRun): Promise<void> {
 }
 
 async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<void> {
+  const previous = active;
   if (active) end(active, 'stopped');
   lastRunId = cmd.runId;
   pauseBeforeStart = false;
@@ -201,9 +216,24 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
   }
   post({ type: 'state', runId: cmd.runId, phase: 'preparing', paused: false });
   if (cmd.backend !== undefined) lastBackendParam = cmd.backend;
-  const report = await prepare(lastBackendParam);
+  let report = await prepare(lastBackendParam);
   if (lastRunId !== cmd.runId) return; // another start or a stop arrived meanwhile
-  const run = createRun(parsed.spec, { backend: report.backend });
+  if (!readBackendParam(lastBackendParam).preferred) {
+    // Not forced: the backend remembered for this device and cohort shape, or measured now.
+    report = await chooseBackendForRun(parsed.spec, cmd.remembered, {
+      current: report,
+      cancelled: () => lastRunId !== cmd.runId,
+      previousReleased: () => !previous || previous.released === true,
+      post,
+      probe,
+      warning: readBackendParam(lastBackendParam).warning,
+    });
+    backend = { report, preferred: undefined };
+    if (lastRunId !== cmd.runId) return;
+  }
+  // Stored warm starts: the site's shipped files (presets), then IndexedDB (custom specs).
+  const runOptions = { backend: report.backend, warmStartCache };
+  const run = createRun(parsed.spec, runOptions);
   const a: ActiveRun = {
     runId: cmd.runId,
     run,
@@ -225,7 +255,7 @@ function handle(cmd: WorkerCommand): void {
   switch (cmd.type) {
     case 'prepare':
       lastBackendParam = cmd.backend;
-      prepare(cmd.backend).catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
+      prepare(cmd.backend, null, rememberedBackendFor(cmd)).catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
       return;
     case 'start':
       start(cmd).catch((e) => {

@@ -18,10 +18,12 @@ export function bannerText(report: BackendReport, forced?: string | null): strin
  * docs/BENCHMARKS.md: a rollout batch 15-250x slower than wasm on a 2-core machine). Say so, with
  * the way out, without changing the choice the user did not ask to change.
  */
-export function emulationHint(report: BackendReport): string | null {
+export function emulationHint(report: BackendReport, forced?: string | null): string | null {
   if (report.backend !== 'webgpu' || report.adapter !== 'swiftshader') return null;
   return 'WebGPU is running on SwiftShader, a CPU emulation (no GPU found): training works but is slow. ' +
-    'On this machine ?backend=wasm is much faster.';
+    (forced === 'webgpu'
+      ? 'On this machine ?backend=wasm is much faster.'
+      : 'Start times one RL step on each backend and trains on the fastest.');
 }
 
 /**
@@ -34,7 +36,7 @@ export function Notices() {
   const linkNotice = useLab((s) => s.ui.linkNotice);
   const setLinkNotice = useLab((s) => s.setLinkNotice);
   const banner = engine.report ? bannerText(engine.report, backendFromUrl()) : null;
-  const hint = engine.report ? emulationHint(engine.report) : null;
+  const hint = engine.report ? emulationHint(engine.report, backendFromUrl()) : null;
   return (
     <div className="notices">
       {banner && (

@@ -1,8 +1,12 @@
+import { cohortSignature, measurementText } from '../../engine/backendChoice';
+import { readBackendParam } from '../../engine/protocol';
+import { validationOf } from '../controls/validation';
 import { fmtDuration, fmtPercent, fmtRate } from '../lib/format';
 import { useLab } from '../store';
 import { throughput } from '../store/progress';
 import { lastStepRewards } from '../store/series';
-import type { RunState } from '../store/runSlice';
+import type { EngineState, RunState } from '../store/runSlice';
+import { backendFromUrl } from '../trainingWorker';
 
 function phaseText(run: RunState): string {
   const paused = run.paused ? ' (paused)' : '';
@@ -31,6 +35,35 @@ function phaseText(run: RunState): string {
   }
 }
 
+/** The backend choice by measurement, as plain text (null: nothing to say yet). */
+function BackendChoice({ engine }: { engine: EngineState }) {
+  const m = engine.measurement;
+  const draft = validationOf(useLab((s) => s.draft));
+  if (m) {
+    // The key ends with the cohort signature it was measured for.
+    const other = m.status !== 'measuring' && draft.ok && !m.key.endsWith(`|cohort=${cohortSignature(draft.spec)}`);
+    return (
+      <span
+        className="status-item sub"
+        data-testid="backend-choice"
+        data-status={m.status}
+        data-chosen={m.chosen ?? ''}
+        data-measured-at={m.measuredAt ?? ''}
+        title={m.rows.map((r) => `${r.backend}: set-up and first step ${r.warmupMs ?? '–'} ms, ${r.timedSteps} timed step(s), ${r.spentMs ?? '–'} ms in all`).join('\n')}
+      >
+        {measurementText(m)}
+        {other && ' (measured for another cohort shape: Start measures this one, or reuses a remembered choice)'}
+      </span>
+    );
+  }
+  if (!engine.report || readBackendParam(backendFromUrl()).preferred) return null;
+  return (
+    <span className="status-item sub" data-testid="backend-choice" data-status="pending" title="One RL step of this cohort is timed on wasm, WebGL and WebGPU; the choice is remembered for this browser and cohort shape.">
+      The fastest backend for this cohort is measured at Start
+    </span>
+  );
+}
+
 export function RunStatus() {
   const run = useLab((s) => s.run);
   const engine = useLab((s) => s.engine);
@@ -57,6 +90,7 @@ export function RunStatus() {
       <span className="status-item" data-testid="rl-step" data-step={run.step ?? 0} data-received={run.stepsReceived} data-last-metrics={lastMetrics ?? undefined}>
         {fmtRate(rate.stepsPerSec, 'steps/s')} · {fmtRate(rate.tokensPerSec, 'tok/s')}
       </span>
+      <BackendChoice engine={engine} />
       {probe && (
         <span className="status-item sub" data-testid={probe.ok ? 'probe-result' : 'probe-error'} title="A one-step training probe run when the backend was chosen">
           {probe.ok && probe.lossBefore != null && probe.lossAfter != null

@@ -25,10 +25,12 @@ export interface EngineState {
   warning: string | null;
   /** Set when the WebGPU device was lost and the worker chose a backend again. */
   deviceLost: string | null;
+  /** The backend choice by measurement: in progress, measured or remembered (null: none yet). */
+  measurement: Omit<Extract<WorkerEvent, { type: 'measurement' }>, 'type'> | null;
 }
 
 export function initialEngineState(): EngineState {
-  return { report: null, probe: null, warning: null, deviceLost: null };
+  return { report: null, probe: null, warning: null, deviceLost: null, measurement: null };
 }
 
 export interface RunState {
@@ -119,10 +121,14 @@ function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunStat
   }
 }
 
-/** Fold a backend event into the engine state. */
+/** Fold a backend or measurement event into the engine state. */
 export function reduceEngineEvent(engine: EngineState, ev: WorkerEvent): EngineState {
+  if (ev.type === 'measurement') {
+    const { type: _, ...measurement } = ev;
+    return { ...engine, measurement };
+  }
   if (ev.type !== 'backend') return engine;
-  return { report: ev.report, probe: ev.probe, warning: ev.warning, deviceLost: ev.deviceLost ?? engine.deviceLost };
+  return { ...engine, report: ev.report, probe: ev.probe, warning: ev.warning, deviceLost: ev.deviceLost ?? engine.deviceLost };
 }
 
 /**
@@ -130,7 +136,7 @@ export function reduceEngineEvent(engine: EngineState, ev: WorkerEvent): EngineS
  * Events of another run are dropped; errors with runId 0 (not about a run) are always shown.
  */
 export function reduceWorkerEvent(run: RunState, ev: WorkerEvent, now: number): RunState {
-  if (ev.type === 'backend') return run;
+  if (ev.type === 'backend' || ev.type === 'measurement') return run;
   if (ev.runId !== run.runId && !(ev.type === 'error' && ev.runId === 0)) return run;
   switch (ev.type) {
     case 'state':

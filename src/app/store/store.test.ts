@@ -116,4 +116,18 @@ describe('lab store', () => {
     expect(useLab.getState().run.phase).toBe('done');
     expect(useLab.getState().run.summary?.backend).toBe('wasm');
   });
+
+  it('keeps the backend measurement (page-level: a run and Reset leave it alone)', () => {
+    useLab.getState().beginRun(3, quick);
+    const rows = [{ backend: 'wasm' as const, detail: null, software: false, status: 'ok' as const, msPerStep: 180, timedSteps: 2, atLeastMs: null, warmupMs: 600, note: null }];
+    run({ type: 'measurement', status: 'measuring', key: 'K', rows: [], current: 'wasm', chosen: null, reason: null, measuredAt: null });
+    expect(useLab.getState().engine.measurement).toMatchObject({ status: 'measuring', current: 'wasm' });
+    const before = useLab.getState().run;
+    run({ type: 'measurement', status: 'measured', key: 'K', rows, current: null, chosen: 'wasm', reason: 'fastest measured', measuredAt: 7 });
+    expect(useLab.getState().run).toBe(before);
+    expect(useLab.getState().engine.measurement).toEqual({ status: 'measured', key: 'K', rows, current: null, chosen: 'wasm', reason: 'fastest measured', measuredAt: 7 });
+    run({ type: 'backend', report, probe: null, warning: null, deviceLost: null });
+    useLab.getState().resetRun();
+    expect(useLab.getState().engine.measurement?.chosen).toBe('wasm');
+  });
 });

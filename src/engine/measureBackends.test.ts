@@ -1,0 +1,204 @@
+import * as tf from '@tensorflow/tfjs';
+import { describe, expect, it } from 'vitest';
+import type { RunnerEvent } from '../core/experiment/events';
+import { layered, member, PRESETS } from '../core/experiment/presets';
+import type { ExperimentRun, RunOptions } from '../core/experiment/runner';
+import type { ExperimentSpec } from '../core/experiment/spec';
+import type { BackendName } from './backend-common';
+import { chooseMeasured } from './backendChoice';
+import { measureBackends, probeSpecFor } from './measureBackends';
+import { initNodeBackend } from './node-backend';
+
+/**
+ * A fake run whose set-up and steps take the given times (asynchronously, like a GPU backend).
+ * After dispose() the step in flight fails when its wait ends, as a real step does at its next
+ * use of a disposed weight; `aborts[name]()` ends the wait at once (a destroyed WebGPU device
+ * rejects the pending readback).
+ */
+function fakeRuns(
+  timing: Partial<Record<BackendName, { setup: number; first: number; step: number }>>,
+  log: string[],
+  aborts: Partial<Record<BackendName, () => void>> = {},
+) {
+  return (spec: ExperimentSpec, opts: RunOptions): ExperimentRun => {
+    const name = opts.backend as BackendName;
+    const t = timing[name]!;
+    let disposed = false;
+    const wait = (ms: number) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, ms);
+        aborts[name] = () => {
+          clearTimeout(timer);
+          reject(new Error('device destroyed'));
+        };
+      });
+    async function* events(): AsyncGenerator<RunnerEvent, void, void> {
+      await wait(t.setup);
+      if (disposed) throw new Error('Variable is disposed');
+      yield { type: 'base', members: [], base: [], baseKappa: [] };
+      for (let step = 1; step <= spec.steps; step++) {
+        await wait(step === 1 ? t.first : t.step);
+        if (disposed) throw new Error('Variable is disposed');
+        log.push(`${name} step ${step}`);
+        yield { type: 'step', step, steps: spec.steps, arms: [], samples: [], stepMs: 0, tokens: 0 } as unknown as RunnerEvent;
+      }
+    }
+    return {
+      events,
+      checkpoint: () => Promise.reject(new Error('not in this fake')),
+      dispose: () => {
+        disposed = true;
+        log.push(`${name} disposed`);
+      },
+    };
+  };
+}
+
+const spec = PRESETS.quick.spec;
+const activate = (unavailable: BackendName[] = []) => async (name: BackendName) => {
+  if (unavailable.includes(name)) throw new Error(`no ${name} here`);
+  return name === 'webgpu' ? { detail: 'swiftshader', software: true } : { detail: null, software: false };
+};
+
+describe('probeSpecFor', () => {
+  it('is the cohort without warm start or evaluation steps', () => {
+    const p = probeSpecFor(PRESETS.collapse.spec);
+    expect(p.members.map((m) => [m.warmStartSteps, m.warmStartTarget])).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
+    expect(p.members.map((m) => m.dModel)).toEqual(PRESETS.collapse.spec.members.map((m) => m.dModel));
+    expect(p.arms).toEqual(PRESETS.collapse.spec.arms);
+    expect(p.grpo).toEqual(PRESETS.collapse.spec.grpo);
+    expect(p.evalEvery).toBe(1000);
+    expect(p.steps).toBeGreaterThan(3); // step 3 is not the last step, which evaluates
+    expect(p.data.heldOut).toBe(4);
+  });
+});
+
+describe('measureBackends (fake runs)', () => {
+  it('times the second and third steps, and gives up a slower backend mid-step', async () => {
+    const log: string[] = [];
+    const aborted: string[] = [];
+    const progress: (BackendName | null)[] = [];
+    const aborts: Partial<Record<BackendName, () => void>> = {};
+    const t0 = performance.now();
+    const rows = await measureBackends(spec, ['wasm', 'webgl', 'webgpu'], {
+      activate: activate(['webgl']),
+      createRun: fakeRuns({ wasm: { setup: 10, first: 60, step: 40 }, webgpu: { setup: 50, first: 100, step: 60_000 } }, log, aborts),
+      abort: (name) => {
+        aborted.push(name);
+        aborts[name]?.();
+      },
+      onProgress: (_, current) => progress.push(current),
+      numTensors: () => 0,
+      budgetMs: 1000,
+    });
+    const elapsed = performance.now() - t0;
+
+    expect(rows.map((r) => [r.backend, r.status])).toEqual([
+      ['wasm', 'ok'],
+      ['webgl', 'failed'],
+      ['webgpu', 'stopped'],
+    ]);
+    expect(rows[0].timedSteps).toBe(2);
+    expect(rows[0].msPerStep).toBeGreaterThanOrEqual(35);
+    expect(rows[0].msPerStep).toBeLessThan(1000);
+    expect(rows[1].note).toBe('no webgl here');
+    expect(rows[2]).toMatchObject({ detail: 'swiftshader', software: true, note: 'slower than wasm', msPerStep: null });
+    expect(rows[2].atLeastMs).toBe(rows[0].msPerStep);
+    // The minute-long step was not waited for: given up once it was slower than wasm, then cut short.
+    expect(elapsed).toBeLessThan(3000);
+    expect(aborted).toEqual(['webgpu']);
+    expect(log).toContain('webgpu disposed');
+    expect(log).not.toContain('webgpu step 2');
+    expect(progress).toEqual(['wasm', 'webgl', 'webgpu', null]);
+    expect(chooseMeasured(rows).chosen).toBe('wasm');
+  });
+
+  it('stops timing when the budget is used, and a set-up over its cap stops the backend', async () => {
+    const log: string[] = [];
+    const rows = await measureBackends(spec, ['wasm', 'webgpu'], {
+      activate: activate(),
+      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 120 }, webgpu: { setup: 1200, first: 10, step: 10 } }, log),
+      numTensors: () => 0,
+      budgetMs: 200,
+    });
+    // 120 ms + another 120 ms would pass the 200 ms budget: one timed step.
+    expect(rows[0]).toMatchObject({ status: 'ok', timedSteps: 1 });
+    expect(log.filter((l) => l.startsWith('wasm step'))).toEqual(['wasm step 1', 'wasm step 2']);
+    // Set-up cap: max(3 x budget, 3 x best) = 600 ms.
+    expect(rows[1]).toMatchObject({ status: 'stopped', atLeastMs: null });
+    expect(rows[1].note).toMatch(/^set-up and first step took over 600 ms; wasm's took \d+ ms$/);
+    // Without an abort hook the given-up set-up ran to its end, then failed on the disposed run.
+    expect(log).toContain('webgpu disposed');
+  });
+
+  it('a backend whose run throws is failed, and the next one is still measured', async () => {
+    const rows = await measureBackends(spec, ['wasm', 'webgl'], {
+      activate: activate(),
+      createRun: (s, o) => {
+        if (o.backend === 'wasm') throw new Error('Kernel Foo not registered');
+        return fakeRuns({ webgl: { setup: 5, first: 5, step: 5 } }, [])(s, o);
+      },
+      numTensors: () => 0,
+    });
+    expect(rows.map((r) => [r.backend, r.status, r.note])).toEqual([
+      ['wasm', 'failed', 'Kernel Foo not registered'],
+      ['webgl', 'ok', null],
+    ]);
+  });
+
+  it('stops between pulls when cancelled, returning the rows so far', async () => {
+    let cancel = false;
+    const log: string[] = [];
+    const runs = fakeRuns({ wasm: { setup: 5, first: 5, step: 5 }, webgl: { setup: 5, first: 5, step: 5 } }, log);
+    const rows = await measureBackends(spec, ['wasm', 'webgl'], {
+      activate: activate(),
+      createRun: (s, o) => {
+        if (o.backend === 'webgl') cancel = true; // e.g. Reset pressed while webgl is being measured
+        return runs(s, o);
+      },
+      cancelled: () => cancel,
+      numTensors: () => 0,
+    });
+    expect(rows.map((r) => r.backend)).toEqual(['wasm']);
+    expect(log).toContain('webgl disposed');
+  });
+});
+
+describe('measureBackends (real runs, Node)', () => {
+  it('times a real RL step on wasm and cpu and leaves no tensor behind', async () => {
+    const tiny = layered({
+      task: { id: 'digitsum', difficulty: 3 },
+      data: { labeledPool: 100, rlPool: 100, heldOut: 8 },
+      members: [
+        member({ id: 'A', family: 'mlp', dModel: 16, layers: 1, warmStartSteps: 20, warmStartExamples: 50 }),
+        member({ id: 'B', family: 'gru', dModel: 16, layers: 1, warmStartSteps: 20, warmStartExamples: 50 }),
+      ],
+      arms: [{ id: 'peer', scheme: 'peer', members: ['A', 'B'] }],
+      grpo: { promptsPerStep: 2, groupSize: 4, learningRate: 1e-3 },
+      steps: 50,
+      evalEvery: 5,
+    });
+    await initNodeBackend('wasm');
+    const before = tf.memory().numTensors;
+    const rows = await measureBackends(tiny, ['wasm', 'cpu'], {
+      activate: async (name) => {
+        await initNodeBackend(name as 'wasm' | 'cpu', { fallback: false });
+        return { detail: null, software: false };
+      },
+    });
+    expect(rows.map((r) => [r.backend, r.status])).toEqual([
+      ['wasm', 'ok'],
+      ['cpu', 'ok'],
+    ]);
+    for (const r of rows) {
+      expect(r.msPerStep).toBeGreaterThan(0);
+      expect(r.timedSteps).toBeGreaterThanOrEqual(1);
+      expect(r.leakedTensors).toBe(0);
+    }
+    expect(tf.memory().numTensors).toBe(before);
+    await initNodeBackend('wasm');
+  });
+});
