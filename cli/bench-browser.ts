@@ -1,13 +1,24 @@
 /**
- * The browser half of the benchmark: serves bench.html with Vite's dev server, opens it in the
- * system Chromium through Playwright once per backend, and collects window.__bench.
+ * The browser halves of `npm run bench`:
+ *
+ * runBrowserBench: builds bench.html (`vite build` into a temporary folder: a snapshot of the
+ * sources, with no dev-server reloads mid-run when files change), serves it with
+ * `vite preview` (cross-origin isolated, as the app), opens it in the system Chromium through
+ * Playwright once per backend, and collects window.__bench (rows of the same measurement as
+ * Node: src/core/benchmark).
+ *
+ * runPageBench (--page): time to phenomenon. Builds the app (`vite build` into a temporary
+ * folder, as the e2e tests do, then `vite preview`), opens a link with a fresh browser profile,
+ * presses Start as soon as it is enabled, and records seconds from opening the page to the first
+ * RL step shown and to the end of the run. A measurement, never asserted.
  */
-import { createServer } from 'vite';
-import { chromium } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build, preview, type PreviewServer } from 'vite';
+import { chromium, type Page } from '@playwright/test';
 import { findChromium } from '../scripts/find-chromium.mjs';
-import type { BenchRow } from '../src/core/benchmark';
-
-type Row = BenchRow & { adapter?: string | null };
+import type { BenchRow } from '../src/core/benchmark/index';
 
 const ARGS = [
   '--no-sandbox',
@@ -19,27 +30,48 @@ const ARGS = [
   '--disable-sync',
 ];
 
-export async function runBrowserBench(backends: string[], repeats: number): Promise<{ rows: Row[]; browser: string; skipped: string[] }> {
+const firstLine = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0] : String(e));
+
+export interface BrowserBenchOptions {
+  cases: string[];
+  repeats: number;
+  warmup: number;
+  /** Per backend (default 30 min). */
+  timeoutMs?: number;
+}
+
+export async function runBrowserBench(
+  backends: string[],
+  opts: BrowserBenchOptions,
+): Promise<{ rows: BenchRow[]; browser: string; skipped: string[] }> {
   const executablePath = findChromium();
   if (!executablePath) return { rows: [], browser: 'none', skipped: ['browser: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)'] };
-  const server = await createServer({ server: { port: 5199, strictPort: false, host: '127.0.0.1' }, logLevel: 'error' });
-  await server.listen();
-  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:5199/';
+  const outDir = mkdtempSync(join(tmpdir(), 'cohort-lab-bench-'));
+  console.error('browser: vite build bench.html ...');
+  // Not minified: the minifier breaks tfjs-wasm's threaded variant on the page's main thread ("e is
+  // not defined" in its pthread workers; vite.config.ts does the same for the app's worker).
+  await build({ logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: false, rolldownOptions: { input: { bench: resolve('bench.html') } } } });
+  const server = await preview({ logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4195, strictPort: false } });
+  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4195/';
   const browser = await chromium.launch({ executablePath, args: ARGS, headless: true });
-  const rows: Row[] = [];
+  const rows: BenchRow[] = [];
   const skipped: string[] = [];
   try {
     for (const b of backends) {
       console.error(`browser: benchmarking ${b} ...`);
       const page = await browser.newPage();
+      page.on('console', (m) => {
+        if (m.text().startsWith('bench: ')) console.error(`browser: ${m.text().slice(7)}`);
+      });
       try {
-        await page.goto(`${url}bench.html?backend=${b}&repeats=${repeats}`);
-        await page.waitForFunction(() => window.__bench !== undefined, undefined, { timeout: 20 * 60_000 });
+        const q = new URLSearchParams({ backend: b, cases: opts.cases.join(','), repeats: String(opts.repeats), warmup: String(opts.warmup) });
+        await page.goto(`${url}bench.html?${q}`);
+        await page.waitForFunction(() => window.__bench !== undefined, undefined, { timeout: opts.timeoutMs ?? 30 * 60_000, polling: 1000 });
         const result = await page.evaluate(() => window.__bench!);
         if (result.error) skipped.push(`browser ${b}: ${result.error}`);
         rows.push(...result.rows);
       } catch (e) {
-        skipped.push(`browser ${b}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        skipped.push(`browser ${b}: ${firstLine(e)}`);
       } finally {
         await page.close();
       }
@@ -47,6 +79,94 @@ export async function runBrowserBench(backends: string[], repeats: number): Prom
     return { rows, browser: `Chromium ${browser.version()}`, skipped };
   } finally {
     await browser.close();
-    await server.close();
+    await closePreview(server);
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+async function closePreview(server: PreviewServer): Promise<void> {
+  await server.close();
+}
+
+export interface PageTiming {
+  /** The query string opened ('' = the default link). */
+  query: string;
+  browser: string;
+  /** What the page's backend status said once detected, e.g. "webgpu (swiftshader)". */
+  backend: string;
+  /** Seconds from page.goto to: Start enabled, the first RL step shown, the end of the run. */
+  startEnabledS: number;
+  firstStepS: number | null;
+  doneS: number | null;
+  /** RL steps shown at the end (or when the timeout stopped the wait). */
+  steps: number;
+  timedOut: boolean;
+  date: string;
+}
+
+async function stepShown(page: Page): Promise<number> {
+  return Number((await page.getByTestId('rl-step').getAttribute('data-step')) ?? 0);
+}
+
+/** --page: build, serve, open `query` in a fresh profile, press Start, time the run. */
+export async function runPageBench(query: string, timeoutMs: number, log: (line: string) => void): Promise<PageTiming> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
+  const outDir = mkdtempSync(join(tmpdir(), 'cohort-lab-page-'));
+  log('page: vite build ...');
+  await build({ logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const server = await preview({ logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4190, strictPort: false } });
+  const base = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4190/';
+  // A new browser with its own temporary profile: nothing cached (compiled shaders, storage).
+  const browser = await chromium.launch({ executablePath, args: ARGS, headless: true });
+  try {
+    const page = await (await browser.newContext()).newPage();
+    const t0 = performance.now();
+    const since = () => (performance.now() - t0) / 1000;
+    await page.goto(`${base}${query}`);
+    const start = page.getByTestId('start');
+    await start.waitFor({ state: 'visible', timeout: timeoutMs });
+    await page.waitForFunction(() => {
+      const b = document.querySelector('[data-testid="start"]') as HTMLButtonElement | null;
+      return b !== null && !b.disabled;
+    }, undefined, { timeout: timeoutMs, polling: 100 });
+    const startEnabledS = since();
+    await start.click();
+    log(`page: Start pressed at ${startEnabledS.toFixed(1)} s`);
+    const backendNow = async () => ((await page.getByTestId('backend-status').textContent()) ?? '').replace(/^Backend:\s*/, '');
+    let firstStepS: number | null = null;
+    let doneS: number | null = null;
+    let lastLogged = 0;
+    while (since() * 1000 < timeoutMs) {
+      const step = await stepShown(page);
+      if (firstStepS === null && step >= 1) {
+        firstStepS = since();
+        log(`page: first RL step shown at ${firstStepS.toFixed(1)} s`);
+      }
+      if ((await page.getByTestId('run-phase').getAttribute('data-phase')) === 'done') {
+        doneS = since();
+        break;
+      }
+      if (since() - lastLogged > 30) {
+        lastLogged = since();
+        log(`page: ${since().toFixed(0)} s, RL step ${step}`);
+      }
+      await page.waitForTimeout(250);
+    }
+    return {
+      query,
+      browser: `Chromium ${browser.version()}`,
+      backend: await backendNow(),
+      startEnabledS,
+      firstStepS,
+      doneS,
+      steps: await stepShown(page),
+      timedOut: doneS === null,
+      date: new Date().toISOString().slice(0, 10),
+    };
+  } finally {
+    await browser.close();
+    await closePreview(server);
+    rmSync(outDir, { recursive: true, force: true });
   }
 }

@@ -1,46 +1,131 @@
 /**
- * npm run bench [-- --backends wasm,cpu[,webgpu]] [--browser webgpu,webgl,wasm | --no-browser]
- *               [--repeats 5] [--out docs/BENCHMARKS.md]
+ * npm run bench [-- flags]: count and time RL steps per backend (docs/BENCHMARKS.md says how to
+ * read the numbers). A measurement, not a test.
  *
- * Measures the default cohort (src/core/benchmark.ts) on each backend: in Node (wasm and cpu by
- * default; webgpu through Dawn, meaningful on a machine with a GPU) and in Chromium through
- * Playwright (webgpu, webgl, wasm in a page; SwiftShader when there is no GPU). Prints the tables
- * and writes them to docs/BENCHMARKS.md with the machine. A measurement, not a test.
+ *   --backends LIST       Node backends, of wasm, cpu, webgpu (Dawn; SwiftShader without a GPU). Default wasm.
+ *   --no-node             skip the Node rows
+ *   --cases LIST          Node cases, of collapse, quick, scaling (= scaling-1,-2,-4,-8: 1, 2, 4, 8
+ *                         models of the collapse shape), scaling-N, transformer (collapse with
+ *                         transformer members). Default collapse,quick,scaling,transformer.
+ *   --repeats N           measured RL steps per case (default 5), each timed and counted on its own
+ *   --warmup N            unmeasured steps before them (default 2: shader compilation, optimiser state)
+ *   --browser LIST        Chromium backends through bench.html, of webgpu, webgl, wasm, cpu.
+ *                         Default webgpu,webgl,wasm.
+ *   --browser-cases LIST  cases in Chromium (default collapse,scaling-1: SwiftShader is slow)
+ *   --browser-timeout MIN per Chromium backend (default 30)
+ *   --no-browser          skip Chromium
+ *   --no-bundle           skip `vite build` and the gzipped sizes of the first JavaScript and the worker
+ *   --no-torch            skip the PyTorch reference (scripts/torch_reference.py; run only when
+ *                         Debian's python has torch: apt-get install python3-torch)
+ *   --page                also time the app itself: build, serve, open the link, press Start, and
+ *                         record seconds to the first RL step shown and to the end of the run
+ *   --page-query Q        the link's query for --page (default '': the default preset on the
+ *                         backend the lab picks; e.g. '?backend=wasm' or '?preset=quick')
+ *   --page-timeout MIN    give up waiting for the run's end after this long (default 60)
+ *   --out FILE            the Markdown to update (default docs/BENCHMARKS.md; only its marked sections
+ *                         <!-- node -->, <!-- browser -->, <!-- torch -->, <!-- bundle -->, <!-- page -->
+ *                         are replaced, the rest is kept)
+ *   --json FILE           the rows (default bench/results/latest.json; rows this run measured replace
+ *                         the same (where, backend, preset, models, shape), others are kept). bundle.json,
+ *                         torch.json and page.json (one timing per --page-query) go to the same folder.
+ *   --help
+ *
+ * Quick check: npm run bench -- --repeats 1 --no-browser
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
-import { parseArgs, intFlag, UsageError } from './args';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs, intFlag, UsageError, runMain } from './args';
 import { initNodeBackend, type NodeBackendName } from '../src/engine/node-backend';
-import { getPreset, DEFAULT_PRESET } from '../src/core/experiment/presets';
-import { benchmarkCohort, benchTable, type BenchRow } from '../src/core/benchmark';
-import { runBrowserBench } from './bench-browser';
+import { getPreset } from '../src/core/experiment/presets';
+import { lengthCap } from '../src/core/experiment/runner';
+import { getTask } from '../src/core/tasks/index';
+import { VOCAB_SIZE } from '../src/core/tasks/tokenizer';
+import {
+  benchCase,
+  measureCase,
+  mergeRows,
+  modelCount,
+  parseCases,
+  rowProblems,
+  rowsTable,
+  scalingTable,
+  topKernelLines,
+  type BenchRow,
+  type CaseId,
+} from '../src/core/benchmark/index';
+import { runBrowserBench, runPageBench, type PageTiming } from './bench-browser';
+import { bundleSection, bundleSizes, torchReference, type TorchResult } from './bench-extra';
 
-type Row = BenchRow & { adapter?: string | null };
+const FLAGS = {
+  backends: 'string',
+  'no-node': 'boolean',
+  cases: 'string',
+  repeats: 'string',
+  warmup: 'string',
+  browser: 'string',
+  'browser-cases': 'string',
+  'browser-timeout': 'string',
+  'no-browser': 'boolean',
+  'no-bundle': 'boolean',
+  'no-torch': 'boolean',
+  page: 'boolean',
+  'page-query': 'string',
+  'page-timeout': 'string',
+  out: 'string',
+  json: 'string',
+  help: 'boolean',
+} as const;
 
-async function nodeRows(list: NodeBackendName[], repeats: number, skipped: string[]): Promise<Row[]> {
-  const rows: Row[] = [];
-  const spec = getPreset(DEFAULT_PRESET)!.spec;
-  for (const b of list) {
-    try {
-      console.error(`node: benchmarking ${b} ...`);
-      const report = await initNodeBackend(b, { fallback: false });
-      rows.push(...(await benchmarkCohort(spec, repeats)).map((r) => ({ ...r, adapter: report.adapter })));
-    } catch (e) {
-      skipped.push(`node ${b}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-    }
-  }
-  return rows;
+const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] [--cases collapse,quick,scaling,transformer]
+                        [--repeats 5] [--warmup 2] [--browser webgpu,webgl,wasm | --no-browser]
+                        [--browser-cases collapse,scaling-1] [--browser-timeout MIN] [--no-bundle] [--no-torch]
+                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN]]
+                        [--out docs/BENCHMARKS.md] [--json bench/results/latest.json]
+(flags: the comment at the top of cli/bench.ts)`;
+
+const log = (line: string) => console.error(line);
+const PRESET_ORDER = ['collapse', 'quick', 'collapse-transformer', 'scaling'];
+const BACKEND_ORDER = ['webgpu', 'webgl', 'wasm', 'cpu'];
+
+function listFlag(value: unknown, fallback: string, known: readonly string[], name: string): string[] {
+  const list = String(value ?? fallback).split(',').filter(Boolean);
+  for (const b of list) if (!known.includes(b)) throw new UsageError(`--${name}: unknown backend "${b}" (${known.join(', ')})`);
+  return list;
 }
 
-/** Replace one marked section of BENCHMARKS.md, keeping the others (e.g. GPU results). */
+function casesFlag(value: unknown, fallback: string, name: string): CaseId[] {
+  try {
+    return parseCases(String(value ?? fallback));
+  } catch (e) {
+    throw new UsageError(`--${name}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The array in a JSON file, or [] when the file is missing, unreadable or not an array. */
+function readArray<T>(path: string): T[] {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return Array.isArray(v) ? (v as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** JSON with an array's items one per line (rows diff line by line), anything else indented. */
+function writeJson(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const text = Array.isArray(value) ? `[\n${value.map((v) => ' ' + JSON.stringify(v)).join(',\n')}\n]` : JSON.stringify(value, null, 1);
+  writeFileSync(path, text + '\n');
+}
+
+/** Replace one marked section of the Markdown, keeping the rest (e.g. GPU results). */
 function writeSection(path: string, marker: string, section: string): void {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    text =
-      '# Benchmarks\n\nMeasurements, not tests (`npm run bench`). Speed on SwiftShader, the CPU emulation of WebGPU ' +
-      'used when there is no GPU, says nothing about a real GPU; compare backends within one table only.\n';
+    text = '# Benchmarks\n\nMeasurements, not tests (`npm run bench`).\n';
   }
   const open = `<!-- ${marker} -->`;
   const close = `<!-- /${marker} -->`;
@@ -50,41 +135,222 @@ function writeSection(path: string, marker: string, section: string): void {
   writeFileSync(path, start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + close.length) : `${text}\n${block}\n`);
 }
 
+function sortRows(rows: BenchRow[]): BenchRow[] {
+  const rank = (xs: string[], x: string) => (xs.includes(x) ? xs.indexOf(x) : xs.length);
+  return [...rows].sort(
+    (a, b) =>
+      rank(BACKEND_ORDER, a.backend) - rank(BACKEND_ORDER, b.backend) ||
+      rank(PRESET_ORDER, a.preset) - rank(PRESET_ORDER, b.preset) ||
+      a.models - b.models,
+  );
+}
+
+function machineLine(): string {
+  const cpu = cpus();
+  const load = loadavg().map((x) => x.toFixed(1)).join(', ');
+  return `${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average when this section was written ${load}`;
+}
+
+function rowsSection(title: string, rows: BenchRow[], machine: string): string {
+  const dates = [...new Set(rows.map((r) => r.date))].sort().join(', ');
+  const steps = [...new Set(rows.map((r) => `${r.warmup} warm-up + ${r.steps} measured`))].join('; ');
+  const scaling = scalingTable(rows);
+  return [
+    `## ${title}, ${dates}`,
+    '',
+    `Machine: ${machine}. Steps per case: ${steps}; counts are medians over the measured steps.`,
+    '',
+    ...(rows.some((r) => r.preset !== 'scaling') ? [rowsTable(rows.filter((r) => r.preset !== 'scaling')), ''] : []),
+    ...(scaling ? ['Models-scaling series (1, 2, 4, 8 models of the collapse shape in self arms):', '', scaling, ''] : []),
+    'Most frequent kernels per step:',
+    '',
+    topKernelLines(rows),
+    '',
+  ].join('\n');
+}
+
+function torchSection(t: TorchResult | { skipped: string }, rows: BenchRow[]): string {
+  if ('skipped' in t) return ['## PyTorch reference', '', `${t.skipped}.`, ''].join('\n');
+  const wasm = rows.find((r) => r.where === 'node' && r.backend === 'wasm' && r.preset === 'collapse');
+  const f = t.fullRecompute;
+  const n = t.newPositionOnly;
+  const ratio = (x: number) => (wasm ? `${(wasm.stepMs.median / x).toFixed(1)}x` : 'not measured (no Node wasm collapse row)');
+  return [
+    `## PyTorch reference, ${t.date}`,
+    '',
+    `\`scripts/torch_reference.py\`: the collapse RL step in PyTorch ${t.torch} on the CPU (${t.threads} thread, BLAS: ${t.blas}): ` +
+      `${t.models} models (${t.shape}, ${t.params} parameters each), each a rollout of B ${t.B} x G ${t.G} with ${t.newTokens} new tokens ` +
+      `after a ${t.promptLength}-token prompt and one GRPO update (clipped surrogate at rho = 1, grpo normalisation, Adam); ` +
+      `median of ${t.repeats} after 2 warm-up runs.`,
+    '',
+    '| rollout | RL step ms (min-max) | of which rollout ms | of which updates ms | Node wasm collapse step / this |',
+    '|---|---:|---:|---:|---:|',
+    `| recompute the whole sequence per token | ${f.stepMs.toFixed(0)} (${f.stepMsMin.toFixed(0)}-${f.stepMsMax.toFixed(0)}) | ${f.rolloutMs.toFixed(0)} | ${f.updateMs.toFixed(0)} | ${ratio(f.stepMs)} |`,
+    `| compute only the new position (the lab's rollout decodes this way) | ${n.stepMs.toFixed(0)} (${n.stepMsMin.toFixed(0)}-${n.stepMsMax.toFixed(0)}) | ${n.rolloutMs.toFixed(0)} | ${n.updateMs.toFixed(0)} | ${ratio(n.stepMs)} |`,
+    '',
+    wasm
+      ? `Node wasm collapse RL step: ${wasm.stepMs.median.toFixed(0)} ms median (${wasm.date}); the last column is that divided by ` +
+        "PyTorch's step. The lab's step also computes votes, rewards and metrics (small), and trains its 6 models as stacks of " +
+        'same-shape copies; PyTorch here trains them one after another.'
+      : 'No Node wasm collapse row to compare with.',
+    '',
+  ].join('\n');
+}
+
+function pageSection(timings: PageTiming[]): string {
+  const s = (x: number | null) => (x === null ? 'not reached' : x.toFixed(1));
+  const dates = [...new Set(timings.map((p) => p.date))].sort().join(', ');
+  return [
+    `## Time to phenomenon in Chromium, ${dates}`,
+    '',
+    '`npm run bench -- --page [--page-query Q]`: the production build served by `vite preview`, opened at the link in a ' +
+      'fresh browser profile, Start pressed as soon as it was enabled; seconds from opening the page. The default link ' +
+      'opens the default preset on the backend the lab picks.',
+    '',
+    '| link | browser | backend | Start enabled (s) | first RL step shown (s) | end of the run (s) | RL steps shown |',
+    '|---|---|---|---:|---:|---:|---:|',
+    ...timings.map(
+      (p) =>
+        `| \`/${p.query}\` | ${p.browser} | ${p.backend} | ${s(p.startEnabledS)} | ${s(p.firstStepS)} | ` +
+        `${s(p.doneS)}${p.timedOut ? ' (timed out)' : ''} | ${p.steps} |`,
+    ),
+    '',
+  ].join('\n');
+}
+
+async function nodeRows(backends: NodeBackendName[], cases: CaseId[], repeats: number, warmup: number, skipped: string[]): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const b of backends) {
+    let adapter: string | null;
+    try {
+      log(`node: ${b} ...`);
+      adapter = (await initNodeBackend(b, { fallback: false })).adapter;
+    } catch (e) {
+      skipped.push(`node ${b}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      continue;
+    }
+    for (const id of cases) {
+      try {
+        const row = await measureCase(benchCase(id), { where: 'node', repeats, warmup, adapter, log: (l) => log(`node ${b}: ${l}`) });
+        log(`node ${b}: ${id}: ${row.kernelsPerStep} kernels/step, ${row.stepMs.median.toFixed(0)} ms/step`);
+        rows.push(row);
+      } catch (e) {
+        skipped.push(`node ${b} ${id}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      }
+    }
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), { backends: 'string', browser: 'string', 'no-browser': 'boolean', out: 'string', repeats: 'string' });
+  const args = parseArgs(process.argv.slice(2), FLAGS);
+  if (args.flags.has('help')) {
+    console.log(USAGE);
+    return;
+  }
   const repeats = intFlag(args, 'repeats', 1, 100) ?? 5;
-  const nodeList = String(args.flags.get('backends') ?? 'wasm,cpu').split(',');
-  for (const b of nodeList) if (!['wasm', 'cpu', 'webgpu'].includes(b)) throw new UsageError(`--backends: unknown backend "${b}" (wasm, cpu, webgpu)`);
-  const browserList = args.flags.has('no-browser') ? [] : String(args.flags.get('browser') ?? 'webgpu,webgl,wasm').split(',');
-  for (const b of browserList) if (!['webgpu', 'webgl', 'wasm', 'cpu'].includes(b)) throw new UsageError(`--browser: unknown backend "${b}"`);
+  const warmup = intFlag(args, 'warmup', 0, 20) ?? 2;
+  const nodeBackends = args.flags.has('no-node')
+    ? []
+    : (listFlag(args.flags.get('backends'), 'wasm', ['wasm', 'cpu', 'webgpu'], 'backends') as NodeBackendName[]);
+  const cases = casesFlag(args.flags.get('cases'), 'collapse,quick,scaling,transformer', 'cases');
+  const browserBackends = args.flags.has('no-browser') ? [] : listFlag(args.flags.get('browser'), 'webgpu,webgl,wasm', ['webgpu', 'webgl', 'wasm', 'cpu'], 'browser');
+  const browserCases = casesFlag(args.flags.get('browser-cases'), 'collapse,scaling-1', 'browser-cases');
+  const browserTimeout = intFlag(args, 'browser-timeout', 1, 600) ?? 30;
+  const pageTimeout = intFlag(args, 'page-timeout', 1, 600) ?? 60;
+  const pageQuery = (args.flags.get('page-query') as string | undefined) ?? '';
+  if (pageQuery && !pageQuery.startsWith('?')) throw new UsageError(`--page-query must start with ?, got "${pageQuery}"`);
   const out = (args.flags.get('out') as string | undefined) ?? 'docs/BENCHMARKS.md';
-
-  const spec = getPreset(DEFAULT_PRESET)!.spec;
-  const date = new Date().toISOString().slice(0, 10);
-  const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-  const what =
-    `Preset \`${DEFAULT_PRESET}\`: B ${spec.grpo.promptsPerStep} prompts x G ${spec.grpo.groupSize} completions, ` +
-    `warm-start batch ${spec.warmStart.batchSize}; each number is the median of ${repeats} runs after 2 warm-up runs.`;
-
+  const jsonPath = (args.flags.get('json') as string | undefined) ?? 'bench/results/latest.json';
+  const resultsDir = dirname(jsonPath);
+  const machine = machineLine();
   const skipped: string[] = [];
-  const rowsNode = await nodeRows(nodeList as NodeBackendName[], repeats, skipped);
-  const nodeSection = [`## Node, ${date}`, '', `Machine: ${machine}. ${what}`, '', benchTable(rowsNode), ''].join('\n');
-  console.log(nodeSection);
-  writeSection(out, 'node', nodeSection);
 
-  if (browserList.length) {
-    const { rows, browser, skipped: bskip } = await runBrowserBench(browserList, repeats);
-    skipped.push(...bskip);
-    const section = [`## Chromium (${browser}), ${date}`, '', `Machine: ${machine}. ${what}`, '', benchTable(rows), ''].join('\n');
+  // 1. RL steps in Node, then in Chromium: rows merged into latest.json, tables from the merged rows.
+  let rows = readArray<BenchRow>(jsonPath).filter((r) => rowProblems(r).length === 0);
+  const fresh = await nodeRows(nodeBackends, cases, repeats, warmup, skipped);
+  if (browserBackends.length) {
+    const r = await runBrowserBench(browserBackends, { cases: browserCases, repeats, warmup, timeoutMs: browserTimeout * 60_000 });
+    skipped.push(...r.skipped);
+    fresh.push(...r.rows.map((row) => ({ ...row, browser: r.browser })));
+  }
+  rows = mergeRows(rows, fresh);
+  writeJson(jsonPath, rows);
+  const nodeSet = sortRows(rows.filter((r) => r.where === 'node'));
+  const browserSet = sortRows(rows.filter((r) => r.where === 'chromium'));
+  if (fresh.some((r) => r.where === 'node')) {
+    const section = rowsSection('Node', nodeSet, machine);
+    console.log(section);
+    writeSection(out, 'node', section);
+  }
+  if (fresh.some((r) => r.where === 'chromium')) {
+    const browser = [...new Set(browserSet.map((r) => r.browser ?? 'Chromium'))].join(', ');
+    const section = rowsSection(browser, browserSet, machine);
     console.log(section);
     writeSection(out, 'browser', section);
   }
+
+  // 2. The PyTorch reference of the collapse step.
+  if (!args.flags.has('no-torch')) {
+    const spec = getPreset('collapse')!.spec;
+    const task = getTask(spec.task.id);
+    const m = spec.members[0];
+    const t = torchReference(
+      {
+        models: modelCount(spec),
+        prompts: spec.grpo.promptsPerStep,
+        group: spec.grpo.groupSize,
+        promptLength: 1 + task.promptLength(spec.task.difficulty),
+        newTokens: lengthCap(spec, task),
+        vocab: VOCAB_SIZE,
+        dModel: m.dModel,
+        layers: m.layers,
+        window: m.window,
+        learningRate: spec.grpo.learningRate,
+        clipEps: spec.grpo.clipEps,
+        temperature: spec.grpo.temperature,
+      },
+      Math.max(3, repeats),
+      log,
+    );
+    if ('skipped' in t) log(t.skipped);
+    else writeJson(join(resultsDir, 'torch.json'), t);
+    const section = torchSection(t, rows);
+    console.log(section);
+    writeSection(out, 'torch', section);
+  }
+
+  // 3. Bundle sizes.
+  if (!args.flags.has('no-bundle')) {
+    try {
+      const b = await bundleSizes(log);
+      writeJson(join(resultsDir, 'bundle.json'), b);
+      const section = bundleSection(b);
+      console.log(section);
+      writeSection(out, 'bundle', section);
+    } catch (e) {
+      skipped.push(`bundle: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+  }
+
+  // 4. Time to phenomenon in the app.
+  if (args.flags.has('page')) {
+    try {
+      const p = await runPageBench(pageQuery, pageTimeout * 60_000, log);
+      const pagePath = join(resultsDir, 'page.json');
+      const timings = [...readArray<PageTiming>(pagePath).filter((t) => t.query !== p.query), p];
+      writeJson(pagePath, timings);
+      const section = pageSection(timings);
+      console.log(section);
+      writeSection(out, 'page', section);
+    } catch (e) {
+      skipped.push(`page: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+  }
+
   if (skipped.length) console.log('Not measured: ' + skipped.join('; '));
-  console.error(`wrote ${out}`);
-  process.exit(0); // Dawn (webgpu in Node) keeps the process alive (PLATFORM.md)
+  log(`wrote ${out} and ${jsonPath}`);
+  process.exit(0); // Dawn (webgpu in Node) and Vite keep the process alive (PLATFORM.md)
 }
 
-main().catch((e: unknown) => {
-  console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(e instanceof UsageError ? 2 : 1);
-});
+runMain(main, 'bench');

@@ -1,31 +1,54 @@
 /**
- * The browser half of `npm run bench -- --browser`: runs the shared cohort benchmark on the
- * backend named by ?backend= (on the main thread: the numbers measure tfjs, not messaging) and
- * publishes the rows on window.__bench for the Playwright driver. Text only, no HTML sinks.
+ * The browser half of `npm run bench`: runs the shared RL-step measurement (src/core/benchmark)
+ * on the backend named by ?backend=, for the cases in ?cases= (default collapse), on the main
+ * thread (the numbers measure tfjs, not messaging), and publishes the rows on window.__bench for
+ * the Playwright driver (cli/bench-browser.ts). Progress lines go to the console prefixed
+ * "bench:". Text only, no HTML sinks.
+ *
+ *   bench.html?backend=webgpu&cases=collapse,scaling&repeats=5&warmup=2
  */
 import { chooseBackend, isBackendName } from '../engine/backend';
-import { benchmarkCohort, type BenchRow } from '../core/benchmark';
-import { DEFAULT_PRESET, getPreset } from '../core/experiment/presets';
+import { benchCase, measureCase, parseCases, type BenchRow } from '../core/benchmark/index';
 
 declare global {
   interface Window {
-    __bench?: { rows: (BenchRow & { adapter: string | null })[]; error?: string };
+    __bench?: { rows: BenchRow[]; error?: string };
   }
 }
 
 const status = document.getElementById('status')!;
 const out = document.getElementById('result')!;
 
+function intParam(params: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const v = Number(params.get(name) ?? fallback);
+  return Number.isInteger(v) ? Math.min(max, Math.max(min, v)) : fallback;
+}
+
 async function main(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const wanted = params.get('backend') ?? 'webgpu';
-  const repeats = Math.min(50, Math.max(1, Number(params.get('repeats') ?? 5)));
+  const cases = parseCases(params.get('cases') ?? 'collapse');
+  const repeats = intParam(params, 'repeats', 5, 1, 100);
+  const warmup = intParam(params, 'warmup', 2, 0, 20);
   if (!isBackendName(wanted)) throw new Error(`unknown backend ${wanted}`);
   const report = await chooseBackend(wanted);
   if (report.backend !== wanted) throw new Error(`${wanted} is not available here: ${report.reason ?? 'unknown reason'}`);
-  status.textContent = `running on ${report.backend}${report.adapter ? ` (${report.adapter})` : ''}`;
-  const rows = (await benchmarkCohort(getPreset(DEFAULT_PRESET)!.spec, repeats)).map((r) => ({ ...r, adapter: report.adapter }));
-  out.textContent = JSON.stringify(rows, null, 1);
+  const where = `${report.backend}${report.adapter ? ` (${report.adapter})` : ''}`;
+  const rows: BenchRow[] = [];
+  for (const id of cases) {
+    const row = await measureCase(benchCase(id), {
+      where: 'chromium',
+      repeats,
+      warmup,
+      adapter: report.adapter,
+      log: (line) => {
+        status.textContent = `running on ${where}: ${line}`;
+        console.log(`bench: ${report.backend} ${line}`);
+      },
+    });
+    rows.push(row);
+    out.textContent = JSON.stringify(rows, null, 1);
+  }
   status.textContent = 'done';
   window.__bench = { rows };
 }
