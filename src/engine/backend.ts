@@ -115,7 +115,28 @@ export async function activateForMeasurement(name: BackendName): Promise<{ detai
   const extra = (await attempt(name)) as { adapterInfo?: ReturnType<typeof adapterDetails> };
   if (name === 'webgpu') return { detail: adapterName(extra.adapterInfo), software: isSoftwareAdapter(extra.adapterInfo) };
   if (name === 'wasm') return { detail: wasmDetail(), software: false };
+  if (name === 'webgl') {
+    const renderer = webglRenderer();
+    return { detail: renderer, software: renderer != null && SOFTWARE_RENDERER.test(renderer) };
+  }
   return { detail: null, software: false };
+}
+
+/** Renderer strings of CPU-emulated WebGL (Chromium's SwiftShader, Mesa's llvmpipe/softpipe, Windows' WARP). */
+const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render/i;
+
+/** The active WebGL backend's renderer ('SwiftShader Device (Subzero)', 'ANGLE (NVIDIA ...)'), if it tells. */
+function webglRenderer(): string | null {
+  try {
+    const gl = (tf.backend() as unknown as { gpgpu?: { gl?: WebGLRenderingContext } }).gpgpu?.gl;
+    if (!gl) return null;
+    const ext = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+    const short = name.match(/swiftshader|llvmpipe|softpipe/i)?.[0];
+    return short ? short.toLowerCase() : name.slice(0, 60) || null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -127,11 +127,27 @@ describe('measureBackends (fake runs)', () => {
     // 120 ms + another 120 ms would pass the 200 ms budget: one timed step.
     expect(rows[0]).toMatchObject({ status: 'ok', timedSteps: 1 });
     expect(log.filter((l) => l.startsWith('wasm step'))).toEqual(['wasm step 1', 'wasm step 2']);
-    // Set-up cap: max(3 x budget, 3 x best) = 600 ms.
+    // Set-up cap of a software adapter: max(budget, 2 x best) = 240 ms (a GPU's: 3 x each).
     expect(rows[1]).toMatchObject({ status: 'stopped', atLeastMs: null });
-    expect(rows[1].note).toMatch(/^set-up and first step took over 600 ms; wasm's took \d+ ms$/);
+    const cap = Number(rows[1].note!.match(/^set-up and first step took over (\d+) ms; wasm's took \d+ ms$/)?.[1]);
+    expect(Math.abs(cap - Math.max(200, 2 * rows[0].msPerStep!))).toBeLessThanOrEqual(1); // twice wasm's step
     // Without an abort hook the given-up set-up ran to its end, then failed on the disposed run.
     expect(log).toContain('webgpu disposed');
+  });
+
+  it('does not time a software WebGL renderer once a CPU backend works (its step cannot be given up)', async () => {
+    const log: string[] = [];
+    const rows = await measureBackends(spec, ['wasm', 'webgl'], {
+      activate: async (name) => (name === 'webgl' ? { detail: 'swiftshader', software: true } : { detail: null, software: false }),
+      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 30 }, webgl: { setup: 5, first: 5, step: 5 } }, log),
+      numTensors: () => 0,
+      budgetMs: 200,
+    });
+    expect(rows[0]).toMatchObject({ backend: 'wasm', status: 'ok' });
+    expect(rows[1]).toMatchObject({ backend: 'webgl', status: 'stopped', msPerStep: null });
+    expect(rows[1].note).toMatch(/software renderer \(swiftshader\)/);
+    expect(log.some((l) => l.startsWith('webgl'))).toBe(false);
+    expect(chooseMeasured(rows).chosen).toBe('wasm');
   });
 
   it('a backend whose run throws is failed, and the next one is still measured', async () => {
