@@ -19,7 +19,8 @@ import type { Task } from '../tasks/types';
 import { Adam, type AdamState } from '../adam';
 import { evaluatePolicy, type Evaluation } from '../evaluate';
 import { policyConfigFor, type WarmMember } from './cohort';
-import { loadOrBuildMember, type WarmStartCache } from './warmStartCache';
+import type { WarmStartCache } from './warmStartCache';
+import { warmStartCohort } from './warmStartCohort';
 import { createPolicy } from '../models/index';
 import { evalPairMetrics, pooledMajAtG } from './measure';
 import { buildTrainingStacks, disposeTrainingStacks, slotId, type Stacking, type TrainingStack } from './stacks';
@@ -114,81 +115,47 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
     Object.assign(summary, structuredClone(cp.summary));
   }
 
-  async function evaluateAll(purpose: string, which: { id: string; policy: Policy }[]): Promise<Map<string, Evaluation>> {
-    const out = new Map<string, Evaluation>();
-    for (const m of which) {
-      out.set(m.id, await evaluatePolicy(m.policy, task, d, split.heldOut, evalOpts(`eval/${purpose}/${m.id}`)));
+  /** Every warm-started member on the held-out set, and the error overlap of every pair. */
+  async function baseEvaluation(): Promise<Extract<RunnerEvent, { type: 'base' }>> {
+    const evals = new Map<string, Evaluation>();
+    for (const w of warm.values()) {
+      evals.set(w.spec.id, await evaluatePolicy(w.reference, task, d, split.heldOut, evalOpts(`eval/base/${w.spec.id}`)));
     }
-    return out;
+    const ids = [...warm.keys()];
+    const baseKappa: Extract<RunnerEvent, { type: 'base' }>['baseKappa'] = [];
+    for (let i = 0; i < ids.length; i++) {
+      for (let j = i + 1; j < ids.length; j++) {
+        const p = evalPairMetrics(evals.get(ids[i])!, evals.get(ids[j])!, split.heldOut);
+        baseKappa.push({ a: ids[i], b: ids[j], kappa: p.kappa, bothWrongSame: p.bothWrongSame });
+      }
+    }
+    return {
+      type: 'base',
+      members: [...warm.values()].map((w) => w.info),
+      base: ids.map((memberId) => ({
+        memberId,
+        passAt1: evals.get(memberId)!.passAt1,
+        majAtG: evals.get(memberId)!.majAtG,
+        warmStartSteps: warm.get(memberId)!.info.warmStartSteps,
+      })),
+      baseKappa,
+    };
   }
 
   async function* events(): AsyncGenerator<RunnerEvent, void, void> {
     if (opts.checkpoint) {
       await restore(opts.checkpoint);
     } else {
-      // Warm start each member once; every arm clones these weights.
-      for (let i = 0; i < spec.members.length; i++) {
-        const m = spec.members[i];
-        // The warm start runs while its progress events stream out as they arrive.
-        const queue: RunnerEvent[] = [];
-        let wake: (() => void) | null = null;
-        let finished = false;
-        const building = loadOrBuildMember(spec, m, split.warmStart, VOCAB_SIZE, maxLen, root, summary.backend, opts.warmStartCache, (s, n, loss) => {
-          queue.push({
-            type: 'warmstart',
-            memberId: m.id,
-            step: s,
-            steps: n,
-            loss,
-            memberIndex: i,
-            memberCount: spec.members.length,
-            ...(m.warmStartTarget > 0 ? { target: m.warmStartTarget } : {}),
-          });
-          wake?.();
-        }).finally(() => {
-          finished = true;
-          wake?.();
-        });
-        try {
-          while (!finished || queue.length > 0) {
-            if (queue.length > 0) yield queue.shift()!;
-            else await new Promise<void>((resolve) => (wake = resolve));
-            wake = null;
-          }
-        } finally {
-          // The consumer stopped pulling mid warm start: the member still being built is
-          // disposed when it is done, so a stopped run leaves no tensor behind.
-          if (!finished) void building.then((w) => w.reference.dispose());
-        }
-        const w = await building;
-        if (disposed) {
-          w.reference.dispose();
-          return;
-        }
-        warm.set(m.id, w);
-        if (m.warmStartSteps === 0) {
-          yield { type: 'warmstart', memberId: m.id, step: 0, steps: 0, loss: NaN, memberIndex: i, memberCount: spec.members.length };
-        }
-        if (disposed) return;
-      }
-      const base = await evaluateAll('base', [...warm.values()].map((w) => ({ id: w.spec.id, policy: w.reference })));
-      const baseEvals = [...base].map(([memberId, e]): BaseEvaluation => ({
-        memberId,
-        passAt1: e.passAt1,
-        majAtG: e.majAtG,
-        warmStartSteps: warm.get(memberId)!.info.warmStartSteps,
-      }));
-      const baseKappa: Extract<RunnerEvent, { type: 'base' }>['baseKappa'] = [];
-      const ids = [...warm.keys()];
-      for (let i = 0; i < ids.length; i++) {
-        for (let j = i + 1; j < ids.length; j++) {
-          const p = evalPairMetrics(base.get(ids[i])!, base.get(ids[j])!, split.heldOut);
-          baseKappa.push({ a: ids[i], b: ids[j], kappa: p.kappa, bothWrongSame: p.bothWrongSame });
-        }
-      }
+      // Warm start each member once (or load it); every arm's copies start from these weights.
+      yield* warmStartCohort(
+        { spec, pool: split.warmStart, vocabSize: VOCAB_SIZE, maxLen, root, backend: summary.backend, cache: opts.warmStartCache },
+        warm,
+        () => disposed,
+      );
+      if (disposed) return;
+      const base = await baseEvaluation();
       stacks = buildTrainingStacks(spec, warm, opts.stacking);
-      const baseEvent: RunnerEvent = { type: 'base', members: [...warm.values()].map((w) => w.info), base: baseEvals, baseKappa };
-      foldEvent(summary, baseEvent, spec);
+      foldEvent(summary, base, spec);
     }
     yield { type: 'base', members: [...warm.values()].map((w) => w.info), base: summary.base, baseKappa: summary.baseKappa };
 
