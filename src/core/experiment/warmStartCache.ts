@@ -38,7 +38,7 @@ import type { ExperimentSpec, MemberSpec } from './spec';
  * the data order): every stored warm start then stops matching, and `npm run warmstarts` remakes
  * the shipped ones.
  */
-export const WARM_START_ENGINE_VERSION = 1;
+export const WARM_START_ENGINE_VERSION = 2;
 /** The file format this code writes and reads. */
 export const WARM_START_FORMAT_VERSION = 1;
 export const WARM_START_FORMAT = 'cohort-lab-warmstart';

@@ -5,6 +5,8 @@
  *   h      = GELU(Linear(ctx_t)), `layers` times      width dModel
  *   logits = head(h)
  *
+ * computed with the embedding folded into the first layer (windowOneHot below).
+ *
  * It has no notion of absolute position and sees nothing older than W tokens: the cheapest
  * family, and one whose mistakes differ from the transformer's and the GRU's.
  *
@@ -13,7 +15,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { DecodeStep, PolicyConfig } from './policy';
 import { PAD_ID } from '../tasks/tokenizer';
-import { embedK, gelu, linearK, normal, ZEROS } from './layers';
+import { gelu, linearK, matMulK, normal, ZEROS } from './layers';
 import type { ParamSpec, Params } from './layers';
 
 export const DEFAULT_WINDOW = 6;
@@ -46,22 +48,50 @@ export function mlpParams(config: PolicyConfig): ParamSpec[] {
  */
 export function mlpForward(params: Params, tokens: tf.Tensor3D, config: PolicyConfig, from = 0): tf.Tensor4D {
   const [K, N, T] = tokens.shape;
-  const D = config.dModel;
   const W = config.window ?? DEFAULT_WINDOW;
-
-  // Left-pad the tokens with W-1 PADs so every position has a full window, then embed once.
+  // Left-pad the tokens with W-1 PADs so every position has a full window. Window slot k at
+  // position t holds token t-(W-1)+k, i.e. padded position t+k: a slice of length T - from
+  // starting at from + k (slices of int tokens, no gather). Slot W-1 is the current token.
   const padded = tf.pad(tokens, [[0, 0], [0, 0], [W - 1, 0]], PAD_ID); // [K, N, T+W-1]
-  const e = embedK(padded, params['wte']); // [K, N, T+W-1, D]
-  // Window slot k at position t holds token t-(W-1)+k, i.e. padded position t+k: a slice of
-  // length T - from starting at from + k. Slot W-1 is the current token. (slice + concat, no gather.)
-  const slots = Array.from({ length: W }, (_, k) => tf.slice(e, [0, 0, from + k, 0], [K, N, T - from, D]));
-  return mlpHead(params, tf.concat(slots, 3), config) as tf.Tensor4D; // [K, N, T - from, V]
+  const slots = Array.from({ length: W }, (_, k) => tf.slice(padded, [0, 0, from + k], [K, N, T - from]));
+  return mlpHead(params, windowOneHot(tf.stack(slots, 3), config), config) as tf.Tensor4D; // [K, N, T - from, V]
 }
 
-/** The hidden layers and the head over window features [K, ..., W*D] -> logits [K, ..., V]. */
-function mlpHead(params: Params, features: tf.Tensor, config: PolicyConfig): tf.Tensor {
-  let x = features;
-  for (let i = 0; i < config.layers; i++) {
+/**
+ * The window as features: tokens [K, ..., W] -> one-hot [K, ..., W*V], slot by slot, oldest first.
+ *
+ * The first layer sees the W embeddings side by side, [e(tok_1), ..., e(tok_W)] @ W1. Since
+ * e(tok) = onehot(tok) @ wte, that equals [onehot(tok_1), ..., onehot(tok_W)] @ Wf with
+ * Wf = [wte @ W1_1; ...; wte @ W1_W] (W1_k: the D rows of W1 that meet slot k): the same function,
+ * with an inner dimension of W*V instead of W*D (3.5x fewer multiply-adds here) and no slices of
+ * large activations in the forward or backward pass (docs/BENCHMARKS.md).
+ */
+function windowOneHot(window: tf.Tensor, config: PolicyConfig): tf.Tensor {
+  const V = config.vocabSize;
+  const hot = tf.cast(tf.oneHot(tf.reshape(window, [-1]), V), 'float32'); // int32 oneHot, then cast (layers.ts embed)
+  return tf.reshape(hot, [...window.shape.slice(0, -1), window.shape[window.rank - 1] * V]);
+}
+
+/** Wf [K, W*V, Dout]: each window slot's embedding folded into the first layer's weight [K, W*D, Dout]. */
+function foldedFirstWeight(params: Params, first: tf.Tensor, config: PolicyConfig): tf.Tensor3D {
+  const [K, , Dout] = first.shape;
+  const W = config.window ?? DEFAULT_WINDOW;
+  const D = config.dModel;
+  const V = config.vocabSize;
+  // [K, W*D, Dout] -> [K, D, W*Dout]: slot k's block of rows, side by side.
+  const bySlot = tf.reshape(tf.transpose(tf.reshape(first, [K, W, D, Dout]), [0, 2, 1, 3]), [K, D, W * Dout]);
+  const folded = matMulK(params['wte'] as tf.Tensor3D, bySlot as tf.Tensor3D); // [K, V, W*Dout]
+  return tf.reshape(tf.transpose(tf.reshape(folded, [K, V, W, Dout]), [0, 2, 1, 3]), [K, W * V, Dout]) as tf.Tensor3D;
+}
+
+/** The hidden layers and the head over the window one-hot [K, ..., W*V] -> logits [K, ..., V]. */
+function mlpHead(params: Params, windowHot: tf.Tensor, config: PolicyConfig): tf.Tensor {
+  const L = config.layers;
+  const firstName = L > 0 ? 'hidden.0' : 'head';
+  let x = linearK(windowHot, foldedFirstWeight(params, params[`${firstName}.w`], config), params[`${firstName}.b`]);
+  if (L === 0) return x;
+  x = gelu(x); // [K, ..., D]
+  for (let i = 1; i < L; i++) {
     x = gelu(linearK(x, params[`hidden.${i}.w`], params[`hidden.${i}.b`])); // [K, ..., D]
   }
   return linearK(x, params['head.w'], params['head.b']);
@@ -89,8 +119,5 @@ export function mlpDecode(params: Params, state: tf.Tensor[], token: tf.Tensor2D
 
 /** Logits [K, N, V] of the next token after a window of tokens [K, N, W]. */
 function mlpWindowLogits(params: Params, window: tf.Tensor3D, config: PolicyConfig): tf.Tensor3D {
-  const [K, N, W] = window.shape;
-  const e = embedK(window, params['wte']); // [K, N, W, D]
-  // Side by side, oldest first: the same features the full pass builds with slice + concat.
-  return mlpHead(params, tf.reshape(e, [K, N, W * config.dModel]), config) as tf.Tensor3D;
+  return mlpHead(params, windowOneHot(window, config), config) as tf.Tensor3D;
 }
