@@ -142,7 +142,7 @@ const quick: Preset = {
     'warm-started on labeled sums of three digits until held-out accuracy is well above chance and ' +
     'majority vote above single samples), then six GRPO steps with oracle, self and peer rewards. Too short for learning or ' +
     'collapse to show; use it to see what every panel means, or on a slow machine.',
-  runtime: '27 s per seed on a shared 2-core CPU (wasm); GPU not measured',
+  runtime: '8 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     // labeled + RL + held-out = 964 (a UI test quotes the sum).
     data: { labeledPool: 600, rlPool: 300, heldOut: 64 },
@@ -172,7 +172,7 @@ const collapse: Preset = {
     'not immune: in some seeds the two drift together onto the same wrong answers (collusion); ' +
     'docs/RESULTS.md counts how often. Why an equal pair: paired with a weaker model, a stronger ' +
     'one is paid for copying worse votes than its own and is dragged down; two weaker ones collude.',
-  runtime: '3.1 min per seed on a shared 2-core CPU (wasm); GPU not measured',
+  runtime: '21-24 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [mlp('A', TARGET), mlp('B', TARGET)],
     arms: [
@@ -195,7 +195,7 @@ const diversity: Preset = {
     'All four are warm-started to the same strength. ' +
     'The base error overlap of each pair (Cohen\'s kappa of per-item correctness) is shown before ' +
     'training. Compare how much each pair gains and whether it collapses together.',
-  runtime: '4-4.5 min per seed on a shared 2-core CPU (wasm); GPU not measured',
+  runtime: '24-34 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [
       mlp('A', TARGET),
@@ -221,7 +221,7 @@ const ensembleControl: Preset = {
     'together? Both arms train the same two models for the same steps on the same prompts; on every ' +
     'evaluation the lab pools each pair\'s samples into one majority vote (the ensemble chart). If ' +
     'the peer pair only matched the pooled self-trained pair, talking to each other would add nothing.',
-  runtime: '1.6 min per seed on a quiet 2-core CPU (wasm); GPU not measured',
+  runtime: '16 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   // The collapse preset without its oracle arm: the same members, settings and random streams, so
   // these two arms are exactly collapse's self and peer arms (npm run science relies on it).
   spec: { ...collapse.spec, arms: collapse.spec.arms.filter((a) => a.id !== 'oracle') },
@@ -236,7 +236,7 @@ const ring: Preset = {
     'proposed cure for peers colluding on a wrong answer. The self arm trains the same three alone. ' +
     'Errors can still travel round the ring: in one of three measured seeds all three converged on ' +
     'the same wrong answers (docs/RESULTS.md).',
-  runtime: '4 min per seed on a shared 2-core CPU (wasm); GPU not measured',
+  runtime: '27 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     // One warm-start target, so the three shapes start at a similar strength.
     members: [mlp('A', TARGET), mlp('B', TARGET, { window: 8, dModel: 96, layers: 1 }), mlp('C', TARGET, { window: 7, dModel: 48, layers: 2 })],
@@ -256,7 +256,7 @@ const intrinsic: Preset = {
     'answers) and self-certainty (Intuitor: reward distributions far from uniform). Both make the ' +
     'model sure of itself, right or wrong; compare them with the peer reward on the same pair. Watch ' +
     'entropy fall to zero in both intrinsic arms while held-out accuracy does not follow.',
-  runtime: '3.3 min per seed on a shared 2-core CPU (wasm); GPU not measured',
+  runtime: '23 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [mlp('A', TARGET), mlp('B', TARGET)],
     arms: [
