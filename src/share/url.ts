@@ -14,6 +14,7 @@
 import { getPreset, PRESETS } from '../core/experiment/presets';
 import { type ExperimentSpec, parseSpec } from '../core/experiment/spec';
 import { type JsonObject, applyMergePatch, checkPatch, mergePatchDiff } from './mergePatch';
+import { sortedJson } from '../core/json';
 
 export const SHARE_PARAMS = {
   /** Link format version: SHARE_VERSION when written; older ones are migrated, newer refused. */
@@ -193,14 +194,4 @@ export function specFingerprint(spec: ExperimentSpec): string {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h.toString(36);
-}
-
-function sortedJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${sortedJson(x)}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
 }

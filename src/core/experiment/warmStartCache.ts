@@ -31,6 +31,7 @@ import { VOCAB, VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Problem } from '../tasks/types';
 import { buildMember, MAX_VALIDATION, policyConfigFor, type WarmMember } from './cohort';
 import type { ExperimentSpec, MemberSpec } from './spec';
+import { sortedJson } from '../json';
 
 /**
  * The model arithmetic's version. Bump it whenever the numbers a warm start produces change
@@ -347,17 +348,6 @@ function differences(a: unknown, b: unknown, path = ''): string[] {
     return keys.flatMap((k) => differences(a[k], b[k], path ? `${path}.${k}` : k));
   }
   return sortedJson(a) === sortedJson(b) ? [] : [path || '(the whole key)'];
-}
-
-/** JSON with object keys sorted (stable across key order); undefined members are dropped. */
-export function sortedJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${sortedJson(x)}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
 }
 
 export function float32ToBase64(values: Float32Array): string {
