@@ -8,6 +8,7 @@ import type { BackendReport, ProbeOutcome, RunPhase, WorkerEvent } from '../../e
 import type { LabSlice } from './types';
 import { type StepCost, type WarmProgress, RATE_WINDOW, nextWarmProgress } from './progress';
 import { type RunSeries, appendStep, emptySeries } from './series';
+import { emptySummary, foldEvent } from '../../core/experiment/summary';
 
 /** Steps of rollout samples kept for the inspector. */
 export const MAX_SAMPLE_STEPS = 200;
@@ -59,6 +60,7 @@ export interface RunState {
   version: number;
   samples: StepSamples[];
   recent: StepCost[];
+  /** Live from the 'base' event on (history, collapse steps); the runner's own at 'done'. */
   summary: RunSummary | null;
 }
 
@@ -97,10 +99,15 @@ function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunStat
       const memberSteps = run.spec?.members.map((m) => m.warmStartSteps);
       return { ...run, phase: 'warmstart', warm: nextWarmProgress(run.warm, ev, now, memberSteps) };
     }
-    case 'base':
-      return { ...run, members: ev.members, base: ev.base, baseKappa: ev.baseKappa, version: run.version + 1 };
+    case 'base': {
+      // The run summary, kept live by the fold the runner and the CLI use (core/experiment/summary.ts).
+      const summary = run.spec ? foldEvent(emptySummary(run.spec, ''), ev, run.spec) : null;
+      return { ...run, members: ev.members, base: ev.base, baseKappa: ev.baseKappa, summary, version: run.version + 1 };
+    }
     case 'step': {
       const appended = appendStep(run.series, ev);
+      // In place, like the series columns: the version bump below tells React.
+      if (appended && run.summary && run.spec) foldEvent(run.summary, ev, run.spec);
       const samples = ev.samples.length ? [...run.samples, { step: ev.step, samples: ev.samples }] : run.samples;
       return {
         ...run,

@@ -62,6 +62,9 @@ describe('lab store', () => {
     expect(s.run.series.x).toEqual([1, 2]);
     expect(s.run.recent).toEqual([{ stepMs: 100, tokens: 500 }, { stepMs: 300, tokens: 500 }]);
     expect(s.run.version).toBeGreaterThanOrEqual(3);
+    // The summary is live (the runner's fold): both steps of the self arm's members.
+    const self = s.run.summary?.arms.find((a) => a.id === 'self');
+    expect(self?.members.map((m) => m.history.map((h) => h.step))).toEqual([[1, 2], [1, 2]]);
   });
 
   it('drops events of an older run, but shows errors not tied to a run', () => {

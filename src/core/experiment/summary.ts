@@ -26,13 +26,16 @@ export function foldEvent(summary: RunSummary, event: RunnerEvent, spec: Experim
     summary.baseKappa = event.baseKappa;
     const info = new Map(event.members.map((m) => [m.id, m]));
     for (const arm of summary.arms) {
-      const armSpec = spec.arms.find((a) => a.id === arm.id)!;
-      arm.members = armSpec.members.map((id) => ({ id, family: info.get(id)!.family, params: info.get(id)!.params, history: [], collapseStep: null }));
+      const armSpec = spec.arms.find((a) => a.id === arm.id);
+      if (!armSpec) continue;
+      arm.members = armSpec.members.map((id) => ({ id, family: info.get(id)?.family ?? '', params: info.get(id)?.params ?? 0, history: [], collapseStep: null }));
     }
   } else if (event.type === 'step') {
     for (const metrics of event.arms) {
-      const arm = summary.arms.find((a) => a.id === metrics.armId)!;
+      const arm = summary.arms.find((a) => a.id === metrics.armId);
+      if (!arm) continue;
       for (const m of arm.members) {
+        if (!metrics.members[m.id]) continue;
         m.history.push({ step: event.step, ...metrics.members[m.id] });
         // The base evaluation is the first accuracy point: a run can collapse from its start.
         const base = summary.base.find((b) => b.memberId === m.id);
