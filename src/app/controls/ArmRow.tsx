@@ -9,7 +9,7 @@ export const SCHEME_HELP: Record<RewardSchemeId, string> = {
   self: 'TTRL: reward 1 for agreeing with its own majority vote.',
   'self-soft': "SRT variant: reward = how many of its own samples gave this answer.",
   peer: "Co-RL: reward 1 for agreeing with the partner's majority vote. Exactly 2 members.",
-  ring: "Co-RL ring: each member follows its predecessor's vote (A ← B ← C ← A). 3 or more members.",
+  ring: "Co-RL ring: each member is rewarded by the next member's vote (A ← B ← C ← A: A follows B, B follows C, C follows A). 3 or more members.",
   cohort: 'Reward 1 for agreeing with the pooled vote of all other members.',
   teacher: 'Reward 1 for agreeing with a frozen copy of a chosen member (fixed-teacher control).',
   entropy: 'RENT: reward = minus the mean token entropy (confidence).',

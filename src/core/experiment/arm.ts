@@ -67,7 +67,7 @@ function rewardInput(
     case 'peer':
       return { scheme: 'peer', answers, B, G, supervisor: ballots(1 - i), tau };
     case 'ring':
-      // A <- B <- C <- A: member i is rewarded by its successor's plurality (Co-RL's ring).
+      // Co-RL's ring, A <- B <- C <- A: member i is rewarded by the plurality of the next member, i + 1.
       return { scheme: 'ring', answers, B, G, supervisor: ballots((i + 1) % n), tau };
     case 'cohort':
       return { scheme: 'cohort', answers, B, G, others: rollouts.filter((_, j) => j !== i).map((r) => r.answers), tau };

@@ -35,7 +35,8 @@ export interface MemberStepMetrics {
   /** Share of all votes taken by the single most common answer across the batch (mode collapse). */
   topAnswerShare: number;
   loss: number;
-  kl: number;
+  /** Mean k3 KL to the warm-started reference per completion token; null when beta = 0 (not computed). */
+  kl: number | null;
   clipFraction: number;
   gradNorm: number;
   /** Held-out pass@1 and maj@G, on evaluation steps only. */

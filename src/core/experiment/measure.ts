@@ -90,7 +90,7 @@ export function measureMember(m: MemberMeasurement): MemberStepMetrics {
       : null,
     topAnswerShare: topAnswerShare(r.answers),
     loss: m.update.loss,
-    kl: m.update.kl ?? 0,
+    kl: m.update.kl,
     clipFraction: m.update.clipFraction,
     gradNorm: m.update.gradNorm,
   };

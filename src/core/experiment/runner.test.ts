@@ -141,6 +141,14 @@ describe('runner on wasm', () => {
     expect(c).not.toEqual(a);
   });
 
+  it('reports KL only where it was computed: null with beta 0, a number with beta > 0', async () => {
+    const spec = tinySpec(4, ['oracle']);
+    const withKl = summaryOf((await runAll(spec)).events).arms[0].members[0].history;
+    expect(withKl.every((h) => typeof h.kl === 'number' && h.kl >= 0)).toBe(true);
+    const without = summaryOf((await runAll({ ...spec, grpo: { ...spec.grpo, beta: 0 } })).events).arms[0].members[0].history;
+    expect(without.map((h) => h.kl)).toEqual(without.map(() => null));
+  });
+
   it('resumed from a checkpoint, equals the uninterrupted run', async () => {
     const spec = tinySpec(7, ['oracle', 'peer']);
     const whole = science(summaryOf((await runAll(spec)).events));

@@ -54,7 +54,7 @@ export function oracleReward(answer: Answer, truth: string): number {
  * make the label:
  *   self    - the model's own votes (TTRL, arXiv 2504.16084, majority-vote reward);
  *   peer    - the partner's votes on the same prompt (Co-RL, arXiv 2608.17253);
- *   ring    - the predecessor's votes, A <- B <- C <- A (Co-RL, N >= 3);
+ *   ring    - the next member's votes, A <- B <- C <- A: A follows B, B follows C, C follows A (Co-RL, N >= 3);
  *   teacher - a frozen copy's votes (fixed-teacher control, DESIGN.md);
  *   cohort  - the pooled votes of all other members, ties discarded (DESIGN.md).
  * Co-RL marks an unlabeled prompt with a sentinel no answer can equal, so every rollout scores 0
@@ -107,7 +107,7 @@ interface RolloutBatch {
 
 /**
  * What `computeRewards` needs, by scheme. tau (default 0) is the majority-ratio threshold below which
- * a prompt is unlabeled. For peer / ring / teacher, `supervisor` holds the partner's, predecessor's
+ * a prompt is unlabeled. For peer / ring / teacher, `supervisor` holds the partner's, the next ring member's
  * or frozen teacher's answers on the same prompts with that voter's own tie-breaking stream, so the
  * partner's label here equals the label its own `self` vote would give.
  */
