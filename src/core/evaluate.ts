@@ -4,11 +4,11 @@
  */
 import type { Rng } from './random';
 import type { Policy, PolicyStack } from './models/policy';
-import { stackOf } from './models/index';
+import { asStack } from './models/index';
 import type { Problem, Task } from './tasks/types';
 import { encodePrompt } from './tasks/tokenizer';
 import { checkAnswer } from './tasks/extract';
-import { asStack, sampleStack } from './rollout';
+import { sampleStack } from './rollout';
 import { pluralityVote } from './rewards/vote';
 
 export interface EvaluationOptions {
@@ -42,7 +42,7 @@ export async function evaluatePolicy(
   opts: EvaluationOptions,
 ): Promise<Evaluation> {
   const { rng, ...rest } = opts;
-  const [evaluation] = await evaluateStack(stackOf(policy) ?? asStack(policy), task, difficulty, problems, { ...rest, rngs: [rng] });
+  const [evaluation] = await evaluateStack(asStack(policy), task, difficulty, problems, { ...rest, rngs: [rng] });
   return evaluation;
 }
 

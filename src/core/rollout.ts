@@ -10,12 +10,12 @@
  *
  * The buffer keeps one shape for the whole rollout, so WebGPU compiles each shader once. Nothing is
  * read back until the end: one `await data()` of a packed [4, N, L] tensor (tokens, log-probs,
- * entropies, self-certainties). There is no dataSync anywhere: it loses the device on WebGPU (PLATFORM.md).
+ * entropies, self-certainties). There is no dataSync anywhere: it loses the device on WebGPU (docs/PLATFORM.md).
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from './random';
 import type { DecodeStep, Policy, PolicyStack } from './models/policy';
-import { stackOf } from './models/index';
+import { asStack } from './models/index';
 import type { Task } from './tasks/types';
 import { EOS_ID, PAD_ID } from './tasks/tokenizer';
 import { completionText, extractAnswer } from './tasks/extract';
@@ -68,7 +68,7 @@ export async function sampleRollouts(
   opts: RolloutOptions,
 ): Promise<RolloutBatch> {
   const { rng, ...rest } = opts;
-  const [batch] = await sampleStack(stackOf(policy) ?? asStack(policy), promptIds, task, difficulty, { ...rest, rngs: [rng] });
+  const [batch] = await sampleStack(asStack(policy), promptIds, task, difficulty, { ...rest, rngs: [rng] });
   return batch;
 }
 
@@ -221,22 +221,6 @@ function assembleBatch(
     certainties,
     completions,
     answers,
-  };
-}
-
-/** Any Policy (e.g. a test double) as a stack of one, sampled by recomputing the sequence. */
-export function asStack(policy: Policy): PolicyStack {
-  return {
-    config: policy.config,
-    size: 1,
-    variables: policy.variables,
-    logits: (tokens, from = 0) =>
-      tf.tidy(() => {
-        const [, N, T] = tokens.shape;
-        const V = policy.config.vocabSize;
-        const all = tf.reshape(policy.logits(tf.reshape(tokens, [N, T])), [1, N, T, V]);
-        return (from > 0 ? tf.slice(all, [0, 0, from, 0], [1, N, T - from, V]) : all) as tf.Tensor4D;
-      }),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Warm start: supervised next-token training on a small labeled set, so that the base policy is in
- * the regime where label-free RL is interesting (pass@1 moderate, maj@G above pass@1; DESIGN.md).
+ * the regime where label-free RL is interesting (pass@1 moderate, maj@G above pass@1; docs/METHOD.md).
  *
  * Each labeled problem becomes one fixed-length sequence BOS + prompt + target completion + EOS,
  * padded to the model's maxLen; the loss is the mean cross-entropy over completion tokens only

@@ -41,7 +41,7 @@ export function samplingRng(root: Rng, memberId: string, sampleSeed: number, ste
   return root.child(`sample/${sampleSeed}/${memberId}/${step}`);
 }
 
-/** Which answers supervise member i, by scheme (Co-RL's pairing and ring; DESIGN.md). */
+/** Which answers supervise member i, by scheme (Co-RL's pairing and ring; docs/METHOD.md). */
 function rewardInput(
   arm: ArmSpec,
   i: number,

@@ -1,6 +1,6 @@
 /**
  * The cohort: every member is built and warm-started ONCE from its own seeds; each arm then trains
- * clones of these warm-started weights, so all arms start from identical weights (DESIGN.md).
+ * clones of these warm-started weights, so all arms start from identical weights (docs/METHOD.md).
  */
 import type { Rng } from '../random';
 import type { Policy, PolicyConfig } from '../models/policy';

@@ -1,5 +1,5 @@
 /**
- * One RL step of the whole cohort (DESIGN.md's data flow), top-down:
+ * One RL step of the whole cohort (docs/METHOD.md, "Data flow"), top-down:
  *
  *   1. sample    every model of every stack samples G completions for the same B prompts
  *                (one rollout per stack, one readback per stack)

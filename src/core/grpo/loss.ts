@@ -19,6 +19,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Policy } from '../models/policy';
+import { asStack } from '../models/index';
 import { pickLogProbs, predictionLogits, tokenEntropy } from './logprobs';
 
 export type LossNormalisation = 'grpo' | 'bnpo' | 'dr_grpo';
@@ -245,26 +246,29 @@ function checkBatch(batch: GrpoBatch): void {
  * a gradient on cpu, wasm, webgl and webgpu). refPolicy is needed only when beta > 0 and the batch
  * carries no refLogProbs.
  */
+/** One model's batch as a stack-of-one batch (new tensors with a leading axis of 1; the caller disposes them). */
+export function liftBatch(batch: GrpoBatch): GrpoStackBatch {
+  const lift = <R extends tf.Tensor>(t: tf.Tensor | undefined) => (t ? (tf.expandDims(t, 0) as R) : undefined);
+  return {
+    tokens: lift<tf.Tensor3D>(batch.tokens)!,
+    completionMask: lift<tf.Tensor3D>(batch.completionMask)!,
+    advantages: lift<tf.Tensor2D>(batch.advantages)!,
+    oldLogProbs: lift<tf.Tensor3D>(batch.oldLogProbs),
+    refLogProbs: lift<tf.Tensor3D>(batch.refLogProbs),
+  };
+}
+
 export function grpoTerms(policy: Policy, batch: GrpoBatch, opts: GrpoLossOptions, refPolicy?: Policy): GrpoTerms {
   checkBatch(batch);
   if (opts.beta > 0 && !batch.refLogProbs && !refPolicy) throw new Error('beta > 0 needs refPolicy or batch.refLogProbs');
-  // One model is a stack of one: lift every tensor to a leading model axis of 1 and back.
-  const [N, T] = batch.tokens.shape;
-  const lift = <R extends tf.Tensor>(t: tf.Tensor | undefined) => (t ? (tf.expandDims(t, 0) as R) : undefined);
-  const asStack = (p: Policy): StackLogits => (tokens: tf.Tensor3D) =>
-    tf.reshape(p.logits(tf.reshape(tokens, [N, T]) as tf.Tensor2D), [1, N, T, p.config.vocabSize]) as tf.Tensor4D;
+  // One model is a stack of one: every tensor gets a leading model axis of 1, and loses it after.
+  const logitsOf = (p: Policy): StackLogits => (tokens, from) => asStack(p).logits(tokens, from);
   const out = tf.tidy(() => {
     const t = grpoTermsStack(
-      asStack(policy),
-      {
-        tokens: lift<tf.Tensor3D>(batch.tokens)!,
-        completionMask: lift<tf.Tensor3D>(batch.completionMask)!,
-        advantages: lift<tf.Tensor2D>(batch.advantages)!,
-        oldLogProbs: lift<tf.Tensor3D>(batch.oldLogProbs),
-        refLogProbs: lift<tf.Tensor3D>(batch.refLogProbs),
-      },
+      logitsOf(policy),
+      liftBatch(batch),
       opts,
-      refPolicy ? asStack(refPolicy) : undefined,
+      refPolicy ? logitsOf(refPolicy) : undefined,
     );
     const scalar = (x: tf.Tensor1D) => tf.reshape(x, []) as tf.Scalar;
     const terms: Record<string, tf.Scalar> = {

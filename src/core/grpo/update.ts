@@ -7,14 +7,14 @@
  * computed once per batch, outside the gradient tape.
  *
  * No readback happens until the end, and then only one: `grpoUpdate` awaits a single data() of a
- * small [mu, 6] stats tensor (dataSync loses the WebGPU device, PLATFORM.md). `grpoUpdateOnDevice`
+ * small [mu, 6] stats tensor (dataSync loses the WebGPU device, docs/PLATFORM.md). `grpoUpdateOnDevice`
  * skips even that, for a runner that wants to read several members' stats at once.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Policy } from '../models/policy';
 import type { PolicyStack } from '../models/policy';
-import { asStack } from '../rollout';
-import { type GrpoBatch, type GrpoLossOptions, type GrpoStackBatch, grpoTermsStack, stackTokenLogProbs } from './loss';
+import { asStack } from '../models/index';
+import { type GrpoBatch, type GrpoLossOptions, type GrpoStackBatch, grpoTermsStack, liftBatch, stackTokenLogProbs } from './loss';
 
 export interface GrpoUpdateOptions extends GrpoLossOptions {
   /** Clip the global gradient norm to this (torch.nn.utils.clip_grad_norm_ semantics); 0 = off. */
@@ -183,14 +183,7 @@ export function grpoUpdateOnDevice(
   refPolicy?: Policy,
 ): DeviceUpdateStats {
   // One model is a stack of one.
-  const lift = <R extends tf.Tensor>(t: tf.Tensor | undefined) => (t ? (tf.expandDims(t, 0) as R) : undefined);
-  const lifted: GrpoStackBatch = {
-    tokens: lift<tf.Tensor3D>(batch.tokens)!,
-    completionMask: lift<tf.Tensor3D>(batch.completionMask)!,
-    advantages: lift<tf.Tensor2D>(batch.advantages)!,
-    oldLogProbs: lift<tf.Tensor3D>(batch.oldLogProbs),
-    refLogProbs: lift<tf.Tensor3D>(batch.refLogProbs),
-  };
+  const lifted = liftBatch(batch);
   try {
     const out = grpoUpdateStackOnDevice(asStack(policy), optimizer, lifted, opts, refPolicy ? asStack(refPolicy) : undefined);
     const [, mu, C] = out.stats.shape;

@@ -1,6 +1,6 @@
 /**
  * Task accuracy on the held-out evaluation set: pass@1, maj@G and the compute-matched ensemble
- * control (DESIGN.md "Controls": two members pooled by maj@G).
+ * control (docs/METHOD.md "Controls": two members pooled by maj@G).
  *
  * maj@G uses the same plurality vote as training (rewards/vote.ts, tau = 0), so a tie is broken by
  * the seeded stream `rng.child('prompt' + b)`: the metric is reproducible for a given seed.

@@ -1,5 +1,5 @@
 /**
- * Training dynamics: the reward-collapse detector and response-length statistics (DESIGN.md:
+ * Training dynamics: the reward-collapse detector and response-length statistics (docs/METHOD.md:
  * "self-reward runs can collapse: reward -> 1 while accuracy falls, entropy -> 0, lengths degenerate").
  */
 

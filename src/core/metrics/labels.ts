@@ -1,6 +1,6 @@
 /**
  * How good the label-free supervision is, measured against the truth the lab knows but the arms
- * (other than oracle) never see. Definitions follow DESIGN.md's metric list and TTRL's logged
+ * (other than oracle) never see. Definitions follow docs/METHOD.md's metric list and TTRL's logged
  * metrics (PRIME-RL/TTRL verl/verl/trainer/ppo/ttrl_utils.py: label_accuracy, reward_accuracy,
  * majority_ratio).
  *

@@ -1,5 +1,5 @@
 /**
- * Error overlap between two models (DESIGN.md; Co-RL arXiv 2608.17253 reports Cohen's kappa of
+ * Error overlap between two models (docs/METHOD.md; Co-RL arXiv 2608.17253 reports Cohen's kappa of
  * per-prompt correctness: 0.31-0.42 across families vs >= 0.51 within one family). Low overlap is
  * the diversity that lets peer rewards beat self rewards.
  */

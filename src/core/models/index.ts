@@ -7,7 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../random';
-import type { Family, NamedWeight, Policy, PolicyConfig } from './policy';
+import type { Family, NamedWeight, Policy, PolicyConfig, PolicyStack } from './policy';
 import { initialValues, sizeOf } from './layers';
 import type { ParamSpec } from './layers';
 import { familyOf } from './families';
@@ -92,6 +92,27 @@ export function createPolicy(config: PolicyConfig, rng: Rng): Policy {
 /** The policy behind `p` as a stack of one, if it is one of ours (createPolicy); else null. */
 export function stackOf(p: Policy): ModelStack | null {
   return p instanceof StackedPolicy ? p.stack : null;
+}
+
+/**
+ * Any Policy as a stack of one: ours as its own ModelStack (with incremental decoding); another
+ * (e.g. a test double) through its logits, sampled by recomputing the sequence.
+ */
+export function asStack(policy: Policy): PolicyStack {
+  const own = stackOf(policy);
+  if (own) return own;
+  return {
+    config: policy.config,
+    size: 1,
+    variables: policy.variables,
+    logits: (tokens, from = 0) =>
+      tf.tidy(() => {
+        const [, N, T] = tokens.shape;
+        const V = policy.config.vocabSize;
+        const all = tf.reshape(policy.logits(tf.reshape(tokens, [N, T])), [1, N, T, V]);
+        return (from > 0 ? tf.slice(all, [0, 0, from, 0], [1, N, T - from, V]) : all) as tf.Tensor4D;
+      }),
+  };
 }
 
 /** A single model: a view of a stack of one, taking [N, T] where the stack takes [1, N, T]. */

@@ -2,7 +2,7 @@
  * Small building blocks shared by the model families.
  *
  * Everything here uses only ops whose gradients exist on cpu, wasm, webgl and webgpu
- * (PLATFORM.md): no gather, no stridedSlice, no bandPart, no tf.layers. Shapes use
+ * (docs/PLATFORM.md): no gather, no stridedSlice, no bandPart, no tf.layers. Shapes use
  * N = batch, T = time, D = width, V = vocabulary.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -135,7 +135,7 @@ const maskCache = new WeakMap<tf.KernelBackend, Map<number, tf.Tensor2D>>();
 
 /**
  * Additive causal mask [T, T]: 0 where key j <= query i, -1e9 above the diagonal. Built once per
- * (backend, T) and kept: a constant needs no gradient, and bandPart's gradient fails (PLATFORM.md).
+ * (backend, T) and kept: a constant needs no gradient, and bandPart's gradient fails (docs/PLATFORM.md).
  * -1e9 rather than -Infinity so that no 0 * inf can turn into NaN anywhere in the backward pass.
  */
 export function causalMask(t: number): tf.Tensor2D {
@@ -182,21 +182,16 @@ export function matMul2D(a: tf.Tensor2D, b: tf.Tensor2D): tf.Tensor2D {
 }
 
 /**
- * x [K, M, Din] @ w [K, Din, Dout] -> [K, M, Dout]: model k multiplies by its own weight.
- * On GPU backends it is one batched matMul (one dispatch for all K). On wasm and cpu it is K plain
- * 2-D matMuls: tfjs-wasm 4.22 runs a batched matMul through a generic loop that was 3-4x slower
- * than the 2-D XNNPACK path for these shapes, and the 2-D path is what a single model uses, so a
- * stacked model computes bit for bit what its members compute alone.
+ * x [K, M, Din] @ w [K, Din, Dout] -> [K, M, Dout]: model k multiplies by its own weight. One
+ * batched matMul for all K (one dispatch on a GPU); a single model takes the plain 2-D matMul. On
+ * CPU backends a stack runs model by model (stack.ts), so there K is 1: tfjs-wasm 4.22 runs a
+ * batched matMul through a generic loop 3-5x slower than its 2-D XNNPACK path (docs/BENCHMARKS.md).
  */
 export function matMulK(x: tf.Tensor3D, w: tf.Tensor3D): tf.Tensor3D {
   const [K, M, din] = x.shape;
   const dout = w.shape[2];
-  const plain = (a: tf.Tensor, b: tf.Tensor) => matMul2D(tf.reshape(a, [M, din]) as tf.Tensor2D, tf.reshape(b, [din, dout]) as tf.Tensor2D);
-  if (K === 1) return tf.reshape(plain(x, w), [1, M, dout]);
-  if (!CPU_BACKENDS.has(tf.getBackend())) return tf.matMul(x, w);
-  const xs = tf.split(x, K, 0);
-  const ws = tf.split(w, K, 0);
-  return tf.stack(xs.map((xk, k) => plain(xk, ws[k]))) as tf.Tensor3D;
+  if (K > 1) return tf.matMul(x, w);
+  return tf.reshape(matMul2D(tf.reshape(x, [M, din]) as tf.Tensor2D, tf.reshape(w, [din, dout]) as tf.Tensor2D), [1, M, dout]);
 }
 
 /** Reshape a per-model vector parameter [K, D] so it broadcasts over x [K, ..., D]. */

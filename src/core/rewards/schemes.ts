@@ -55,8 +55,8 @@ export function oracleReward(answer: Answer, truth: string): number {
  *   self    - the model's own votes (TTRL, arXiv 2504.16084, majority-vote reward);
  *   peer    - the partner's votes on the same prompt (Co-RL, arXiv 2608.17253);
  *   ring    - the next member's votes, A <- B <- C <- A: A follows B, B follows C, C follows A (Co-RL, N >= 3);
- *   teacher - a frozen copy's votes (fixed-teacher control, DESIGN.md);
- *   cohort  - the pooled votes of all other members, ties discarded (DESIGN.md).
+ *   teacher - a frozen copy's votes (fixed-teacher control, docs/METHOD.md);
+ *   cohort  - the pooled votes of all other members, ties discarded (docs/METHOD.md).
  * Co-RL marks an unlabeled prompt with a sentinel no answer can equal, so every rollout scores 0
  * (DrStranded/Co-RL llm/trainers/co_rl/co_label_utils.py `_UNLABELED_SENTINEL`); null does the same.
  */
@@ -66,7 +66,7 @@ export function agreementReward(answer: Answer, label: string | null): number {
 
 /**
  * self-soft: the frequency of a among the model's own parseable votes on the prompt (SRT, arXiv
- * 2505.21444, as specified in DESIGN.md: a soft version of the self-consistency reward).
+ * 2505.21444, as specified in docs/METHOD.md: a soft version of the self-consistency reward).
  * 0 for a malformed answer, and 0 for every rollout of an unlabeled prompt (majorityRatio < tau).
  */
 export function selfSoftReward(answer: Answer, counts: ReadonlyMap<string, number>, vote: PluralityVote): number {

@@ -3,9 +3,9 @@
  *
  * A model samples G completions for a prompt; an answer is extracted from each. A malformed or
  * missing answer (null) casts no vote. The plurality answer is the pseudo-label, and its share of the
- * parseable votes is the `majorityRatio` (DESIGN.md). Co-RL divides by the parseable count
+ * parseable votes is the `majorityRatio` (docs/METHOD.md). Co-RL divides by the parseable count
  * (DrStranded/Co-RL llm/trainers/co_rl/co_label_utils.py `_majority_vote`); TTRL divides by all G
- * outputs (PRIME-RL/TTRL verl/verl/trainer/ppo/ttrl_utils.py). We follow DESIGN.md and Co-RL.
+ * outputs (PRIME-RL/TTRL verl/verl/trainer/ppo/ttrl_utils.py). We follow docs/METHOD.md and Co-RL.
  *
  * Both reference implementations break ties by `Counter.most_common` (first answer seen wins),
  * which depends on sample order. We break them by a seeded draw over the tied answers sorted

@@ -4,7 +4,7 @@ import { Rng } from '../random';
 import { digitsumProblem, digitsumTask as task } from './digitsum';
 
 describe('digitsum by hand', () => {
-  it('8+3+9+7 has running sums 8,1,0 and answer 7 (DESIGN.md)', () => {
+  it('8+3+9+7 has running sums 8,1,0 and answer 7 (docs/METHOD.md)', () => {
     expect(digitsumProblem('8397')).toEqual({ prompt: '8+3+9+7=', answer: '7', scratchpad: '8,1,0' });
   });
 

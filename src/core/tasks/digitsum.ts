@@ -4,7 +4,7 @@
  * The scratchpad writes the running sum mod 10 after each of the first n-1 digits
  * (`8,1,0`), so each step is a one-digit addition the model can see. Without it neither a tiny
  * transformer nor a GRU generalised beyond chance in the PyTorch probe; with it both reached
- * held-out pass@1 ~0.4 (DESIGN.md, "Toy scale").
+ * held-out pass@1 ~0.4 (docs/METHOD.md, "Toy scale").
  */
 import type { Rng } from '../random';
 import { checkDifficulty, randomDigits } from './digits';

@@ -1,7 +1,7 @@
 /**
  * From sampled tokens to a vote. A completion is read as `scratchpad > answer EOS`; the answer is
  * the text after the LAST '>', so a model that restarts its working still has its final word
- * counted. Anything malformed returns null, and a null answer casts no vote (DESIGN.md): it is
+ * counted. Anything malformed returns null, and a null answer casts no vote (docs/METHOD.md): it is
  * never a pseudo-label and never matches the truth.
  */
 import { EOS_ID, decode } from './tokenizer';

@@ -1,7 +1,7 @@
 /**
  * Reverse a digit string: `R3841=` -> `1483`.
  *
- * The task where systematic errors depend on the architecture (DESIGN.md asks for one): a
+ * The task where systematic errors depend on the architecture (docs/METHOD.md asks for one): a
  * transformer's attention can look back at any prompt position and copy it; a GRU must hold the
  * whole string in its state and replay it backwards; an MLP over a short window cannot see the
  * early digits at all when it writes the late ones. There is no natural scratchpad (writing one

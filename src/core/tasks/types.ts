@@ -4,7 +4,7 @@
  * A problem is a prompt ending in '=' and a short answer string. The target completion the
  * warm start imitates is `scratchpad + '>' + answer`, followed by the EOS token. The scratchpad is
  * optional (empty string when absent): with it, small models learn the algorithm; without it they
- * memorise (DESIGN.md). Every prompt of one task at one difficulty has the same length, so a batch
+ * memorise (docs/METHOD.md). Every prompt of one task at one difficulty has the same length, so a batch
  * of prompts is a dense [N, P] tensor with no left padding.
  */
 import type { Rng } from '../random';
