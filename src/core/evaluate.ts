@@ -9,7 +9,7 @@ import type { Problem, Task } from './tasks/types';
 import { encodePrompt } from './tasks/tokenizer';
 import { checkAnswer } from './tasks/extract';
 import { sampleStack } from './rollout';
-import { pluralityVote } from './rewards/vote';
+import { pluralityVotes, type Answer, type PluralityVote } from './rewards/vote';
 
 export interface EvaluationOptions {
   groupSize: number;
@@ -68,7 +68,6 @@ export async function evaluateStack(
     sampleAccuracy: [] as number[],
     lengthSum: 0,
   }));
-  const tieRngs = opts.rngs.map((r) => r.child('ties'));
   for (let start = 0; start < problems.length; start += opts.batchSize) {
     const chunk = problems.slice(start, start + opts.batchSize);
     const batches = await sampleStack(stack, chunk.map((p) => encodePrompt(p.prompt)), task, difficulty, {
@@ -82,15 +81,16 @@ export async function evaluateStack(
       chunk.forEach((p, b) => {
         const group = batch.answers.slice(b * G, (b + 1) * G);
         a.answers.push(group);
-        const vote = pluralityVote(group, tieRngs[k]);
-        a.plurality.push(vote.label);
-        a.majCorrect.push(checkAnswer(vote.label, p.answer));
         a.sampleAccuracy.push(group.filter((x) => checkAnswer(x, p.answer)).length / G);
         for (let g = 0; g < G; g++) a.lengthSum += batch.lengths[b * G + g];
       });
     });
   }
   const n = problems.length;
+  acc.forEach((a, k) => {
+    a.plurality = heldOutVotes(a.answers, opts.rngs[k]).map((v) => v.label);
+    a.majCorrect = a.plurality.map((label, i) => checkAnswer(label, problems[i].answer));
+  });
   return acc.map((a) => ({
     passAt1: n ? a.sampleAccuracy.reduce((s, x) => s + x, 0) / n : 0,
     majAtG: n ? a.majCorrect.filter(Boolean).length / n : 0,
@@ -100,4 +100,14 @@ export async function evaluateStack(
     sampleAccuracy: a.sampleAccuracy,
     meanLength: n ? a.lengthSum / (n * G) : 0,
   }));
+}
+
+/**
+ * The plurality of each held-out problem's G answers. A tie on problem i is broken by its own
+ * stream (`ties/prompt{i}`, as pluralityVotes does for training prompts), so the label of one
+ * problem does not depend on how many problems before it tied.
+ */
+export function heldOutVotes(answers: readonly (readonly Answer[])[], rng: Rng): PluralityVote[] {
+  if (answers.length === 0) return [];
+  return pluralityVotes(answers.flat(), answers.length, rng.child('ties'));
 }

@@ -32,6 +32,9 @@ function hashPath(seed: number, path: string): number {
   return splitmix32(h)();
 }
 
+/** The largest float32 below 1 (1 - 2^-24). */
+export const FLOAT32_BELOW_ONE = 1 - 2 ** -24;
+
 export class Rng {
   private a: number;
   private b: number;
@@ -101,10 +104,14 @@ export class Rng {
     return xs[this.int(xs.length)];
   }
 
-  /** n uniforms in (0, 1) as a Float32Array (for Gumbel noise uploaded in one go). */
+  /**
+   * n uniforms in (0, 1) as a Float32Array (for Gumbel noise uploaded in one go). A double above
+   * 1 - 2^-25 rounds to exactly 1 in float32, where -log(-log(u)) is +infinity and would force its
+   * token; such draws are clamped to the largest float32 below 1 (about 1 in 2^25 draws).
+   */
   uniforms(n: number): Float32Array {
     const out = new Float32Array(n);
-    for (let i = 0; i < n; i++) out[i] = this.nextOpen();
+    for (let i = 0; i < n; i++) out[i] = Math.min(this.nextOpen(), FLOAT32_BELOW_ONE);
     return out;
   }
 
