@@ -7,7 +7,7 @@ import { nodeWarmStartCache } from '../src/engine/warmStartNode';
 import { createRun } from '../src/core/experiment/runner';
 import { parseSpec, type ExperimentSpec } from '../src/core/experiment/spec';
 import { getPreset, PRESETS } from '../src/core/experiment/presets';
-import type { ExperimentResultFile, MemberHistoryEntry, RunSummary } from '../src/core/experiment/events';
+import type { ExperimentResultFile, MemberHistoryEntry, MemberInfo, RunSummary } from '../src/core/experiment/events';
 import { UsageError } from './args';
 
 const MAX_SPEC_BYTES = 256 * 1024;
@@ -53,17 +53,27 @@ export interface RunProgress {
 }
 
 /**
+ * A seed's summary and its members as the base event describes them (MemberInfo: where the warm
+ * start came from, whether it reached its target, and, with warmStart.onMiss 'retry', the init
+ * seed used and the retries), so a results file names a member that was retried.
+ */
+export type SeedSummary = RunSummary & { members: MemberInfo[] };
+
+/**
  * Run one seed of a spec to the end; returns its summary. Members whose warm start ships in
  * public/warmstarts (the presets' default seeds) load it instead of training: on wasm, where the
- * files were made, that is the same run bit for bit.
+ * files were made, that is the same run bit for bit. A member that misses its warm-start target
+ * rejects with the runner's WarmStartMissError before RL (docs/WARMSTARTS.md, "The guard").
  */
-export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?: RunProgress): Promise<RunSummary> {
+export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?: RunProgress): Promise<SeedSummary> {
   const run = createRun(spec, { backend, warmStartCache: nodeWarmStartCache() });
+  let members: MemberInfo[] = [];
   try {
     for await (const e of run.events()) {
       if (e.type === 'warmstart') onProgress?.(`warm start ${e.memberId} (${e.memberIndex + 1}/${e.memberCount})`, e.step, e.steps);
+      else if (e.type === 'base') members = e.members;
       else if (e.type === 'step') onProgress?.('RL', e.step, e.steps);
-      else if (e.type === 'done') return e.summary;
+      else if (e.type === 'done') return { ...e.summary, members };
     }
     throw new Error('the run ended without a summary');
   } finally {

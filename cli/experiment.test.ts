@@ -1,10 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, seedsFlag, UsageError } from './args';
-import { resolveSpec } from './experiment-lib';
+import { resolveSpec, resultFile, runSeed } from './experiment-lib';
+import { layered, member } from '../src/core/experiment/presets';
+import type { ExperimentSpec, MemberSpec } from '../src/core/experiment/spec';
+import { buildMember } from '../src/core/experiment/cohort';
+import { warmStartInputs } from '../src/core/experiment/warmStartCache';
+import { VOCAB_SIZE } from '../src/core/tasks/tokenizer';
+import { useBackend } from '../src/core/testing/fixed-policy';
 
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const runCli = (...args: string[]) =>
@@ -71,4 +77,65 @@ describe('experiment CLI end to end', () => {
       expect(lines[0]).toMatch(/^error: /);
     }
   }, 120_000);
+});
+
+describe('experiment CLI: the warm-start guard', () => {
+  it('a member that misses its warm-start target: one line naming the seed and the member, exit 1, no table', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-'));
+    const file = join(dir, 'miss.json');
+    const quick = resolveSpec('quick', undefined);
+    const [a, ...rest] = quick.members;
+    writeFileSync(file, JSON.stringify({ ...quick, members: [{ ...a, warmStartSteps: 3, warmStartTarget: 0.99 }, ...rest] }));
+    const r = runCli('--spec', file, '--seeds', '3');
+    expect(r.status, r.stderr).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('error: '))).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(
+      /^error: seed 3: member A did not reach its warm-start target 0\.99 in 3 steps \(best [^)]+\): give it more warm-start steps, a lower target or another initSeed, or set warmStart\.onMiss to 'retry'$/,
+    );
+    expect(r.stdout).not.toMatch(/pass@1/);
+  }, 120_000);
+
+  describe('on wasm', () => {
+    beforeAll(() => useBackend('wasm'));
+
+    it("the results JSON names a member that was retried (warmStart.onMiss 'retry')", async () => {
+      const mlp = (initSeed: number, warmStartTarget: number): MemberSpec =>
+        member({ id: 'A', family: 'mlp', dModel: 16, layers: 1, window: 6, warmStartSteps: 3, warmStartTarget, warmStartExamples: 120, initSeed });
+      const spec = (m: MemberSpec): ExperimentSpec =>
+        layered({
+          seed: 5,
+          task: { id: 'digitsum', difficulty: 3, scratchpad: 'always' },
+          data: { labeledPool: 160, rlPool: 100, heldOut: 16 },
+          warmStart: { batchSize: 32, learningRate: 1e-2, onMiss: 'retry', retries: 1 },
+          members: [m],
+          arms: [{ id: 'self', scheme: 'self', members: ['A'] }],
+          grpo: { promptsPerStep: 4, groupSize: 4, learningRate: 1e-3 },
+          steps: 1,
+          evalEvery: 1,
+        });
+      // A target the first init seed misses and the next one reaches (their best values differ).
+      const best = async (initSeed: number) => {
+        const s = spec(mlp(initSeed, 0.999));
+        const { root, pool, maxLen } = warmStartInputs(s);
+        const w = await buildMember(s, s.members[0], pool, VOCAB_SIZE, maxLen, root);
+        w.reference.dispose();
+        return w.info.warmStartBest!;
+      };
+      let first = 1;
+      let target = NaN;
+      for (; first < 8 && Number.isNaN(target); first++) {
+        const [x, y] = [await best(first), await best(first + 1)];
+        if (y > x * 1.2) target = Math.sqrt(x * y);
+      }
+      first -= 1;
+      expect(target, 'two seeds in 1..8 whose best values differ').not.toBeNaN();
+      const s = spec(mlp(first, target));
+      const summary = await runSeed(s, 'wasm');
+      const json = JSON.parse(JSON.stringify(resultFile(s, [summary])));
+      expect(json.runs[0].members).toEqual([
+        expect.objectContaining({ id: 'A', warmStartReached: true, warmStartInitSeed: first + 1, warmStartRetries: 1, warmStartSource: 'trained' }),
+      ]);
+    }, 120_000);
+  });
 });

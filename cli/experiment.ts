@@ -4,12 +4,14 @@
  *
  * Runs an experiment for each seed, shows progress on stderr, prints a summary table per arm and
  * member and the median GRPO step time, and writes the results as JSON (format: README.md).
- * Bad arguments or an invalid spec: a one-line message and exit code 2.
+ * Bad arguments or an invalid spec: a one-line message and exit code 2. A member that misses its
+ * warm-start target stops the run before RL: a one-line message naming it and exit code 1.
  */
 import { writeFileSync } from 'node:fs';
 import { choiceFlag, intFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
 import { resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
 import { initNodeBackend } from '../src/engine/node-backend';
+import { WarmStartMissError } from '../src/core/experiment/runner';
 import type { RunSummary } from '../src/core/experiment/events';
 
 const FLAGS = { preset: 'string', spec: 'string', steps: 'string', seeds: 'string', backend: 'string', out: 'string', help: 'boolean' } as const;
@@ -53,7 +55,11 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     const summary = await runSeed({ ...spec, seed }, report.backend, (phase, done, total) =>
       progressBar(`seed ${seed}: ${phase}`, done, total),
-    );
+    ).catch((e: unknown) => {
+      if (process.stderr.isTTY) process.stderr.write('\n');
+      // A member missed its warm-start target: one line naming the seed and the member, exit 1.
+      throw e instanceof WarmStartMissError ? new Error(`seed ${seed}: ${e.message}`) : e;
+    });
     if (process.stderr.isTTY) process.stderr.write('\n');
     console.error(`seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     runs.push(summary);

@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildMember } from '../src/core/experiment/cohort';
+import { missedTarget, missPolicy, WarmStartMissError } from '../src/core/experiment/warmStartCohort';
 import { PRESETS, type Preset } from '../src/core/experiment/presets';
 import type { ExperimentSpec, MemberSpec } from '../src/core/experiment/spec';
 import {
@@ -36,8 +37,10 @@ export interface PlannedWarmStart {
   /** The first preset and member that need it (what the script trains). */
   spec: ExperimentSpec;
   member: MemberSpec;
-  /** Every "preset/member" it serves. */
+  /** Every "preset/member" it serves ("preset/member (retry k)" for a retry). */
   users: string[];
+  /** 0 (or absent): the member's own init seed; k: its k-th retry, initSeed + k (warmStart.onMiss 'retry'). */
+  retry?: number;
 }
 
 /** The warm starts the presets need, one per distinct key, in preset order. */
@@ -56,6 +59,46 @@ export function warmStartPlan(presets: Record<string, Preset> = PRESETS, backend
   return [...byKey.values()];
 }
 
+/**
+ * The next retry of a planned warm start that misses its target (docs/WARMSTARTS.md, "The
+ * guard"): the member with the next init seed, as a run of the preset's spec would try it; null
+ * when the spec does not retry or has no retry left (then a miss stops the run).
+ */
+export function nextRetry(entry: PlannedWarmStart, backend = SHIPPED_BACKEND): PlannedWarmStart | null {
+  const k = entry.retry ?? 0;
+  const { onMiss, retries } = missPolicy(entry.spec);
+  if (onMiss !== 'retry' || k >= retries || entry.member.warmStartTarget <= 0) return null;
+  const member = { ...entry.member, initSeed: entry.member.initSeed + 1 };
+  const fields = warmStartKeyFields(entry.spec, member, warmStartInputs(entry.spec).maxLen, backend);
+  const users = entry.users.map((u) => `${u.replace(/ \(retry \d+\)$/, '')} (retry ${k + 1})`);
+  return { key: keyOfFields(fields), fields, spec: entry.spec, member, users, retry: k + 1 };
+}
+
+/** The stored file of `entry` in `dir` when it is usable and records a miss that the spec retries. */
+function retryAfter(dir: string, entry: PlannedWarmStart): PlannedWarmStart | null {
+  const next = nextRetry(entry);
+  if (!next || fileProblem(dir, entry) !== null) return null;
+  return readWarmStartFile(join(dir, warmStartFileName(entry.key))).reachedTarget === false ? next : null;
+}
+
+/**
+ * `plan` and the retries its stored misses need: a preset with warmStart.onMiss 'retry' whose
+ * member misses with its own init seed ships that miss (a run loads it, sees the miss and
+ * retries) and the warm start of the next seed, up to the one that reaches the target.
+ */
+export function withRetries(dir: string, plan: PlannedWarmStart[]): PlannedWarmStart[] {
+  const out = [...plan];
+  const keys = new Set(out.map((e) => e.key));
+  for (let i = 0; i < out.length; i++) {
+    const next = retryAfter(dir, out[i]);
+    if (next && !keys.has(next.key)) {
+      keys.add(next.key);
+      out.push(next);
+    }
+  }
+  return out;
+}
+
 /** Why the file for `entry` in `dir` is not usable (missing, invalid, stale), or null. */
 export function fileProblem(dir: string, entry: PlannedWarmStart): string | null {
   const path = join(dir, warmStartFileName(entry.key));
@@ -69,6 +112,9 @@ export function fileProblem(dir: string, entry: PlannedWarmStart): string | null
   const problem = warmStartFileProblem(file, entry.fields);
   if (problem) return problem;
   if (file.origin !== 'shipped') return `it is a cached warm start, not a shipped one`;
+  // The guard (docs/WARMSTARTS.md): a preset never ships a member that missed its target, except
+  // a miss its spec retries (the retry's file is then planned too: withRetries).
+  if (file.reachedTarget === false && !nextRetry(entry)) return `it missed its warm-start target ${entry.member.warmStartTarget} (best ${file.bestValidation ?? '?'})`;
   return null;
 }
 
@@ -82,7 +128,8 @@ export interface CheckResult {
  * Does `dir` hold exactly the warm starts `plan` needs, each valid and up to date, and an index
  * listing exactly them? Reads and validates every file (no tfjs).
  */
-export function checkWarmStarts(dir: string, plan: PlannedWarmStart[] = warmStartPlan()): CheckResult {
+export function checkWarmStarts(dir: string, planned: PlannedWarmStart[] = warmStartPlan()): CheckResult {
+  const plan = withRetries(dir, planned);
   const problems: string[] = [];
   for (const entry of plan) {
     const problem = fileProblem(dir, entry);
@@ -114,7 +161,10 @@ export function checkWarmStarts(dir: string, plan: PlannedWarmStart[] = warmStar
   return { ok: problems.length === 0, problems };
 }
 
-/** Train the warm start of `entry` on the current tfjs backend (wasm for shipped files). */
+/**
+ * Train the warm start of `entry` on the current tfjs backend (wasm for shipped files). A member
+ * that misses its target is not shipped: the error names it, as the run would (fix the preset).
+ */
 export async function trainWarmStart(
   entry: PlannedWarmStart,
   onProgress?: (step: number, steps: number) => void,
@@ -123,6 +173,12 @@ export async function trainWarmStart(
   if (maxLen !== entry.fields.maxLen) throw new Error(`maxLen ${maxLen} is not the planned ${entry.fields.maxLen}`);
   const warm = await buildMember(entry.spec, entry.member, pool, VOCAB_SIZE, maxLen, root, (s, n) => onProgress?.(s, n));
   try {
+    const m = entry.member;
+    if (missedTarget(m, warm.info) && !nextRetry(entry)) {
+      const best = warm.info.warmStartBest ?? null;
+      const miss = new WarmStartMissError({ memberId: m.id, target: m.warmStartTarget, steps: m.warmStartSteps, best, initSeeds: [m.initSeed], onMiss: 'stop' });
+      throw new Error(`${entry.users.join(', ')}: ${miss.message}`);
+    }
     return await warmStartFileOf(warm, entry.fields, 'shipped');
   } finally {
     warm.reference.dispose();
@@ -153,21 +209,34 @@ export async function buildWarmStarts(dir: string, plan: PlannedWarmStart[] = wa
   const kept: string[] = [];
   const removed: string[] = [];
   const selected = opts.preset ? plan.filter((e) => e.users.some((u) => u.startsWith(`${opts.preset}/`))) : plan;
-  for (const entry of selected) {
+  // Grows: a miss that its spec retries brings the retry's warm start (withRetries).
+  const queue = [...selected];
+  const all = [...plan];
+  const enqueue = (entry: PlannedWarmStart) => {
+    const next = retryAfter(dir, entry);
+    if (next && !all.some((e) => e.key === next.key)) {
+      queue.push(next);
+      all.push(next);
+    }
+  };
+  for (const entry of queue) {
     const name = warmStartFileName(entry.key);
     const problem = opts.force ? '--force' : fileProblem(dir, entry);
     if (!problem) {
       kept.push(name);
+      enqueue(entry);
       continue;
     }
     const t = Date.now();
     const file = await trainWarmStart(entry, (s, n) => opts.onProgress?.(entry.users[0], s, n));
     writeWarmStartFile(dir, file);
     made.push(name);
-    log(`${name}: ${problem === 'missing' ? 'made' : `remade (${problem})`} for ${entry.users.join(', ')}: ${file.warmStartSteps} steps in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    const missed = file.reachedTarget === false ? ', missed its target: retried with the next init seed' : '';
+    log(`${name}: ${problem === 'missing' ? 'made' : `remade (${problem})`} for ${entry.users.join(', ')}: ${file.warmStartSteps} steps in ${((Date.now() - t) / 1000).toFixed(1)} s${missed}`);
+    enqueue(entry);
   }
   // Files no preset needs any more: removed (only when making the whole folder).
-  const wanted = new Set(plan.map((e) => warmStartFileName(e.key)));
+  const wanted = new Set(withRetries(dir, all).map((e) => warmStartFileName(e.key)));
   if (!opts.preset && existsSync(dir)) {
     for (const name of readdirSync(dir)) {
       if (name !== WARM_START_INDEX_FILE && !wanted.has(name)) {
@@ -177,7 +246,7 @@ export async function buildWarmStarts(dir: string, plan: PlannedWarmStart[] = wa
       }
     }
   }
-  writeIndex(dir, plan);
+  writeIndex(dir, withRetries(dir, all));
   return { made, kept, removed, seconds: (Date.now() - t0) / 1000 };
 }
 
@@ -201,7 +270,8 @@ export function writeIndex(dir: string, plan: PlannedWarmStart[]): WarmStartInde
  * Retrain every planned warm start and compare with the stored file bit for bit: finds a change
  * of the model arithmetic that WARM_START_ENGINE_VERSION was not bumped for.
  */
-export async function verifyWarmStarts(dir: string, plan: PlannedWarmStart[] = warmStartPlan(), log: (line: string) => void = () => {}): Promise<string[]> {
+export async function verifyWarmStarts(dir: string, planned: PlannedWarmStart[] = warmStartPlan(), log: (line: string) => void = () => {}): Promise<string[]> {
+  const plan = withRetries(dir, planned);
   const problems: string[] = [];
   for (const entry of plan) {
     const name = warmStartFileName(entry.key);
@@ -212,7 +282,10 @@ export async function verifyWarmStarts(dir: string, plan: PlannedWarmStart[] = w
     }
     const stored = readWarmStartFile(join(dir, name));
     const fresh = await trainWarmStart(entry);
+    // A record the stored file has (files made before the guard have none) must be the same too.
+    const sameRecord = (['reachedTarget', 'bestValidation', 'lastValidation'] as const).every((k) => stored[k] === undefined || Object.is(stored[k], fresh[k]));
     const same =
+      sameRecord &&
       fresh.warmStartSteps === stored.warmStartSteps &&
       fresh.weights.length === stored.weights.length &&
       fresh.weights.every((w, i) => w.name === stored.weights[i].name && bitEqual(w.values, stored.weights[i].values));

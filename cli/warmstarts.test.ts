@@ -2,7 +2,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRESETS, getPreset } from '../src/core/experiment/presets';
+import { PRESETS, getPreset, layered, member, type Preset } from '../src/core/experiment/presets';
+import { buildMember } from '../src/core/experiment/cohort';
+import { VOCAB_SIZE } from '../src/core/tasks/tokenizer';
 import { createRun, type RunOptions } from '../src/core/experiment/runner';
 import type { RunnerEvent } from '../src/core/experiment/events';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
@@ -16,8 +18,8 @@ import {
   type WarmStartCache,
 } from '../src/core/experiment/warmStartCache';
 import { useBackend } from '../src/core/testing/fixed-policy';
-import { SHIPPED_WARM_START_DIR, nodeWarmStartCache } from '../src/engine/warmStartNode';
-import { checkWarmStarts, warmStartPlan, writeIndex } from './warmstarts-lib';
+import { SHIPPED_WARM_START_DIR, nodeWarmStartCache, readWarmStartFile } from '../src/engine/warmStartNode';
+import { buildWarmStarts, checkWarmStarts, nextRetry, warmStartPlan, writeIndex } from './warmstarts-lib';
 
 describe('the shipped warm starts (public/warmstarts)', () => {
   it('one file per distinct warm start, covering every preset member', () => {
@@ -36,6 +38,21 @@ describe('the shipped warm starts (public/warmstarts)', () => {
     const result = checkWarmStarts(SHIPPED_WARM_START_DIR);
     expect(result.problems).toEqual([]);
     expect(result.ok).toBe(true);
+  });
+
+  it('each reached its warm-start target, and says so, or its retry did (docs/WARMSTARTS.md, "The guard")', () => {
+    for (let entry of warmStartPlan()) {
+      expect(entry.member.warmStartTarget, entry.users[0]).toBeGreaterThan(0);
+      let file = readWarmStartFile(join(SHIPPED_WARM_START_DIR, `${entry.key}.json`));
+      while (file.reachedTarget === false) {
+        const next = nextRetry(entry);
+        expect(next, `${entry.users[0]} missed its target and its preset does not retry`).not.toBeNull();
+        entry = next!;
+        file = readWarmStartFile(join(SHIPPED_WARM_START_DIR, `${entry.key}.json`));
+      }
+      expect(file, entry.users[0]).toMatchObject({ reachedTarget: true });
+      expect(file.bestValidation, entry.users[0]).toBeGreaterThanOrEqual(entry.member.warmStartTarget);
+    }
   });
 
   describe('--check', () => {
@@ -86,6 +103,14 @@ describe('the shipped warm starts (public/warmstarts)', () => {
       expect(problems[0]).toMatch(new RegExp(`^${names[0]}: invalid: .*${names[0]}: the warm-start file is not valid JSON \\(quick/A\\)$`));
       expect(problems[1]).toBe(`${names[1]}: it is a cached warm start, not a shipped one (quick/B)`);
     });
+
+    it('refuses a file that missed its warm-start target', () => {
+      fresh();
+      const file = parseWarmStartText(readFileSync(join(dir, names[0]), 'utf8'));
+      writeFileSync(join(dir, names[0]), serializeWarmStartFile({ ...file, reachedTarget: false, bestValidation: 0.25 }));
+      // (The index also notes the file's new size.)
+      expect(checkWarmStarts(dir, plan).problems).toContain(`${names[0]}: it missed its warm-start target 0.4 (best 0.25) (quick/A)`);
+    });
   });
 });
 
@@ -118,5 +143,75 @@ describe('the quick preset on wasm', () => {
       events.map((e) => (e.type === 'base' ? { ...e, members: e.members.map(({ warmStartSource, warmStartBackend, ...m }) => m) } : e));
     expect(strip(shipped.events)).toEqual(strip(plain.events));
     console.log(`quick: warm start + base evaluation ${(plain.warmMs / 1000).toFixed(1)} s trained, ${(shipped.warmMs / 1000).toFixed(1)} s from the shipped files`);
+  });
+});
+
+describe('npm run warmstarts and the warm-start guard, on wasm', () => {
+  beforeAll(() => useBackend('wasm'));
+
+  /** A preset of one tiny MLP (a few steps of warm start). */
+  const preset = (initSeed: number, warmStartTarget: number, warmStart: Partial<ExperimentSpec['warmStart']> = {}): Preset => ({
+    id: 't',
+    title: 't',
+    explanation: 't',
+    runtime: '',
+    spec: layered({
+      seed: 5,
+      task: { id: 'digitsum', difficulty: 3, scratchpad: 'always' },
+      data: { labeledPool: 160, rlPool: 100, heldOut: 16 },
+      warmStart: { batchSize: 32, learningRate: 1e-2, ...warmStart },
+      members: [member({ id: 'A', family: 'mlp', dModel: 16, layers: 1, window: 6, warmStartSteps: 3, warmStartTarget, warmStartExamples: 120, initSeed })],
+      arms: [{ id: 'self', scheme: 'self', members: ['A'] }],
+      grpo: { promptsPerStep: 4, groupSize: 4, learningRate: 1e-3 },
+      steps: 1,
+      evalEvery: 1,
+    }),
+  });
+
+  it("ships a miss that its preset retries, and the retry; refuses one that it does not", async () => {
+    // A target the first init seed misses and the next one reaches (their best values differ).
+    const best = async (initSeed: number) => {
+      const { spec } = preset(initSeed, 0.999);
+      const { root, pool, maxLen } = warmStartInputs(spec);
+      const w = await buildMember(spec, spec.members[0], pool, VOCAB_SIZE, maxLen, root);
+      w.reference.dispose();
+      return w.info.warmStartBest!;
+    };
+    let first = 1;
+    let target = NaN;
+    for (; first < 8 && Number.isNaN(target); first++) {
+      const [x, y] = [await best(first), await best(first + 1)];
+      if (y > x * 1.2) target = Math.sqrt(x * y);
+    }
+    first -= 1;
+    expect(target, 'two seeds in 1..8 whose best values differ').not.toBeNaN();
+
+    const dir = mkdtempSync(join(tmpdir(), 'warmstarts-'));
+    try {
+      const retrying = { t: preset(first, target, { onMiss: 'retry', retries: 2 }) };
+      const plan = warmStartPlan(retrying);
+      const lines: string[] = [];
+      const made = await buildWarmStarts(dir, plan, { log: (l) => lines.push(l) });
+      expect(made.made).toHaveLength(2);
+      expect(lines[0]).toMatch(/missed its target: retried with the next init seed$/);
+      expect(checkWarmStarts(dir, plan)).toEqual({ ok: true, problems: [] });
+      const index = JSON.parse(readFileSync(join(dir, WARM_START_INDEX_FILE), 'utf8'));
+      expect(index.files.map((f: { members: string[] }) => f.members).sort()).toEqual([['t/A'], ['t/A (retry 1)']]);
+      // A run of the preset loads both shipped files and trains nothing.
+      const run = createRun(retrying.t.spec, { backend: 'wasm', warmStartCache: nodeWarmStartCache({ dirs: [dir] }) } as RunOptions);
+      const events: RunnerEvent[] = [];
+      for await (const e of run.events()) events.push(e);
+      run.dispose();
+      expect(events.filter((e) => e.type === 'warmstart' && e.step > 0)).toEqual([]);
+      const base = events.find((e) => e.type === 'base') as Extract<RunnerEvent, { type: 'base' }>;
+      expect(base.members[0]).toMatchObject({ warmStartSource: 'shipped', warmStartReached: true, warmStartInitSeed: first + 1, warmStartRetries: 1 });
+
+      const stopping = { t: preset(first, target) };
+      await expect(buildWarmStarts(dir, warmStartPlan(stopping))).rejects.toThrow(
+        /^t\/A: member A did not reach its warm-start target .* in 3 steps \(best [^)]+\): give it more warm-start steps/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

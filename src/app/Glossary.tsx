@@ -1,13 +1,16 @@
 const TERMS: [string, string][] = [
   ['Pseudo-label', 'The answer a model is rewarded for when no true label is used: the majority vote of its own samples (self), of a partner (peer), or of the rest of the cohort.'],
   ['Majority vote (maj@G)', 'Sample G answers to one prompt and take the most common one. maj@G is the accuracy of that vote, pass@1 the accuracy of a single sample; maj@G > pass@1 is what makes self-voting work at all.'],
+  ['Own vote', "The majority vote of a model's own G samples on a prompt. Own-vote accuracy is how often it is the right answer; under self-reward it is also the label the model is trained on."],
+  ['Rescue rate', "Of the prompts where a model's own vote is wrong, the share where the label it is trained on is right: the partner knows something the model does not. Its opposite, the mislead rate, is the share of prompts where its own vote is right and the label is wrong."],
+  ['Shared error', "A label that is wrong and equal to the model's own wrong vote: the model is paid for repeating its own mistake. Under self-reward every wrong label is a shared error, so the shared-error rate is the model's error rate."],
   ['GRPO', 'Group Relative Policy Optimization: sample a group of G completions per prompt, score each, and push up the ones scoring above the group mean (advantage = reward − mean, divided by the std), with a PPO-style clip.'],
   ['Reward hacking', 'The reward goes up while what we actually want (true accuracy) does not. With self-reward the easy way is to agree with yourself: always say the same answer.'],
   ['Collapse', 'The end of reward hacking: the reward reaches 1, entropy falls to 0, and held-out accuracy drops, because the model has converged on confident answers that are often wrong.'],
   ['Error overlap', 'How much two models fail on the same problems. If they make different mistakes, one can supply the right pseudo-label where the other is wrong.'],
   ["Cohen's kappa (κ)", "Agreement of two models' right/wrong patterns beyond chance: 0 = independent errors, 1 = identical, below 0 = they tend to fail on different problems. Co-RL found 0.31–0.42 for cross-family pairs and ≥ 0.51 for same-family pairs."],
   ['Oracle arm', 'Trained with the true answers. Not label-free: it is the ceiling the label-free arms are measured against.'],
-  ['Compute-matched ensemble', 'Two independently trained models pooled by majority vote. It costs as much as a peer pair, so a peer arm must beat it to show that training together helped.'],
+  ['Compute-matched ensemble', 'Two independently trained models pooled by majority vote. It costs as much as a peer pair, so a peer arm must beat it to show that training together helped. The "untrained pair pooled" line is the same two models pooled before any RL: the starting point of every pooled line.'],
 ];
 
 export function Glossary() {

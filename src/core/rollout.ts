@@ -265,3 +265,42 @@ export function perCompletionMean(values: Float32Array, lengths: Int32Array, L: 
   }
   return out;
 }
+
+/**
+ * The rollouts GRPO trains on when more samples vote than train (n_vote > G; docs/METHOD.md,
+ * "Votes and rewards"): the first G of each prompt's n_vote samples, every per-rollout array sliced
+ * prompt-major (row b*G + g of the result is row b*n_vote + g of the batch). The samples of a prompt
+ * are i.i.d. given the prompt (each row has its own Gumbel noise), so the first G are as unbiased a
+ * subset as any G of them, and taking the first keeps it deterministic. A batch that already has G
+ * per prompt is returned as it is.
+ */
+export function trainedSubset(batch: RolloutBatch, G: number): RolloutBatch {
+  const n = batch.groupSize;
+  if (!Number.isInteger(G) || G < 1 || G > n) throw new RangeError(`trainedSubset: G = ${G} of ${n} samples per prompt`);
+  if (G === n) return batch;
+  const B = batch.numPrompts;
+  const L = batch.maxNewTokens;
+  const T = batch.promptLength + L;
+  // Rows [b*n, b*n + G) of every prompt b, each `width` values wide.
+  const rows = <A extends Int32Array | Float32Array | Uint8Array>(xs: A, width: number, make: (len: number) => A): A => {
+    const out = make(B * G * width);
+    for (let b = 0; b < B; b++) out.set(xs.subarray(b * n * width, (b * n + G) * width), b * G * width);
+    return out;
+  };
+  const list = <T>(xs: T[]): T[] => Array.from({ length: B * G }, (_, i) => xs[Math.floor(i / G) * n + (i % G)]);
+  return {
+    numPrompts: B,
+    groupSize: G,
+    promptLength: batch.promptLength,
+    maxNewTokens: L,
+    sequences: rows(batch.sequences, T, (k) => new Int32Array(k)),
+    completionTokens: rows(batch.completionTokens, L, (k) => new Int32Array(k)),
+    lengths: rows(batch.lengths, 1, (k) => new Int32Array(k)),
+    finished: rows(batch.finished, 1, (k) => new Uint8Array(k)),
+    logProbs: rows(batch.logProbs, L, (k) => new Float32Array(k)),
+    entropies: rows(batch.entropies, L, (k) => new Float32Array(k)),
+    certainties: rows(batch.certainties, L, (k) => new Float32Array(k)),
+    completions: list(batch.completions),
+    answers: list(batch.answers),
+  };
+}

@@ -74,6 +74,30 @@ export function referenceProbability(policy: Policy, tokens: tf.Tensor2D, mask: 
   return tf.tidy(() => tf.mean(tf.exp(tf.sum(tf.mul(nextTokenLogProbs(policy, tokens), mask), 1))) as tf.Scalar);
 }
 
+/** The validation problems as one [N, T] batch on the device, with their completion-only masks. */
+function uploadValidation(problems: Problem[], length: number, scratchpad: ScratchpadMode, rng: Rng): { tokens: tf.Tensor2D; mask: tf.Tensor2D } {
+  // The scratchpad coin of the validation set is its own stream, so it does not depend on the
+  // training set (the warm start and `validationValue` draw the same completions).
+  const v = encodeSupervised(problems, length, scratchpad, rng.child('validation-scratchpad'));
+  return { tokens: tf.tensor2d(v.tokens, [v.count, v.length], 'int32'), mask: tf.tensor2d(v.lossMask, [v.count, v.length], 'float32') };
+}
+
+/**
+ * `referenceProbability` of `policy` on validation problems, as the warm start measures it with
+ * the same `rng` (one forward pass): how a stored or untrained member stands against its target.
+ */
+export async function validationValue(policy: Policy, problems: Problem[], scratchpad: ScratchpadMode, rng: Rng): Promise<number> {
+  const v = uploadValidation(problems, policy.config.maxLen, scratchpad, rng);
+  try {
+    const p = referenceProbability(policy, v.tokens, v.mask);
+    const value = (await p.data())[0];
+    p.dispose();
+    return value;
+  } finally {
+    tf.dispose([v.tokens, v.mask]);
+  }
+}
+
 /** Stop the warm start early once the held-back labeled problems reach a target. */
 export interface WarmStartTarget {
   /** Labeled problems the member does not train on. */
@@ -120,12 +144,7 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
   const data = encodeSupervised(problems, policy.config.maxLen, opts.scratchpad, opts.rng.child('scratchpad'));
   const order = opts.rng.child('order');
   // The validation set is uploaded once and checked after every step.
-  const v = opts.target
-    ? encodeSupervised(opts.target.validation, policy.config.maxLen, opts.scratchpad, opts.rng.child('validation-scratchpad'))
-    : null;
-  const validation = v
-    ? { tokens: tf.tensor2d(v.tokens, [v.count, v.length], 'int32'), mask: tf.tensor2d(v.lossMask, [v.count, v.length], 'float32') }
-    : null;
+  const validation = opts.target ? uploadValidation(opts.target.validation, policy.config.maxLen, opts.scratchpad, opts.rng) : null;
   const curve: { step: number; value: number }[] = [];
   let reachedTarget = false;
   const optimizer = tf.train.adam(opts.learningRate);

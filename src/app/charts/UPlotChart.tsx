@@ -8,6 +8,7 @@
  *   data-steps      x values (RL steps) received
  *   data-series     the labels of the data series, joined by '|'
  *   data-instances  how many uPlot instances this chart has created (stays 1 during a run)
+ *   data-bands      shaded bands drawn (e.g. the hacking gap of a collapse chart)
  */
 import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
@@ -146,6 +147,7 @@ export function UPlotChart(props: ChartProps) {
         data-steps={x.length}
         data-series={labels.join('|')}
         data-version={version}
+        data-bands={bands?.length ?? 0}
       />
     </figure>
   );

@@ -2,7 +2,8 @@
  * Which lines each chart draws, derived from the run's columns: pure functions, so the same arm
  * gets the same colour and the same member the same dash in every panel.
  */
-import type { BaseEvaluation } from '../../core/experiment/events';
+import type { BaseEvaluation, BasePair } from '../../core/experiment/events';
+import { withAlpha } from '../lib/colors';
 import type { ArmSeries, Column, MemberMetric, RunSeries } from '../store/series';
 import type { SeriesDef } from './UPlotChart';
 
@@ -17,6 +18,9 @@ export interface ChartLines {
 }
 
 export const REFERENCE_COLOR = '#8a8f98';
+
+/** The colour of "what is actually correct" in every collapse chart. */
+export const TRUTH_COLOR = '#2ca02c';
 
 export function lineLabel(armId: string, memberId: string): string {
   return `${armId} · ${memberId}`;
@@ -89,7 +93,64 @@ export function ensembleLines(run: RunSeries, styles: Styles): ChartLines {
   return out;
 }
 
+/**
+ * The untrained (warm-started) pair pooled by maj@G, as a horizontal dashed line per arm with a
+ * pooled pair (its first two members, as the runner pools them): the baseline the ensemble line is
+ * read against. `order` gives each arm's members in spec order (default: the order reported).
+ * Arms whose base pair has no `pooledMajAtG` (results saved before it was measured) get no line.
+ */
+export function untrainedPairLines(run: RunSeries, baseKappa: readonly BasePair[], styles: Styles, order: Record<string, readonly string[]> = {}): ChartLines {
+  const out = empty();
+  for (const arm of run.arms) {
+    const ids = order[arm.armId] ?? arm.memberIds;
+    if (ids.length < 2) continue;
+    const [a, b] = ids;
+    const pair = baseKappa.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a));
+    if (pair?.pooledMajAtG == null) continue;
+    const color = withAlpha(styles.arm[arm.armId] ?? REFERENCE_COLOR, 0.8);
+    out.series.push({ label: `untrained pair pooled · ${arm.armId}`, color, dash: [6, 3], width: 1.5, reference: true });
+    out.ys.push(constant(run.x, pair.pooledMajAtG));
+  }
+  return out;
+}
+
 /** Schemes whose reward comes from a vote, so a pseudo-label exists. */
 export function hasPseudoLabels(arm: ArmSeries): boolean {
-  return arm.scheme !== 'oracle' && arm.scheme !== 'entropy' && arm.scheme !== 'certainty';
+  return arm.scheme !== 'oracle' && !isIntrinsic(arm.scheme);
+}
+
+/** The intrinsic schemes: their reward (minus entropy, self-certainty) is not a 0-1 label match. */
+export function isIntrinsic(scheme: ArmSeries['scheme']): boolean {
+  return scheme === 'entropy' || scheme === 'certainty';
+}
+
+export interface CollapseLines extends ChartLines {
+  /** Shaded bands between two series (indices into `series`). */
+  bands: { upper: number; lower: number; fill: string }[];
+}
+
+/**
+ * One arm's collapse chart: per member its label-free reward (arm colour), the share correct in
+ * the batch and held-out pass@1 (green). Where the reward is a 0-1 label match, the band between
+ * reward and batch correctness is the hacking gap; the intrinsic schemes get no band (their
+ * reward is on another scale, so the difference means nothing).
+ */
+export function armCollapseLines(arm: ArmSeries, styles: Styles): CollapseLines {
+  const out: CollapseLines = { ...empty(), bands: [] };
+  const color = styles.arm[arm.armId] ?? REFERENCE_COLOR;
+  const gap = !isIntrinsic(arm.scheme);
+  for (const id of arm.memberIds) {
+    const m = arm.members[id];
+    const dash = styles.dash[id] ?? [];
+    const reward = out.series.length;
+    out.series.push({ label: `reward · ${id}`, color, dash });
+    out.ys.push(m.reward);
+    const correct = out.series.length;
+    out.series.push({ label: `correct (batch) · ${id}`, color: TRUTH_COLOR, dash, width: 1.25 });
+    out.ys.push(m.oracleReward);
+    out.series.push({ label: `held-out pass@1 · ${id}`, color: TRUTH_COLOR, dash, width: 2.5, points: true, spanGaps: true });
+    out.ys.push(m.evalPassAt1);
+    if (gap) out.bands.push({ upper: reward, lower: correct, fill: withAlpha(color, 0.22) });
+  }
+  return out;
 }

@@ -1,20 +1,26 @@
 import { useMemo } from 'react';
 import { UPlotChart } from '../charts/UPlotChart';
-import { baseLines, concat, ensembleLines, memberLines } from '../charts/seriesDefs';
+import { baseLines, concat, ensembleLines, memberLines, untrainedPairLines } from '../charts/seriesDefs';
 import { useRunView } from '../charts/useRunView';
 import { Panel } from './Panel';
 
 export function AccuracyPanel() {
-  const { version, series, base, styles } = useRunView();
+  const { version, series, base, baseKappa, styles, armMembers } = useRunView();
   const pass = useMemo(
     () => concat(memberLines(series, 'evalPassAt1', styles), baseLines(series.x, base, styles, 'passAt1')),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [series, version, base, styles],
   );
   const maj = useMemo(
-    () => concat(memberLines(series, 'evalMajAtG', styles), ensembleLines(series, styles), baseLines(series.x, base, styles, 'majAtG')),
+    () =>
+      concat(
+        memberLines(series, 'evalMajAtG', styles),
+        ensembleLines(series, styles),
+        untrainedPairLines(series, baseKappa, styles, armMembers),
+        baseLines(series.x, base, styles, 'majAtG'),
+      ),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [series, version, base, styles],
+    [series, version, base, baseKappa, styles, armMembers],
   );
   return (
     <Panel
@@ -25,7 +31,9 @@ export function AccuracyPanel() {
         <p>
           The real score: accuracy on problems no model trains on, measured every few steps. pass@1 is one sample's accuracy,
           maj@G the accuracy of a majority vote over G samples. The oracle arm (trained on true answers) is the ceiling; the
-          dotted ensemble line pools two members by majority vote, the fair control for "two models are better than one".
+          dotted ensemble line pools two members by majority vote, the fair control for "two models are better than one"; the
+          thin dashed "untrained pair pooled" line is the same two members pooled before any training: the gap between the two
+          is what training added to the pair.
         </p>
       }
     >

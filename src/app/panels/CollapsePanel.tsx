@@ -1,40 +1,17 @@
 import { useMemo } from 'react';
-import { UPlotChart, type SeriesDef } from '../charts/UPlotChart';
-import { memberLines } from '../charts/seriesDefs';
+import { UPlotChart } from '../charts/UPlotChart';
+import { armCollapseLines, isIntrinsic, memberLines } from '../charts/seriesDefs';
 import type { Styles } from '../charts/seriesDefs';
 import { useRunView } from '../charts/useRunView';
-import { withAlpha } from '../lib/colors';
-import type { ArmSeries, Column, RunSeries } from '../store/series';
+import type { ArmSeries, RunSeries } from '../store/series';
 import { Panel } from './Panel';
 
-/** The colour of "what is actually correct" in every collapse chart. */
-export const TRUTH_COLOR = '#2ca02c';
-
-function armCollapseLines(arm: ArmSeries, styles: Styles) {
-  const series: SeriesDef[] = [];
-  const ys: Column[] = [];
-  const bands: { upper: number; lower: number; fill: string }[] = [];
-  const color = styles.arm[arm.armId] ?? '#888';
-  for (const id of arm.memberIds) {
-    const m = arm.members[id];
-    const dash = styles.dash[id] ?? [];
-    const reward = series.length;
-    series.push({ label: `reward · ${id}`, color, dash });
-    ys.push(m.reward);
-    const correct = series.length;
-    series.push({ label: `correct (batch) · ${id}`, color: TRUTH_COLOR, dash, width: 1.25 });
-    ys.push(m.oracleReward);
-    series.push({ label: `held-out pass@1 · ${id}`, color: TRUTH_COLOR, dash, width: 2.5, points: true, spanGaps: true });
-    ys.push(m.evalPassAt1);
-    // Shaded where the label-free reward exceeds what is actually correct: the hacking gap.
-    bands.push({ upper: reward, lower: correct, fill: withAlpha(color, 0.22) });
-  }
-  return { series, ys, bands };
-}
+const INTRINSIC_REWARD: Record<string, string> = { entropy: 'minus the token entropy', certainty: 'the self-certainty' };
 
 function ArmCollapseChart({ arm, styles, x, version }: { arm: ArmSeries; styles: Styles; x: number[]; version: number }) {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const lines = useMemo(() => armCollapseLines(arm, styles), [arm, styles, version]);
+  const intrinsic = isIntrinsic(arm.scheme);
   return (
     <div className="small-multiple">
       <h3 style={{ color: styles.arm[arm.armId] }}>
@@ -44,7 +21,7 @@ function ArmCollapseChart({ arm, styles, x, version }: { arm: ArmSeries; styles:
         testId={`chart-collapse-${arm.armId}`}
         title={`Reward and correctness in arm ${arm.armId}`}
         xLabel="RL step"
-        yLabel={arm.scheme === 'entropy' || arm.scheme === 'certainty' ? 'reward / correct' : 'rate'}
+        yLabel={intrinsic ? 'reward / correct' : 'rate'}
         series={lines.series}
         x={x}
         ys={lines.ys}
@@ -52,6 +29,12 @@ function ArmCollapseChart({ arm, styles, x, version }: { arm: ArmSeries; styles:
         version={version}
         height={200}
       />
+      {intrinsic && (
+        <p className="chart-note" data-testid={`collapse-note-${arm.armId}`}>
+          No hacking-gap band: this reward is {INTRINSIC_REWARD[arm.scheme]}, not a 0–1 match with a label, so it cannot be set
+          against the share of correct answers.
+        </p>
+      )}
     </div>
   );
 }
@@ -77,8 +60,10 @@ export function CollapsePanel() {
       intro={
         <p>
           Each arm's label-free reward (its colour) against what is actually correct (green: the training batch, and with dots
-          held-out pass@1). The shaded band is the hacking gap: reward the model earns for answers that are wrong. Collapse
-          looks like the reward climbing to 1 while the green falls, with entropy dropping to 0 and lengths going strange.
+          held-out pass@1). For rewards that pay for matching a label (a vote or the truth), the shaded band is the hacking gap:
+          reward the model earns for answers that are wrong. Collapse looks like the reward climbing to 1 while the green falls,
+          with entropy dropping to 0 and lengths going strange. Entropy and self-certainty rewards are not label matches (their
+          scale is not 0 to 1), so their charts have no band: watch whether their reward rises while the green does not.
         </p>
       }
     >

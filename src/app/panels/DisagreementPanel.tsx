@@ -13,6 +13,7 @@ export function DisagreementPanel() {
     <Panel
       id="disagreement"
       title="2. Peer disagreement and error overlap"
+      wide
       intro={
         <p>
           The line is how often two members' majority votes differ on the same prompt. Peer reward only helps while the peers
@@ -21,18 +22,24 @@ export function DisagreementPanel() {
         </p>
       }
     >
-      <UPlotChart
-        testId="chart-disagreement"
-        title="Disagreement rate per arm and member pair"
-        xLabel="RL step"
-        yLabel="disagreement rate"
-        yRange={[0, 1]}
-        series={lines.series}
-        x={series.x}
-        ys={lines.ys}
-        version={version}
-      />
-      <KappaGrid />
+      <div className="multiples">
+        <div className="small-multiple">
+          <UPlotChart
+            testId="chart-disagreement"
+            title="Disagreement rate per arm and member pair"
+            xLabel="RL step"
+            yLabel="disagreement rate"
+            yRange={[0, 1]}
+            series={lines.series}
+            x={series.x}
+            ys={lines.ys}
+            version={version}
+          />
+        </div>
+        <div className="small-multiple">
+          <KappaGrid />
+        </div>
+      </div>
     </Panel>
   );
 }

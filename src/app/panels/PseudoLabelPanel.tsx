@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { UPlotChart } from '../charts/UPlotChart';
 import { REFERENCE_COLOR, baseLines, concat, constant, hasPseudoLabels, memberLines } from '../charts/seriesDefs';
 import { useRunView } from '../charts/useRunView';
+import { MechanismCharts } from './MechanismCharts';
 import { Panel } from './Panel';
 
 export function PseudoLabelPanel() {
@@ -20,6 +21,7 @@ export function PseudoLabelPanel() {
     <Panel
       id="pseudo"
       title="1. Pseudo-label accuracy"
+      wide
       intro={
         <p>
           How often the label a model is trained towards (its own or its peer's majority vote) is actually the right answer.
@@ -39,6 +41,17 @@ export function PseudoLabelPanel() {
         ys={lines.ys}
         version={version}
       />
+      <h3 className="section-title">Why a label helps or hurts, per arm</h3>
+      <p className="panel-intro">
+        Each arm's first chart sets the accuracy of the label a member is trained on (strong line) against the accuracy of its
+        own majority vote (faint line). The second shows what the label does. Green, the rescue rate: of the prompts where the
+        member's own vote is wrong, the share where the label is right. Orange, the mislead rate: where its own vote is right,
+        the share where the label is wrong. Red, the shared-error rate: how often the label is wrong and is the very answer the
+        member already gives, so it is paid for its own mistake. A peer helps where it rescues more than it misleads. Under
+        self-reward the label is the member's own vote: it never rescues or misleads, and its shared-error rate is simply its
+        own error rate.
+      </p>
+      <MechanismCharts run={series} styles={styles} version={version} />
     </Panel>
   );
 }

@@ -24,6 +24,17 @@ export function warmStartSourceText(m: MemberInfo, runBackend: string | null): s
   }
 }
 
+/**
+ * The warm start's steps, and for a member retried with another init seed (warmStart.onMiss
+ * 'retry'; docs/WARMSTARTS.md, "The guard") which seed it reached its target with.
+ */
+export function warmStartStepsText(m: MemberInfo): string {
+  if (m.warmStartSteps === undefined) return '-';
+  const n = m.warmStartRetries ?? 0;
+  const retried = n > 0 ? ` (init seed ${m.warmStartInitSeed ?? '?'}, after ${n} ${n === 1 ? 'retry' : 'retries'})` : '';
+  return `${m.warmStartSteps} steps${retried}`;
+}
+
 export function CohortSummary() {
   const members = useLab((s) => s.run.members);
   const base = useLab((s) => s.run.base);
@@ -38,7 +49,7 @@ export function CohortSummary() {
           <tr>
             <th scope="col">member</th>
             <th scope="col">model</th>
-            <th scope="col" title="Supervised warm-start steps taken (a warm-start target can stop early)">warm start</th>
+            <th scope="col" title="Supervised warm-start steps taken (a warm-start target can stop early; a member that misses its target stops the run before RL, or is retried with the next init seed)">warm start</th>
             <th scope="col" title="Where the warm-started weights came from: trained in this run, shipped with the site (made by npm run warmstarts) or cached by an earlier run of the same warm start">weights</th>
             <th scope="col" title="Fraction of single samples that are correct">pass@1</th>
             <th scope="col" title="Fraction of prompts whose majority vote over G samples is correct">maj@G</th>
@@ -51,7 +62,7 @@ export function CohortSummary() {
               <tr key={m.id} data-testid={`base-${m.id}`}>
                 <th scope="row">{m.id}</th>
                 <td>{m.label}</td>
-                <td className="num" data-testid={`base-steps-${m.id}`}>{m.warmStartSteps === undefined ? '-' : `${m.warmStartSteps} steps`}</td>
+                <td className="num" data-testid={`base-steps-${m.id}`}>{warmStartStepsText(m)}</td>
                 <td data-testid={`base-source-${m.id}`}>{warmStartSourceText(m, runBackend) || '-'}</td>
                 <td className="num" data-testid={`base-pass-${m.id}`}>{b ? fmtPercent(b.passAt1) : '-'}</td>
                 <td className="num" data-testid={`base-maj-${m.id}`}>{b ? fmtPercent(b.majAtG) : '-'}</td>

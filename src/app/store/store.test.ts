@@ -67,6 +67,16 @@ describe('lab store', () => {
     expect(self?.members.map((m) => m.history.map((h) => h.step))).toEqual([[1, 2], [1, 2]]);
   });
 
+  it("keeps the base event's pairs, with the untrained pair pooled maj@G where it was measured", () => {
+    useLab.getState().beginRun(1, quick);
+    const members = quick.members.map((m) => ({ id: m.id, family: m.family, params: 1000, label: m.id }));
+    const baseKappa = [{ a: 'A', b: 'B', kappa: 0.4, bothWrongSame: 0.1, pooledMajAtG: 0.625 }];
+    run({ type: 'runner', runId: 1, event: { type: 'base', members, base: [], baseKappa } });
+    expect(useLab.getState().run.baseKappa).toEqual(baseKappa);
+    useLab.getState().resetRun();
+    expect(useLab.getState().run.baseKappa).toEqual([]);
+  });
+
   it('drops events of an older run, but shows errors not tied to a run', () => {
     useLab.getState().beginRun(2, quick);
     run({ type: 'runner', runId: 1, event: stepEvent(1, [armMetrics('self', 'self', { A: {} })]) });

@@ -6,6 +6,9 @@
  * and after the update
  *   5. measures: everything in MemberStepMetrics, with the truth used only here.
  * Sampling (1) and the GRPO update (4) run for all arms at once, over stacks (step.ts).
+ *
+ * Votes are counted over all n_vote samples of a prompt, rewards and the update use the first G
+ * (TTRL's n_vote >= G; docs/METHOD.md, "Votes and rewards"). With n_vote = G both are the same batch.
  */
 import type { Rng } from '../random';
 import type { Problem } from '../tasks/types';
@@ -28,7 +31,18 @@ export interface StepContext {
 export interface ArmStepResult {
   metrics: ArmStepMetrics;
   sample: RolloutSample;
-  tokens: number;
+}
+
+/** n_vote: the samples per prompt that vote; voteSize 0 means G (docs/METHOD.md, "Votes and rewards"). */
+export function voteCount(grpo: ExperimentSpec['grpo']): number {
+  return Math.max(grpo.groupSize, grpo.voteSize ?? 0);
+}
+
+/** One member's samples at a step: the n_vote per prompt that vote, and the first G of them that train. */
+export interface MemberRollouts {
+  voted: RolloutBatch;
+  /** trainedSubset(voted, G); `voted` itself when n_vote = G. */
+  trained: RolloutBatch;
 }
 
 /** The stream that breaks a member's ties at a step: the same wherever its vote is counted. */
@@ -45,16 +59,17 @@ export function samplingRng(root: Rng, memberId: string, sampleSeed: number, ste
 function rewardInput(
   arm: ArmSpec,
   i: number,
-  rollouts: RolloutBatch[],
+  rollouts: MemberRollouts[],
   ctx: StepContext,
   teacherAnswers: Answer[] | null,
 ): RewardInput {
   const B = ctx.problems.length;
   const G = ctx.spec.grpo.groupSize;
-  const answers = rollouts[i].answers;
+  // The G rewarded answers per prompt; every vote below is over all n_vote (teacherAnswers too).
+  const answers = rollouts[i].trained.answers;
   const tau = arm.tau;
   const ballots = (j: number) => ({
-    answers: rollouts[j].answers,
+    answers: rollouts[j].voted.answers,
     rng: ballotRng(ctx.root, arm.id, arm.members[j], ctx.step),
   });
   const n = arm.members.length;
@@ -63,14 +78,14 @@ function rewardInput(
       return { scheme: 'oracle', answers, B, G, truths: ctx.problems.map((p) => p.answer) };
     case 'self':
     case 'self-soft':
-      return { scheme: arm.scheme, answers, B, G, rng: ballotRng(ctx.root, arm.id, arm.members[i], ctx.step), tau };
+      return { scheme: arm.scheme, answers, B, G, ballots: rollouts[i].voted.answers, rng: ballotRng(ctx.root, arm.id, arm.members[i], ctx.step), tau };
     case 'peer':
       return { scheme: 'peer', answers, B, G, supervisor: ballots(1 - i), tau };
     case 'ring':
       // Co-RL's ring, A <- B <- C <- A: member i is rewarded by the plurality of the next member, i + 1.
       return { scheme: 'ring', answers, B, G, supervisor: ballots((i + 1) % n), tau };
     case 'cohort':
-      return { scheme: 'cohort', answers, B, G, others: rollouts.filter((_, j) => j !== i).map((r) => r.answers), tau };
+      return { scheme: 'cohort', answers, B, G, others: rollouts.filter((_, j) => j !== i).map((r) => r.voted.answers), tau };
     case 'teacher':
       return {
         scheme: 'teacher',
@@ -81,11 +96,11 @@ function rewardInput(
         tau,
       };
     case 'entropy': {
-      const r = rollouts[i];
+      const r = rollouts[i].trained;
       return { scheme: 'entropy', answers, B, G, meanEntropy: perCompletionMean(r.entropies, r.lengths, r.maxNewTokens) };
     }
     case 'certainty': {
-      const r = rollouts[i];
+      const r = rollouts[i].trained;
       return { scheme: 'certainty', answers, B, G, meanCertainty: perCompletionMean(r.certainties, r.lengths, r.maxNewTokens) };
     }
   }
@@ -104,21 +119,25 @@ export function completionMask(r: RolloutBatch): Float32Array {
 
 /** What an arm's members were rewarded with at one step, member by member (the arm's order). */
 export interface ArmRewards {
-  /** Each member's own plurality votes (for the metrics; the same ballot streams as the rewards). */
+  /** Each member's own plurality votes over its n_vote samples (for the metrics; the same ballot streams as the rewards). */
   own: PluralityVote[][];
+  /** Rewards of the G trained rollouts per prompt, against labels voted by n_vote. */
   rewarded: RewardOutput[];
-  /** Each member's rewards had the truth been the reward (measurement only). */
+  /** Each member's trained rollouts' rewards had the truth been the reward (measurement only). */
   oracle: Float32Array[];
 }
 
-/** 2-3. Votes and rewards of an arm's members from their rollouts (in the arm's member order). */
-export function armRewards(arm: ArmSpec, rollouts: RolloutBatch[], ctx: StepContext, teacherAnswers: Answer[] | null): ArmRewards {
+/**
+ * 2-3. Votes and rewards of an arm's members from their rollouts (in the arm's member order).
+ * teacherAnswers: the frozen teacher's n_vote answers per prompt (teacher arms only).
+ */
+export function armRewards(arm: ArmSpec, rollouts: MemberRollouts[], ctx: StepContext, teacherAnswers: Answer[] | null): ArmRewards {
   const B = ctx.problems.length;
   const truths = ctx.problems.map((p) => p.answer);
   return {
-    own: arm.members.map((id, i) => pluralityVotes(rollouts[i].answers, B, ballotRng(ctx.root, arm.id, id, ctx.step), arm.tau)),
+    own: arm.members.map((id, i) => pluralityVotes(rollouts[i].voted.answers, B, ballotRng(ctx.root, arm.id, id, ctx.step), arm.tau)),
     rewarded: arm.members.map((_, i) => computeRewards(rewardInput(arm, i, rollouts, ctx, teacherAnswers))),
-    oracle: rollouts.map((r) => oracleRewards(r.answers, truths)),
+    oracle: rollouts.map((r) => oracleRewards(r.trained.answers, truths)),
   };
 }
 
@@ -130,7 +149,11 @@ export function memberAdvantages(rewards: ArmRewards, i: number, ctx: StepContex
   return { advantages: groupAdvantages(r, B, G, ctx.spec.grpo.advantageScale), stats: groupStats(r, B, G) };
 }
 
-/** 5. The arm's metrics after its members' updates. */
+/**
+ * 5. The arm's metrics after its members' updates. `rollouts` are the trained ones (G per prompt):
+ * reward, entropy, length and the like describe what was trained on; the vote metrics (majority
+ * ratio, tie rate, pseudo-label accuracy, supervision, mechanism) come from `rewards`, over n_vote.
+ */
 export function measureArm(
   arm: ArmSpec,
   rollouts: RolloutBatch[],
@@ -141,7 +164,6 @@ export function measureArm(
 ): ArmStepResult {
   const truths = ctx.problems.map((p) => p.answer);
   const members: Record<string, MemberStepMetrics> = {};
-  let tokens = 0;
   arm.members.forEach((id, i) => {
     members[id] = measureMember({
       scheme: arm.scheme,
@@ -153,7 +175,6 @@ export function measureArm(
       stats: groups[i],
       update: updates[i],
     });
-    for (let k = 0; k < rollouts[i].lengths.length; k++) tokens += rollouts[i].lengths[k];
   });
   const pairs: PairMetrics[] = [];
   for (let i = 0; i < arm.members.length; i++) {
@@ -164,7 +185,6 @@ export function measureArm(
   return {
     metrics: { armId: arm.id, scheme: arm.scheme, members, pairs },
     sample: inspectorSample(arm, rollouts, rewards, ctx, ctx.step % ctx.problems.length),
-    tokens,
   };
 }
 

@@ -5,7 +5,7 @@
 import type { Rng } from '../random';
 import type { Policy, PolicyConfig } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
-import { warmStart } from '../warmstart';
+import { validationValue, warmStart, type WarmStartResult } from '../warmstart';
 import type { Problem, ScratchpadMode } from '../tasks/types';
 import type { ExperimentSpec, MemberSpec } from './spec';
 import type { MemberInfo } from './events';
@@ -55,7 +55,40 @@ export interface WarmStartCallbacks {
   onProgress?: (memberIndex: number, step: number, steps: number, loss: number) => void | Promise<void>;
 }
 
-/** Build and warm-start one member. */
+/** The warm start's stream of a member: its scratchpad coins and minibatch order. */
+function warmStartRng(member: MemberSpec, root: Rng): Rng {
+  return root.child(`data/${member.dataSeed}/order`);
+}
+
+/**
+ * How a warm-started policy stands against its member's target: the reference probability on the
+ * member's validation problems, measured as its warm start measures it (one forward pass). For a
+ * member that took no warm-start step, and for a stored warm start that does not record it.
+ */
+export async function measureTarget(policy: Policy, spec: ExperimentSpec, member: MemberSpec, pool: Problem[], root: Rng): Promise<number> {
+  const { validation } = labeledSplit(pool, member, root);
+  return validationValue(policy, validation, spec.task.scratchpad as ScratchpadMode, warmStartRng(member, root));
+}
+
+/**
+ * A warm start's record against its target (docs/WARMSTARTS.md, "The guard"), for MemberInfo:
+ * whether it was reached, and the best and the last validation value. Empty without a target.
+ */
+export type TargetRecord = Pick<MemberInfo, 'warmStartReached' | 'warmStartBest' | 'warmStartLast'>;
+
+function targetRecord(member: MemberSpec, curve: WarmStartResult['validation'], reached: boolean): TargetRecord {
+  if (member.warmStartTarget <= 0) return {};
+  const values = curve.map((c) => c.value);
+  return {
+    warmStartReached: reached,
+    ...(values.length ? { warmStartBest: Math.max(...values), warmStartLast: values[values.length - 1] } : {}),
+  };
+}
+
+/**
+ * Build and warm-start one member. With a target, its info records whether the target was
+ * reached (a miss is not an error here: warmStartCohort.ts decides what a miss does).
+ */
 export async function buildMember(
   spec: ExperimentSpec,
   member: MemberSpec,
@@ -65,30 +98,41 @@ export async function buildMember(
   root: Rng,
   onProgress?: (step: number, steps: number, loss: number) => void | Promise<void>,
 ): Promise<WarmMember> {
-  const config = policyConfigFor(member, vocabSize, maxLen);
-  const policy = createPolicy(config, root.child(`init/${member.initSeed}/${member.family}`));
   const { train, validation } = labeledSplit(pool, member, root);
   const useTarget = member.warmStartTarget > 0;
   if (useTarget && validation.length === 0) throw new Error(`member ${member.id}: a warm-start target needs labeled problems outside its warm-start set`);
+  const config = policyConfigFor(member, vocabSize, maxLen);
+  const policy = createPolicy(config, root.child(`init/${member.initSeed}/${member.family}`));
   let stepsTaken = 0;
-  if (member.warmStartSteps > 0) {
-    const result = await warmStart(policy, train, {
-      steps: member.warmStartSteps,
-      target: useTarget ? { validation, value: member.warmStartTarget } : undefined,
-      batchSize: spec.warmStart.batchSize,
-      learningRate: spec.warmStart.learningRate,
-      scratchpad: spec.task.scratchpad as ScratchpadMode,
-      rng: root.child(`data/${member.dataSeed}/order`),
-      reportEvery: Math.max(1, Math.min(25, Math.floor(member.warmStartSteps / 20))),
-      onProgress: async (p) => {
-        await onProgress?.(p.step, p.steps, p.loss);
-      },
-    });
-    stepsTaken = result.steps;
+  let record: TargetRecord = {};
+  try {
+    if (member.warmStartSteps > 0) {
+      const result = await warmStart(policy, train, {
+        steps: member.warmStartSteps,
+        target: useTarget ? { validation, value: member.warmStartTarget } : undefined,
+        batchSize: spec.warmStart.batchSize,
+        learningRate: spec.warmStart.learningRate,
+        scratchpad: spec.task.scratchpad as ScratchpadMode,
+        rng: warmStartRng(member, root),
+        reportEvery: Math.max(1, Math.min(25, Math.floor(member.warmStartSteps / 20))),
+        onProgress: async (p) => {
+          await onProgress?.(p.step, p.steps, p.loss);
+        },
+      });
+      stepsTaken = result.steps;
+      record = targetRecord(member, result.validation, result.reachedTarget);
+    } else if (useTarget) {
+      // No warm-start step: the untrained policy is what is measured against the target.
+      const value = await measureTarget(policy, spec, member, pool, root);
+      record = targetRecord(member, [{ step: 0, value }], value >= member.warmStartTarget);
+    }
+  } catch (e) {
+    policy.dispose();
+    throw e;
   }
   return {
     spec: member,
     reference: policy,
-    info: { id: member.id, family: member.family, params: policy.paramCount(), label: describePolicy(config), warmStartSteps: stepsTaken },
+    info: { id: member.id, family: member.family, params: policy.paramCount(), label: describePolicy(config), warmStartSteps: stepsTaken, ...record },
   };
 }

@@ -12,10 +12,23 @@ export interface MemberStepMetrics {
   oracleReward: number;
   /** Fraction of labeled prompts whose pseudo-label equals the truth. */
   pseudoLabelAccuracy: number | null;
-  /** Fraction of rollouts whose label-free reward equals the oracle reward. */
-  rewardAccuracy: number;
-  /** reward - oracleReward: the hacking gap. */
-  rewardGap: number;
+  /**
+   * Fraction of rollouts whose label-free reward equals the oracle reward; null for the intrinsic
+   * schemes (entropy, certainty), whose reward is not a 0-1 label match.
+   */
+  rewardAccuracy: number | null;
+  /** reward - oracleReward: the hacking gap; null for the intrinsic schemes (not on a 0-1 scale). */
+  rewardGap: number | null;
+  /**
+   * The mechanism (metrics/mechanism.ts): its own plurality's accuracy on the step's prompts; where
+   * it is wrong, how often the label it is trained on is right (rescue); where it is right, how
+   * often the label is wrong (mislead); how often the label is wrong and equal to its own vote
+   * (shared error). null where undefined (no labels: the intrinsic schemes).
+   */
+  ownVoteAccuracy: number;
+  rescueRate: number | null;
+  misleadRate: number | null;
+  sharedErrorRate: number | null;
   labeledFraction: number;
   majorityRatio: number;
   tieRate: number;
@@ -102,6 +115,21 @@ export interface MemberInfo {
   warmStartBackend?: string;
   /** Plain text: why a stored warm start was refused, or why this one could not be cached. */
   warmStartNote?: string;
+  /**
+   * With a warm-start target (MemberSpec.warmStartTarget > 0): whether the member reached it
+   * within its warm-start steps (docs/WARMSTARTS.md, "The guard": a run never starts RL with a
+   * member that missed). Absent without a target and in results saved before the guard existed.
+   */
+  warmStartReached?: boolean;
+  /** The best and the last validation value of the warm start (mean reference probability). */
+  warmStartBest?: number;
+  warmStartLast?: number;
+  /**
+   * With warmStart.onMiss 'retry': the init seed the warm start that is used had (the spec's
+   * initSeed + warmStartRetries), and how many times the member was rebuilt after a miss.
+   */
+  warmStartInitSeed?: number;
+  warmStartRetries?: number;
 }
 
 export interface BaseEvaluation {
@@ -110,6 +138,20 @@ export interface BaseEvaluation {
   majAtG: number;
   /** Warm-start steps the member took (absent in results saved before targets existed). */
   warmStartSteps?: number;
+}
+
+/** Two warm-started members on the held-out set, before any RL. */
+export interface BasePair {
+  a: string;
+  b: string;
+  /** Cohen's kappa of per-problem maj@G correctness. */
+  kappa: number | null;
+  bothWrongSame: number;
+  /**
+   * The untrained pair's 2G samples per problem pooled into one plurality (the baseline of the
+   * compute-matched control); absent in results saved before it was measured.
+   */
+  pooledMajAtG?: number;
 }
 
 export type RunnerEvent =
@@ -129,8 +171,8 @@ export type RunnerEvent =
       type: 'base';
       members: MemberInfo[];
       base: BaseEvaluation[];
-      /** Held-out kappa of correctness between every pair of members at the base. */
-      baseKappa: { a: string; b: string; kappa: number | null; bothWrongSame: number }[];
+      /** Held-out error overlap of every pair of members at the base, and the pair pooled by maj@G. */
+      baseKappa: BasePair[];
     }
   | { type: 'step'; step: number; steps: number; arms: ArmStepMetrics[]; samples: RolloutSample[]; stepMs: number; tokens: number }
   | { type: 'done'; summary: RunSummary };
@@ -149,7 +191,7 @@ export interface RunSummary {
     ensemble: { step: number; majAtG: number }[];
   }[];
   base: BaseEvaluation[];
-  baseKappa: { a: string; b: string; kappa: number | null; bothWrongSame: number }[];
+  baseKappa: BasePair[];
   medianStepMs: number;
   backend: string;
 }

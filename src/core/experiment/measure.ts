@@ -17,6 +17,7 @@ import {
   bothWrongSameAnswer,
   cohenKappa,
   ensembleMajAtG,
+  labelMechanism,
   pseudoLabelAccuracy,
   rewardAccuracy,
   supervisionContainsTruth,
@@ -68,14 +69,23 @@ export function measureMember(m: MemberMeasurement): MemberStepMetrics {
     if (!r.finished[i]) capped++;
     if (r.answers[i] === null) malformed++;
   }
+  // The intrinsic rewards (minus entropy, self-certainty) are not 0-1 label matches: comparing them
+  // with the oracle reward value by value, or subtracting, measures nothing.
+  const labelMatch = m.scheme !== 'entropy' && m.scheme !== 'certainty';
+  const truths = m.truths;
+  const mechanism = labelMechanism(m.ownVotes.map((v) => v.label), m.rewards.labels, truths);
   return {
     reward: mean(m.rewards.rewards),
     oracleReward: mean(m.oracle),
     // For oracle and intrinsic schemes there is no pseudo-label; report the member's own plurality
     // as the would-be pseudo-label, which is what a self-rewarded twin would train on.
     pseudoLabelAccuracy: orNull(pseudoLabelAccuracy(labels, m.truths)),
-    rewardAccuracy: rewardAccuracy(m.rewards.rewards, m.oracle),
-    rewardGap: mean(m.rewards.rewards) - mean(m.oracle),
+    rewardAccuracy: labelMatch ? rewardAccuracy(m.rewards.rewards, m.oracle) : null,
+    rewardGap: labelMatch ? mean(m.rewards.rewards) - mean(m.oracle) : null,
+    ownVoteAccuracy: mechanism.ownVoteAccuracy,
+    rescueRate: orNull(mechanism.rescueRate),
+    misleadRate: orNull(mechanism.misleadRate),
+    sharedErrorRate: orNull(mechanism.sharedErrorRate),
     labeledFraction: labels.filter((l) => l !== null).length / labels.length,
     majorityRatio: mean(votes.map((v) => v.majorityRatio)),
     tieRate: votes.filter((v) => v.tied).length / votes.length,

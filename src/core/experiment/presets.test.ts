@@ -10,7 +10,7 @@ const armIds = (id: string) => getPreset(id)!.spec.arms.map((a) => a.id);
 
 describe('presets', () => {
   it('are the ones the lab promises, each explained and valid', () => {
-    expect(Object.keys(PRESETS)).toEqual(['quick', 'collapse', 'diversity', 'ensemble-control', 'ring', 'intrinsic']);
+    expect(Object.keys(PRESETS)).toEqual(['quick', 'collapse', 'diversity', 'ensemble-control', 'ring', 'intrinsic', 'peers-teach']);
     expect(DEFAULT_PRESET).toBe('collapse');
     for (const p of Object.values(PRESETS)) {
       expect(p.title.length, p.id).toBeGreaterThan(5);
@@ -27,6 +27,8 @@ describe('presets', () => {
     expect(armIds('ensemble-control')).toEqual(['self', 'peer']);
     expect(armIds('ring')).toEqual(['ring', 'self']);
     expect(armIds('intrinsic')).toEqual(['entropy', 'certainty', 'peer']);
+    expect(armIds('peers-teach')).toEqual(['oracle', 'self', 'peer', 'teacher']);
+    expect(getPreset('peers-teach')!.spec.arms[3]).toMatchObject({ scheme: 'teacher', members: ['A'], teacher: 'B' });
     const ring = getPreset('ring')!.spec;
     expect(ring.arms[0]).toMatchObject({ scheme: 'ring', members: ['A', 'B', 'C'] });
     // Three shapes: no two ring members share window, width and depth.

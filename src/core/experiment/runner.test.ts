@@ -114,9 +114,16 @@ describe('runner on wasm', () => {
             if (v === null) continue;
             expect(Number.isFinite(v), `${arm.id}/${m.id}/${k}`).toBe(true);
           }
-          for (const k of ['oracleReward', 'rewardAccuracy', 'labeledFraction', 'majorityRatio', 'tieRate', 'capFraction', 'zeroStdFraction', 'topAnswerShare'] as const) {
+          for (const k of ['oracleReward', 'labeledFraction', 'majorityRatio', 'tieRate', 'capFraction', 'zeroStdFraction', 'topAnswerShare', 'ownVoteAccuracy'] as const) {
             expect(h[k]).toBeGreaterThanOrEqual(0);
             expect(h[k]).toBeLessThanOrEqual(1);
+          }
+          // Reward accuracy and the hacking gap are comparisons with a 0-1 label match: none for intrinsic arms.
+          const intrinsic = arm.scheme === 'entropy' || arm.scheme === 'certainty';
+          if (intrinsic) expect([h.rewardAccuracy, h.rewardGap, h.rescueRate]).toEqual([null, null, null]);
+          else expect(h.rewardAccuracy! >= 0 && h.rewardAccuracy! <= 1, `${arm.id} rewardAccuracy`).toBe(true);
+          for (const k of ['rescueRate', 'misleadRate', 'sharedErrorRate'] as const) {
+            if (h[k] !== null) expect(h[k]! >= 0 && h[k]! <= 1, `${arm.id}/${k}`).toBe(true);
           }
           if (h.pseudoLabelAccuracy !== null) expect(h.pseudoLabelAccuracy).toBeLessThanOrEqual(1);
         }
@@ -130,6 +137,8 @@ describe('runner on wasm', () => {
     const peer = s.arms.find((a) => a.id === 'peer')!;
     expect(peer.ensemble.map((e) => e.step)).toEqual([2, 4]);
     expect(s.baseKappa.map((k) => `${k.a}-${k.b}`)).toEqual(['A-B', 'A-C', 'B-C']);
+    // The untrained pair pooled by maj@G: the baseline of the compute-matched control.
+    for (const k of s.baseKappa) expect(k.pooledMajAtG! >= 0 && k.pooledMajAtG! <= 1, `${k.a}-${k.b}`).toBe(true);
   });
 
   it('gives identical histories for the same spec, and different ones for another seed', async () => {

@@ -29,6 +29,9 @@ import { emptySummary, foldEvent } from './summary';
 import type { ExperimentSpec } from './spec';
 import type { ArmStepMetrics, BaseEvaluation, MemberInfo, RunnerEvent, RunSummary } from './events';
 
+/** Thrown by events() before the base evaluation when a member missed its warm-start target. */
+export { WarmStartMissError } from './warmStartCohort';
+
 export const CHECKPOINT_VERSION = 1;
 
 export interface Checkpoint {
@@ -125,8 +128,11 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
     const baseKappa: Extract<RunnerEvent, { type: 'base' }>['baseKappa'] = [];
     for (let i = 0; i < ids.length; i++) {
       for (let j = i + 1; j < ids.length; j++) {
-        const p = evalPairMetrics(evals.get(ids[i])!, evals.get(ids[j])!, split.heldOut);
-        baseKappa.push({ a: ids[i], b: ids[j], kappa: p.kappa, bothWrongSame: p.bothWrongSame });
+        const [a, b] = [evals.get(ids[i])!, evals.get(ids[j])!];
+        const p = evalPairMetrics(a, b, split.heldOut);
+        // The untrained pair pooled by maj@G: the baseline every trained pair's pooled vote is read against.
+        const pooled = pooledMajAtG(a, b, split.heldOut, root.child(`ensemble/base/${ids[i]}/${ids[j]}`));
+        baseKappa.push({ a: ids[i], b: ids[j], kappa: p.kappa, bothWrongSame: p.bothWrongSame, pooledMajAtG: pooled });
       }
     }
     return {
@@ -147,6 +153,8 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
       await restore(opts.checkpoint);
     } else {
       // Warm start each member once (or load it); every arm's copies start from these weights.
+      // A member that missed its warm-start target throws WarmStartMissError here, before the
+      // base evaluation: no RL with a member weaker than the spec asked for (docs/WARMSTARTS.md).
       yield* warmStartCohort(
         { spec, pool: split.warmStart, vocabSize: VOCAB_SIZE, maxLen, root, backend: summary.backend, cache: opts.warmStartCache },
         warm,

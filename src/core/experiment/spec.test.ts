@@ -66,4 +66,65 @@ describe('experiment spec', () => {
     expect(r.ok && r.spec.members[0].warmStartTarget).toBe(0);
     expect(parseSpec({ ...spec, members: [{ ...m, warmStartTarget: 1.5 }] }).ok).toBe(false);
   });
+
+  it('warmStart.onMiss and retries: optional, checked, and absent from the parsed presets', () => {
+    const spec = quick();
+    // Old specs and links (no fields) stay valid and unchanged: no default is written into them,
+    // so a preset's fingerprint (share links' h=) is what it was before the guard.
+    // (peers-teach is new with the guard and asks for retries: transformers miss on some seeds.)
+    for (const p of Object.values(PRESETS)) {
+      const keys = p.id === 'peers-teach' ? ['batchSize', 'learningRate', 'onMiss', 'retries'] : ['batchSize', 'learningRate'];
+      expect(Object.keys(p.spec.warmStart).sort(), p.id).toEqual(keys);
+    }
+    const ok = parseSpec({ ...spec, warmStart: { ...spec.warmStart, onMiss: 'retry', retries: 5 } });
+    expect(ok.ok && ok.spec.warmStart).toEqual({ ...spec.warmStart, onMiss: 'retry', retries: 5 });
+    expect(parseSpec({ ...spec, warmStart: { ...spec.warmStart, onMiss: 'stop' } }).ok).toBe(true);
+    const bad = (warmStart: object, field: RegExp) => {
+      const r = parseSpec({ ...spec, warmStart: { ...spec.warmStart, ...warmStart } });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.errors[0]).toMatch(field);
+    };
+    bad({ onMiss: 'ignore' }, /^warmStart\.onMiss: /);
+    bad({ retries: 0 }, /^warmStart\.retries: /);
+    bad({ retries: 6 }, /^warmStart\.retries: /);
+    bad({ retries: 1.5 }, /^warmStart\.retries: /);
+  });
+});
+
+describe('voteSize (n_vote: samples that vote; TTRL votes over 64 and trains on 32)', () => {
+  const withVotes = (voteSize: number | undefined, groupSize = quick().grpo.groupSize) => {
+    const spec = quick();
+    const { voteSize: _, ...grpo } = spec.grpo;
+    return { ...spec, grpo: voteSize === undefined ? { ...grpo, groupSize } : { ...grpo, groupSize, voteSize } };
+  };
+
+  it('old specs (no field) parse unchanged (absent = 0 = G), and 0, G and more than G are accepted', () => {
+    const old = parseSpec(withVotes(undefined));
+    expect(old.ok).toBe(true);
+    // No default is written in: a preset's parsed spec, and so its share-link fingerprint, stay as they were.
+    if (old.ok) expect('voteSize' in old.spec.grpo).toBe(false);
+    for (const p of Object.values(PRESETS)) expect('voteSize' in p.spec.grpo, p.id).toBe(false);
+    const G = quick().grpo.groupSize;
+    for (const n of [0, G, 2 * G, 64]) expect(parseSpec(withVotes(n)).ok, `voteSize ${n}`).toBe(true);
+  });
+
+  it('rejects fewer voters than the group size, naming the field', () => {
+    const r = parseSpec(withVotes(4, 8));
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.errors).toEqual([
+        'grpo.voteSize: samples that vote (voteSize 4) must be 0 (= the group size) or at least the group size G = 8: the G trained samples are among the votes',
+      ]);
+    }
+    expect(parseSpec(withVotes(65)).ok).toBe(false);
+    expect(parseSpec(withVotes(9.5)).ok).toBe(false);
+  });
+
+  it('is a cross-field rule the UI can show next to the control', () => {
+    const spec = quick();
+    const at = (voteSize: number) => specProblems({ ...spec, grpo: { groupSize: 8, voteSize } }).map((p) => p.path.join('.'));
+    expect(at(4)).toEqual(['grpo.voteSize']);
+    expect(at(0)).toEqual([]);
+    expect(at(16)).toEqual([]);
+  });
 });

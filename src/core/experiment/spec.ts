@@ -79,6 +79,13 @@ export const GrpoSpecSchema = z.object({
   promptsPerStep: z.number().int().min(1).max(128),
   /** G: completions sampled per prompt. */
   groupSize: z.number().int().min(2).max(32),
+  /**
+   * n_vote: samples per prompt that vote (TTRL votes over 64 and trains on 32; docs/METHOD.md,
+   * "Votes and rewards"). 0 = G. Must be >= groupSize when set; the first G of each prompt train.
+   * Absent = 0. Optional without a zod default, so the presets' parsed specs, their fingerprints
+   * and old share links stay as they were.
+   */
+  voteSize: z.number().int().min(0).max(64).optional(),
   temperature: z.number().min(0.1).max(2),
   /** Length cap in tokens (EOS included); 0 = the task's longest correct completion + 2. */
   maxNewTokens: z.number().int().min(0).max(64).default(0),
@@ -116,6 +123,15 @@ export const ExperimentSpecSchema = z
     warmStart: z.object({
       batchSize: z.number().int().min(1).max(256),
       learningRate: z.number().min(1e-5).max(0.1),
+      /**
+       * A member that misses its warm-start target (docs/WARMSTARTS.md, "The guard"): 'stop' the
+       * run before RL with a message naming it, or 'retry' it with the next init seeds (initSeed
+       * + 1, + 2, ...; the data seed stays). Absent = 'stop'. Optional without a zod default, so
+       * the presets' parsed specs, their fingerprints and old share links stay as they were.
+       */
+      onMiss: z.enum(['stop', 'retry']).optional(),
+      /** With onMiss 'retry': the most rebuilds before the run stops. Absent = 2. */
+      retries: z.number().int().min(1).max(5).optional(),
     }),
     members: z.array(MemberSpecSchema).min(1).max(6),
     arms: z.array(ArmSpecSchema).min(1).max(10),
@@ -144,6 +160,7 @@ export interface SpecProblem {
 export function specProblems(spec: {
   members: { id: string; family: string; dModel: number; heads?: number }[];
   arms: { id: string; scheme: string; members: string[]; teacher?: string }[];
+  grpo?: { groupSize: number; voteSize?: number };
 }): SpecProblem[] {
   const out: SpecProblem[] = [];
   const memberIds = new Set<string>();
@@ -180,7 +197,20 @@ export function specProblems(spec: {
       else if (!memberIds.has(a.teacher)) out.push({ path: ['arms', i, 'teacher'], message: `arm ${a.id}: no member "${a.teacher}" to be the teacher` });
     }
   });
+  if (spec.grpo) out.push(...voteProblems(spec.grpo));
   return out;
+}
+
+/** The samples that vote include the G that train: n_vote is 0 (= G) or at least G. */
+export function voteProblems(grpo: { groupSize: number; voteSize?: number }): SpecProblem[] {
+  const n = grpo.voteSize ?? 0;
+  if (n !== 0 && n < grpo.groupSize) {
+    return [{
+      path: ['grpo', 'voteSize'],
+      message: `samples that vote (voteSize ${n}) must be 0 (= the group size) or at least the group size G = ${grpo.groupSize}: the G trained samples are among the votes`,
+    }];
+  }
+  return [];
 }
 
 /** A warm-start target needs labeled problems the member does not train on, to validate on. */

@@ -1,12 +1,13 @@
 /**
  * One RL step of the whole cohort (docs/METHOD.md, "Data flow"), top-down:
  *
- *   1. sample    every model of every stack samples G completions for the same B prompts
- *                (one rollout per stack, one readback per stack)
- *   2. vote      each arm counts its members' votes and exchanges them as its scheme says
- *   3. reward    every rollout, label-free (or the truth, in the oracle arm)
+ *   1. sample    every model of every stack samples n_vote completions for the same B prompts
+ *                (one rollout per stack, one readback per stack); n_vote = G unless voteSize is
+ *                set, and then the first G of each prompt are the ones trained on
+ *   2. vote      each arm counts its members' votes (all n_vote) and exchanges them as its scheme says
+ *   3. reward    every trained rollout, label-free (or the truth, in the oracle arm)
  *   4. update    group-relative advantages, then one GRPO loss, backward pass and Adam step
- *                per stack (one readback of the stats per stack)
+ *                per stack on B*G rollouts per model (one readback of the stats per stack)
  *   5. measure   every member of every arm; the truth enters here and nowhere in training
  *
  * Held-out evaluation (every E steps) also runs stack by stack: evaluateCohort.
@@ -15,7 +16,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../random';
 import type { Problem, Task } from '../tasks/types';
 import { encodePrompt } from '../tasks/tokenizer';
-import { sampleRollouts, sampleStack, type RolloutBatch } from '../rollout';
+import { sampleRollouts, sampleStack, trainedSubset, type RolloutBatch } from '../rollout';
 import { grpoUpdateStackOnDevice, readStackUpdateStats, type GrpoUpdateStats } from '../grpo/update';
 import { evaluateStack, type Evaluation } from '../evaluate';
 import type { Answer } from '../rewards/vote';
@@ -23,7 +24,17 @@ import type { GroupStats } from '../grpo/advantages';
 import type { ExperimentSpec } from './spec';
 import type { WarmMember } from './cohort';
 import type { ArmStepMetrics, RolloutSample } from './events';
-import { armRewards, completionMask, measureArm, memberAdvantages, samplingRng, type ArmRewards, type StepContext } from './arm';
+import {
+  armRewards,
+  completionMask,
+  measureArm,
+  memberAdvantages,
+  samplingRng,
+  voteCount,
+  type ArmRewards,
+  type MemberRollouts,
+  type StepContext,
+} from './arm';
 import { slotId, type TrainingStack } from './stacks';
 
 export interface CohortStepContext extends StepContext {
@@ -38,21 +49,26 @@ export interface CohortStepContext extends StepContext {
 export interface CohortStepResult {
   arms: ArmStepMetrics[];
   samples: RolloutSample[];
-  /** Completion tokens generated over every model. */
+  /** Completion tokens generated over every model (all n_vote samples per prompt; teachers not counted). */
   tokens: number;
+  /** What the GRPO updates trained on, over every model: B*G rollouts per model and their completion tokens. */
+  trained: { rollouts: number; tokens: number };
 }
 
 export async function cohortStep(stacks: TrainingStack[], ctx: CohortStepContext): Promise<CohortStepResult> {
   const { spec } = ctx;
+  const G = spec.grpo.groupSize;
 
   // 1. Sample: every slot of every stack on the same prompts, each with its member's stream
-  // (common random numbers: a member draws the same noise in every arm).
+  // (common random numbers: a member draws the same noise in every arm). n_vote per prompt vote;
+  // the first G of them train: the samples of a prompt are i.i.d. given the prompt, so the first G
+  // are an unbiased subset (rollout.ts trainedSubset). With n_vote = G the two are one batch.
   const prompts = ctx.problems.map((p) => encodePrompt(p.prompt));
-  const rollouts = new Map<string, RolloutBatch>();
+  const rollouts = new Map<string, MemberRollouts>();
   for (const s of stacks) {
     const rngs = s.slots.map((slot) => samplingRng(ctx.root, slot.memberId, slot.sampleSeed, ctx.step));
     const batches = await sampleStack(s.models, prompts, ctx.task, ctx.difficulty, rolloutOptions(spec, ctx.maxNewTokens, rngs));
-    s.slots.forEach((slot, k) => rollouts.set(slotId(slot.armId, slot.memberId), batches[k]));
+    s.slots.forEach((slot, k) => rollouts.set(slotId(slot.armId, slot.memberId), { voted: batches[k], trained: trainedSubset(batches[k], G) }));
   }
   const teacherAnswers = await sampleTeachers(prompts, ctx);
 
@@ -73,27 +89,33 @@ export async function cohortStep(stacks: TrainingStack[], ctx: CohortStepContext
       groups.set(slotId(slot.armId, slot.memberId), a.stats);
       return a.advantages;
     });
-    const stats = await updateStack(s, s.slots.map((slot) => rollouts.get(slotId(slot.armId, slot.memberId))!), advantages, ctx);
+    const stats = await updateStack(s, s.slots.map((slot) => rollouts.get(slotId(slot.armId, slot.memberId))!.trained), advantages, ctx);
     s.slots.forEach((slot, k) => updates.set(slotId(slot.armId, slot.memberId), stats[k]));
   }
 
-  // 5. Measure.
-  const result: CohortStepResult = { arms: [], samples: [], tokens: 0 };
+  // 5. Measure: the trained rollouts, and the votes over n_vote (in `rewards`).
+  const result: CohortStepResult = { arms: [], samples: [], tokens: 0, trained: { rollouts: 0, tokens: 0 } };
   for (const arm of spec.arms) {
     const of = <T>(m: Map<string, T>) => arm.members.map((id) => m.get(slotId(arm.id, id))!);
-    const measured = measureArm(arm, armRollouts(arm.id, arm.members), rewards.get(arm.id)!, of(groups), of(updates), ctx);
+    const trained = armRollouts(arm.id, arm.members).map((r) => r.trained);
+    const measured = measureArm(arm, trained, rewards.get(arm.id)!, of(groups), of(updates), ctx);
     result.arms.push(measured.metrics);
     result.samples.push(measured.sample);
-    result.tokens += measured.tokens;
+  }
+  const sum = (xs: Int32Array) => xs.reduce((a, x) => a + x, 0);
+  for (const r of rollouts.values()) {
+    result.tokens += sum(r.voted.lengths);
+    result.trained.rollouts += r.trained.lengths.length;
+    result.trained.tokens += sum(r.trained.lengths);
   }
   return result;
 }
 
 function rolloutOptions(spec: ExperimentSpec, maxNewTokens: number, rngs: Rng[]) {
-  return { groupSize: spec.grpo.groupSize, temperature: spec.grpo.temperature, maxNewTokens, rngs };
+  return { groupSize: voteCount(spec.grpo), temperature: spec.grpo.temperature, maxNewTokens, rngs };
 }
 
-/** The frozen teachers' answers (teacher arms only), each from its own stream. */
+/** The frozen teachers' answers (teacher arms only), n_vote per prompt, each from its own stream. */
 async function sampleTeachers(prompts: number[][], ctx: CohortStepContext): Promise<Map<string, Answer[]>> {
   const out = new Map<string, Answer[]>();
   for (const arm of ctx.spec.arms) {
@@ -101,7 +123,7 @@ async function sampleTeachers(prompts: number[][], ctx: CohortStepContext): Prom
     const t = ctx.warm.get(arm.teacher)!;
     const rng = samplingRng(ctx.root, `teacher-${t.spec.id}`, t.spec.sampleSeed, ctx.step);
     const g = ctx.spec.grpo;
-    const opts = { groupSize: g.groupSize, temperature: g.temperature, maxNewTokens: ctx.maxNewTokens, rng };
+    const opts = { groupSize: voteCount(g), temperature: g.temperature, maxNewTokens: ctx.maxNewTokens, rng };
     out.set(arm.teacher, (await sampleRollouts(t.reference, prompts, ctx.task, ctx.difficulty, opts)).answers);
   }
   return out;

@@ -25,12 +25,12 @@
  */
 import { z } from 'zod';
 import { Rng } from '../random';
-import type { NamedWeight } from '../models/policy';
+import type { NamedWeight, Policy } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
 import { getTask, makeSplit, sequenceLength } from '../tasks/index';
 import { VOCAB, VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Problem } from '../tasks/types';
-import { buildMember, MAX_VALIDATION, policyConfigFor, type WarmMember } from './cohort';
+import { buildMember, MAX_VALIDATION, measureTarget, policyConfigFor, type TargetRecord, type WarmMember } from './cohort';
 import type { ExperimentSpec, MemberSpec } from './spec';
 import {
   decodeWarmStartFile,
@@ -161,8 +161,38 @@ export async function warmStartFileOf(
     origin,
     backend: fields.backend,
     warmStartSteps: warm.info.warmStartSteps ?? 0,
+    ...(warm.info.warmStartReached !== undefined ? { reachedTarget: warm.info.warmStartReached } : {}),
+    ...(warm.info.warmStartBest !== undefined ? { bestValidation: warm.info.warmStartBest } : {}),
+    ...(warm.info.warmStartLast !== undefined ? { lastValidation: warm.info.warmStartLast } : {}),
     weights: await warm.reference.exportWeights(),
   };
+}
+
+/**
+ * The target record of a stored warm start (docs/WARMSTARTS.md, "The guard"): the file's own when
+ * it has one; for a file made before the guard, derived: a warm start stops before its budget
+ * only at its target (buildMember never stops it otherwise), so fewer steps than the budget
+ * means reached; one that used its whole budget is measured (one forward pass).
+ */
+export async function targetRecordOfFile(
+  file: WarmStartFile,
+  policy: Policy,
+  spec: ExperimentSpec,
+  member: MemberSpec,
+  pool: Problem[],
+  root: Rng,
+): Promise<TargetRecord> {
+  if (member.warmStartTarget <= 0) return {};
+  if (file.reachedTarget !== undefined) {
+    return {
+      warmStartReached: file.reachedTarget,
+      ...(file.bestValidation !== undefined ? { warmStartBest: file.bestValidation } : {}),
+      ...(file.lastValidation !== undefined ? { warmStartLast: file.lastValidation } : {}),
+    };
+  }
+  if (file.warmStartSteps > 0 && file.warmStartSteps < member.warmStartSteps) return { warmStartReached: true };
+  const value = await measureTarget(policy, spec, member, pool, root);
+  return { warmStartReached: value >= member.warmStartTarget, warmStartLast: value };
 }
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -210,8 +240,10 @@ export async function loadOrBuildMember(
       }
       const config = policyConfigFor(member, vocabSize, maxLen);
       const policy = createPolicy(config, root.child(`init/${member.initSeed}/${member.family}`));
+      let record: TargetRecord;
       try {
         policy.importWeights(file.weights);
+        record = await targetRecordOfFile(file, policy, spec, member, pool, root);
       } catch (e) {
         policy.dispose();
         notes.push(`the ${file.origin} warm start was refused: ${errorText(e)}`);
@@ -228,6 +260,7 @@ export async function loadOrBuildMember(
           warmStartSteps: file.warmStartSteps,
           warmStartSource: file.origin,
           warmStartBackend: file.backend,
+          ...record,
           ...(notes.length ? { warmStartNote: notes.join('; ') } : {}),
         },
       };

@@ -2,13 +2,19 @@
  * The warm start of the whole cohort, as a stream of progress events: each member is built once
  * (loaded from a WarmStartCache when one matches, else trained), in spec order, while its
  * progress events stream out as they arrive. The runner yields these to its consumer.
+ *
+ * The guard (docs/WARMSTARTS.md, "The guard"): a member with a warm-start target that it did not
+ * reach never enters RL. With warmStart.onMiss 'stop' (the default) the stream throws a
+ * WarmStartMissError naming the member, before the base evaluation; with 'retry' the member is
+ * rebuilt with the next init seeds (initSeed + 1, + 2, ...; the data seed stays) up to
+ * warmStart.retries times, and throws the same error when every one misses.
  */
 import type { Rng } from '../random';
 import type { Problem } from '../tasks/types';
-import type { ExperimentSpec } from './spec';
-import type { RunnerEvent } from './events';
+import type { ExperimentSpec, MemberSpec } from './spec';
+import type { MemberInfo, RunnerEvent } from './events';
 import type { WarmMember } from './cohort';
-import { loadOrBuildMember, type WarmStartCache } from './warmStartCache';
+import { loadOrBuildMember, type WarmStartCache, type WarmStartSource } from './warmStartCache';
 
 export interface CohortWarmStart {
   spec: ExperimentSpec;
@@ -22,10 +28,122 @@ export interface CohortWarmStart {
   cache?: WarmStartCache;
 }
 
+// ---- the guard ----------------------------------------------------------------------------------
+
+/** spec.warmStart.onMiss and .retries when absent. */
+export const DEFAULT_ON_MISS = 'stop';
+export const DEFAULT_WARM_START_RETRIES = 2;
+/** The schema's most retries (spec.ts). */
+const MAX_WARM_START_RETRIES = 5;
+
+/** What a miss does in a run of `spec`: how many warm starts a member with a target may have. */
+export function missPolicy(spec: ExperimentSpec): { onMiss: 'stop' | 'retry'; retries: number } {
+  const onMiss = spec.warmStart.onMiss ?? DEFAULT_ON_MISS;
+  return { onMiss, retries: onMiss === 'retry' ? (spec.warmStart.retries ?? DEFAULT_WARM_START_RETRIES) : 0 };
+}
+
+/** A member that missed its warm-start target, with every init seed it was given. */
+export interface WarmStartMiss {
+  memberId: string;
+  target: number;
+  /** The member's warm-start budget (a miss takes all of it). */
+  steps: number;
+  /** The best validation value over all its warm starts; null when none was recorded. */
+  best: number | null;
+  initSeeds: number[];
+  onMiss: 'stop' | 'retry';
+}
+
+/** 0.40, 0.375, 2.0e-5: two decimals where they say it all. */
+const fmt = (x: number) => (x !== 0 && Math.abs(x) < 0.01 ? x.toExponential(1) : x.toFixed(Math.abs(x * 100 - Math.round(x * 100)) < 1e-9 ? 2 : 3));
+const listOf = (xs: number[]) => (xs.length === 1 ? String(xs[0]) : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
+
+/** One line: the member, its target, what it reached, and what to change. */
+export function missMessage(m: WarmStartMiss): string {
+  const seeds = m.initSeeds.length > 1 ? ` with init seed ${listOf(m.initSeeds)}` : '';
+  const best = m.best === null ? '' : ` (best ${fmt(m.best)})`;
+  const more =
+    m.onMiss === 'stop' ? ", or set warmStart.onMiss to 'retry'" : m.initSeeds.length - 1 < MAX_WARM_START_RETRIES ? ', or allow more warmStart.retries' : '';
+  return (
+    `member ${m.memberId} did not reach its warm-start target ${fmt(m.target)} in ${m.steps} steps${seeds}${best}: ` +
+    `give it more warm-start steps, a lower target or another initSeed${more}`
+  );
+}
+
+/** The run stopped before RL: a member did not reach its warm-start target. */
+export class WarmStartMissError extends Error {
+  override name = 'WarmStartMissError';
+  readonly memberId: string;
+  readonly target: number;
+  readonly best: number | null;
+  readonly steps: number;
+  readonly initSeeds: number[];
+  constructor(miss: WarmStartMiss) {
+    super(missMessage(miss));
+    this.memberId = miss.memberId;
+    this.target = miss.target;
+    this.best = miss.best;
+    this.steps = miss.steps;
+    this.initSeeds = miss.initSeeds;
+  }
+}
+
+/** Did this warm start miss its member's target? (Unrecorded counts as missed: never silent.) */
+export function missedTarget(member: MemberSpec, info: MemberInfo): boolean {
+  return member.warmStartTarget > 0 && info.warmStartReached !== true;
+}
+
+const bestOf = (info: MemberInfo): number | null => info.warmStartBest ?? info.warmStartLast ?? null;
+
+// ---- the stream -----------------------------------------------------------------------------------
+
+type Built = WarmMember & { source: WarmStartSource };
+
+/**
+ * Build one member (as `member`: the spec's, or its retry with another init seed), yielding its
+ * progress as it arrives; returns it. A consumer that stops pulling mid-member leaves nothing
+ * behind: the member is disposed when it is done.
+ */
+async function* buildStreaming(c: CohortWarmStart, member: MemberSpec, index: number): AsyncGenerator<RunnerEvent, Built, void> {
+  const { spec } = c;
+  const queue: RunnerEvent[] = [];
+  let wake: (() => void) | null = null;
+  let finished = false;
+  const building = loadOrBuildMember(spec, member, c.pool, c.vocabSize, c.maxLen, c.root, c.backend, c.cache, (s, n, loss) => {
+    queue.push({
+      type: 'warmstart',
+      memberId: member.id,
+      step: s,
+      steps: n,
+      loss,
+      memberIndex: index,
+      memberCount: spec.members.length,
+      ...(member.warmStartTarget > 0 ? { target: member.warmStartTarget } : {}),
+    });
+    wake?.();
+  }).finally(() => {
+    finished = true;
+    wake?.();
+  });
+  try {
+    while (!finished || queue.length > 0) {
+      if (queue.length > 0) yield queue.shift()!;
+      else await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+    }
+  } finally {
+    // The consumer stopped pulling mid warm start: the member still being built is disposed
+    // when it is done, so a stopped run leaves no tensor behind.
+    if (!finished) void building.then((w) => w.reference.dispose(), () => {});
+  }
+  return building;
+}
+
 /**
  * Build every member into `warm`, yielding 'warmstart' events. `stopped()` is checked after each
- * member: once true, the member just built is disposed and the stream ends. A consumer that stops
- * pulling mid-member leaves nothing behind either: that member is disposed when it is done.
+ * member: once true, the member just built is disposed and the stream ends. A member that misses
+ * its target (after its retries) throws WarmStartMissError; the members built before it are in
+ * `warm` (the runner's dispose frees them).
  */
 export async function* warmStartCohort(
   c: CohortWarmStart,
@@ -33,43 +151,33 @@ export async function* warmStartCohort(
   stopped: () => boolean,
 ): AsyncGenerator<RunnerEvent, void, void> {
   const { spec } = c;
+  const policy = missPolicy(spec);
   for (let i = 0; i < spec.members.length; i++) {
     const m = spec.members[i];
-    const queue: RunnerEvent[] = [];
-    let wake: (() => void) | null = null;
-    let finished = false;
-    const building = loadOrBuildMember(spec, m, c.pool, c.vocabSize, c.maxLen, c.root, c.backend, c.cache, (s, n, loss) => {
-      queue.push({
-        type: 'warmstart',
-        memberId: m.id,
-        step: s,
-        steps: n,
-        loss,
-        memberIndex: i,
-        memberCount: spec.members.length,
-        ...(m.warmStartTarget > 0 ? { target: m.warmStartTarget } : {}),
-      });
-      wake?.();
-    }).finally(() => {
-      finished = true;
-      wake?.();
-    });
-    try {
-      while (!finished || queue.length > 0) {
-        if (queue.length > 0) yield queue.shift()!;
-        else await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
+    const retrying = policy.onMiss === 'retry' && m.warmStartTarget > 0;
+    const seeds: number[] = [];
+    let best: number | null = null;
+    let w: Built | null = null;
+    for (let k = 0; k <= (retrying ? policy.retries : 0); k++) {
+      // Retry k is the warm start of the member with initSeed + k: a spec of its own, so a stored
+      // warm start is looked up (and a trained one saved) under the key of the seed that made it.
+      const effective: MemberSpec = k === 0 ? m : { ...m, initSeed: m.initSeed + k };
+      const built = yield* buildStreaming(c, effective, i);
+      if (stopped()) {
+        built.reference.dispose();
+        return;
       }
-    } finally {
-      // The consumer stopped pulling mid warm start: the member still being built is disposed
-      // when it is done, so a stopped run leaves no tensor behind.
-      if (!finished) void building.then((w) => w.reference.dispose());
+      seeds.push(effective.initSeed);
+      const value = bestOf(built.info);
+      if (value !== null) best = Math.max(best ?? value, value);
+      if (!missedTarget(effective, built.info)) {
+        w = built;
+        if (retrying) w.info = { ...w.info, warmStartInitSeed: effective.initSeed, warmStartRetries: k };
+        break;
+      }
+      built.reference.dispose();
     }
-    const w = await building;
-    if (stopped()) {
-      w.reference.dispose();
-      return;
-    }
+    if (!w) throw new WarmStartMissError({ memberId: m.id, target: m.warmStartTarget, steps: m.warmStartSteps, best, initSeeds: seeds, onMiss: policy.onMiss });
     warm.set(m.id, w);
     if (m.warmStartSteps === 0 || w.source !== 'trained') {
       // No progress was reported: one event says the member is ready.

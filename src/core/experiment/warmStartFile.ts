@@ -56,6 +56,14 @@ export interface WarmStartFile {
   backend: string;
   /** Warm-start steps taken (fewer than the spec's when the target stopped it). */
   warmStartSteps: number;
+  /**
+   * With a target: whether the warm start reached it, and its best and last validation values
+   * (docs/WARMSTARTS.md, "The guard"). Optional: files made before the guard lack them, and
+   * loadOrBuildMember derives them (`targetRecordOfFile`).
+   */
+  reachedTarget?: boolean;
+  bestValidation?: number;
+  lastValidation?: number;
   weights: NamedWeight[];
 }
 
@@ -123,6 +131,9 @@ const FileJsonSchema = z.object({
   origin: z.enum(['shipped', 'cached']),
   backend: z.string().regex(/^[a-z0-9-]{1,32}$/, 'backend names are 1-32 lower-case letters, digits or -'),
   warmStartSteps: z.number().int().min(0).max(20000),
+  reachedTarget: z.boolean().optional(),
+  bestValidation: z.number().min(0).max(1).optional(),
+  lastValidation: z.number().min(0).max(1).optional(),
   params: z.number().int().min(1).max(MAX_WARM_START_VALUES),
   weights: z.array(WeightJsonSchema).min(1).max(MAX_WARM_START_TENSORS),
 });
@@ -140,6 +151,7 @@ export function encodeWarmStartFile(file: WarmStartFile): WarmStartFileJson {
     origin: file.origin,
     backend: file.backend,
     warmStartSteps: file.warmStartSteps,
+    ...targetFields(file),
     params: file.weights.reduce((n, w) => n + w.values.length, 0),
     weights: file.weights.map((w) => ({ name: w.name, shape: [...w.shape], data: float32ToBase64(w.values) })),
   };
@@ -212,7 +224,17 @@ export function decodeWarmStartFile(data: unknown): WarmStartFile {
     origin: json.origin,
     backend: json.backend,
     warmStartSteps: json.warmStartSteps,
+    ...targetFields(json),
     weights,
+  };
+}
+
+/** The target record a file holds (only the fields it has: older files have none). */
+function targetFields(f: Pick<WarmStartFile, 'reachedTarget' | 'bestValidation' | 'lastValidation'>): Pick<WarmStartFile, 'reachedTarget' | 'bestValidation' | 'lastValidation'> {
+  return {
+    ...(f.reachedTarget !== undefined ? { reachedTarget: f.reachedTarget } : {}),
+    ...(f.bestValidation !== undefined ? { bestValidation: f.bestValidation } : {}),
+    ...(f.lastValidation !== undefined ? { lastValidation: f.lastValidation } : {}),
   };
 }
 

@@ -123,3 +123,38 @@ describe('computeRewards', () => {
     ).toThrow(RangeError);
   });
 });
+
+describe('computeRewards with n_vote > G own ballots (TTRL votes over 64, trains on 32)', () => {
+  // The rewarded answers are the first G = 2 of each prompt's n_vote = 4 ballots.
+  //   prompt 0 ballots: '3', '5', '5', '5'  -> plurality '5' (3 of 4); over the first 2 alone: a tie
+  //   prompt 1 ballots: '1', null, '2', '2' -> plurality '2' (2 of 3); the first 2 alone say '1'
+  const ballots: Answer[] = ['3', '5', '5', '5', '1', null, '2', '2'];
+  const trained: Answer[] = ['3', '5', '1', null];
+
+  it('self: the label comes from all n_vote ballots, the G trained answers are rewarded', () => {
+    const out = computeRewards({ scheme: 'self', answers: trained, B: 2, G: 2, ballots, rng: own() });
+    expect(out.labels).toEqual(['5', '2']);
+    expect(Array.from(out.rewards)).toEqual([0, 1, 0, 0]);
+    expect(out.votes!.map((v) => [v.count, v.parseable, v.tied])).toEqual([[3, 4, false], [2, 3, false]]);
+    expect(out.supervision).toEqual(ballots);
+    // Without the ballots, the first G vote on their own: a tie on prompt 0, '1' on prompt 1.
+    const alone = computeRewards({ scheme: 'self', answers: trained, B: 2, G: 2, rng: own() });
+    expect(alone.labels[1]).toBe('1');
+    expect(alone.votes![0].tied).toBe(true);
+  });
+
+  it('self-soft: the share of the n_vote ballots that the trained answer has', () => {
+    const r = rewardsOf({ scheme: 'self-soft', answers: trained, B: 2, G: 2, ballots, rng: own() });
+    [1 / 4, 3 / 4, 1 / 3, 0].forEach((x, i) => expect(r[i]).toBeCloseTo(x, 6));
+  });
+
+  it('ballots equal to the answers change nothing (n_vote = G)', () => {
+    for (const scheme of ['self', 'self-soft'] as const) {
+      expect(computeRewards({ scheme, answers, B, G, ballots: answers, rng: own() })).toEqual(computeRewards({ scheme, answers, B, G, rng: own() }));
+    }
+  });
+
+  it('rejects ballots that do not split into B groups', () => {
+    expect(() => computeRewards({ scheme: 'self', answers: trained, B: 2, G: 2, ballots: ['1', '2', '3'], rng: own() })).toThrow(RangeError);
+  });
+});

@@ -98,7 +98,11 @@ export interface Ballots {
   rng: Rng;
 }
 
-/** The rollouts being rewarded: one member, B prompts x G samples, prompt-major. */
+/**
+ * The rollouts being rewarded: one member, B prompts x G samples, prompt-major. The votes that make
+ * a label may come from more samples than are rewarded (n_vote >= G, docs/METHOD.md): the voters'
+ * answers below may have any number per prompt.
+ */
 interface RolloutBatch {
   answers: readonly Answer[];
   B: number;
@@ -113,7 +117,13 @@ interface RolloutBatch {
  */
 export type RewardInput =
   | (RolloutBatch & { scheme: 'oracle'; truths: readonly string[] })
-  | (RolloutBatch & { scheme: 'self' | 'self-soft'; rng: Rng; tau?: number })
+  | (RolloutBatch & {
+      scheme: 'self' | 'self-soft';
+      rng: Rng;
+      tau?: number;
+      /** The member's own votes, n_vote >= G per prompt (TTRL votes over 64 and trains on 32); absent = `answers`. */
+      ballots?: readonly Answer[];
+    })
   | (RolloutBatch & { scheme: 'peer' | 'ring' | 'teacher'; supervisor: Ballots; tau?: number })
   | (RolloutBatch & { scheme: 'cohort'; others: readonly (readonly Answer[])[]; tau?: number })
   | (RolloutBatch & { scheme: 'entropy'; meanEntropy: ArrayLike<number> })
@@ -126,7 +136,7 @@ export interface RewardOutput {
   labels: (string | null)[];
   /** Per prompt, the supervising plurality vote (own, partner's or pooled others'); null for oracle / entropy / certainty. */
   votes: PluralityVote[] | null;
-  /** The supervising answers, prompt-major (pooled for cohort); null for oracle / entropy / certainty. */
+  /** The supervising answers, prompt-major, all that voted (pooled for cohort); null for oracle / entropy / certainty. */
   supervision: Answer[] | null;
 }
 
@@ -154,16 +164,19 @@ export function computeRewards(input: RewardInput): RewardOutput {
     }
     case 'self':
     case 'self-soft': {
-      const votes = pluralityVotes(answers, B, input.rng, input.tau ?? 0);
+      // The label (and self-soft's vote shares) come from all n_vote own ballots; G of them are rewarded.
+      const ballots = input.ballots ?? answers;
+      const n = groupSize(ballots, B, 'ballots');
+      const votes = pluralityVotes(ballots, B, input.rng, input.tau ?? 0);
       for (let b = 0; b < B; b++) {
         const group = answers.slice(b * G, (b + 1) * G);
-        const counts = input.scheme === 'self-soft' ? voteCounts(group) : null;
+        const counts = input.scheme === 'self-soft' ? voteCounts(ballots.slice(b * n, (b + 1) * n)) : null;
         for (let g = 0; g < G; g++) {
           rewards[b * G + g] =
             counts === null ? agreementReward(group[g], votes[b].label) : selfSoftReward(group[g], counts, votes[b]);
         }
       }
-      return { rewards, labels: votes.map((v) => v.label), votes, supervision: [...answers] };
+      return { rewards, labels: votes.map((v) => v.label), votes, supervision: [...ballots] };
     }
     case 'peer':
     case 'ring':
