@@ -1,141 +1,212 @@
 /**
- * The claims of issue 4, as checks over the CLI's results (pure functions; `npm run science` runs
- * the presets and prints these). Each check returns PASS/FAIL and the numbers behind it.
+ * The science claims, as checks over the CLI's results (pure functions; `npm run science` runs the
+ * presets and prints these; docs/RESULTS.md quotes their verdicts word for word). Every claim is a
+ * per-seed paired difference read with science-paired.ts: "shown" when its 95% interval over seeds
+ * lies above 0, "not shown" when it straddles 0, "contradicted" when it lies below.
  *
- *   (a) collapse      preset `collapse`: in the self arm a member's label-free reward climbs (ends
- *                     >= 0.7, up >= 0.15) while its held-out pass@1 ends >= 0.1 below its own best,
- *                     or it freezes (reward >= 0.9, entropy <= 0.05); see science-stats COLLAPSE;
- *   (b) peers help    preset `collapse`: the peer arm ends with higher held-out pass@1 than the
- *                     self arm (mean over its two members), and not above the oracle arm (ceiling);
- *   (c) diversity     preset `diversity`: the peer pair with the lowest base error overlap (kappa)
- *                     gains more held-out pass@1 than the pair with the highest (the twins);
- *   (d) ensemble      preset `ensemble-control` (the collapse preset's self and peer arms): the peer pair pooled by maj@G against two
- *                     self-trained models pooled the same way (reported; PASS if peer >= self).
- * A claim passes when its per-seed condition holds in at least 80% of the seeds (rounded up), so a
- * run on 3 seeds needs all 3 and a run on 5 seeds needs 4.
+ * On a pair preset (arms oracle, self and peer over the same two members; `collapse` by default):
+ *   a       self-reward collapses: the self arm's held-out pass@1 falls (start - end);
+ *   early   self-reward first gains (TTRL's early rise): first evaluation - start, self arm;
+ *   b       peers beat self: peer end - self end;
+ *   learns  the peer arm learns: peer end - peer start;
+ *   oracle  the oracle is the ceiling: oracle end - peer end;
+ *   truth   the oracle arm learns (the ceiling is a real one): oracle end - oracle start;
+ *   d       the compute-matched control: the peer pair pooled by maj@G - two self-trained pooled;
+ *   coevolve  (presets with a 'teacher' arm) a partner that learns too teaches more than a frozen
+ *           copy of it: the teacher arm's members against the same members in the peer arm.
+ * On the diversity preset (peer arms pairing one anchor with partners of different overlap):
+ *   c       the lowest-overlap pair gains more held-out pass@1 than the highest-overlap pair.
+ * Arm values are means over the arm's members; pass@1 values are held-out evaluations.
  */
 import type { RunSummary } from '../src/core/experiment/events';
-import { armMean, armMembers, baseKappa, COLLAPSE, ensembleEnd, fmt, meanSd, fmtMs } from './science-stats';
+import { armMean, armMembers, basePooled, baseKappa, COLLAPSE, ensembleEnd, fmt } from './science-stats';
+import { describePaired, paired, type Paired, type Verdict } from './science-paired';
 
 export interface ClaimResult {
   id: string;
+  /** What is claimed, in one sentence. */
   title: string;
-  pass: boolean;
-  /** Seeds where the per-seed condition held, of all seeds. */
-  held: number;
-  seeds: number;
+  /** The paired difference that decides it, e.g. "peer − self, end pass@1". */
+  measure: string;
+  stats: Paired;
+  verdict: Verdict;
+  /** Per-seed numbers and supplementary measures (not part of the verdict). */
   lines: string[];
 }
 
-export const required = (n: number) => Math.ceil(0.8 * n);
+export const CLAIM_IDS = ['a', 'early', 'b', 'learns', 'oracle', 'truth', 'd', 'coevolve', 'c'] as const;
+export type ClaimId = (typeof CLAIM_IDS)[number];
 
-function result(id: string, title: string, perSeed: boolean[], lines: string[], extra = true): ClaimResult {
-  const held = perSeed.filter(Boolean).length;
-  return { id, title, pass: extra && held >= required(perSeed.length), held, seeds: perSeed.length, lines };
+/** The preset each claim is read on (overridable for the pair claims with --preset). */
+export const CLAIM_PRESET: Record<ClaimId, 'pair' | 'diversity'> = {
+  a: 'pair',
+  early: 'pair',
+  b: 'pair',
+  learns: 'pair',
+  oracle: 'pair',
+  truth: 'pair',
+  d: 'pair',
+  coevolve: 'pair',
+  c: 'diversity',
+};
+
+function claim(id: string, title: string, measure: string, diffs: number[], lines: string[]): ClaimResult {
+  const stats = paired(diffs);
+  return { id, title, measure, stats, verdict: stats.verdict, lines };
 }
 
-/** (a) Self-reward collapse on the `collapse` preset's runs. */
+const sign = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x))}` : '-');
+const perSeed = (runs: RunSummary[], d: number[], f: (run: RunSummary, i: number) => string) =>
+  runs.map((run, i) => `seed ${run.seed}: ${sign(d[i])}  (${f(run, i)})`);
+
+/** (a) The self arm's held-out pass@1 falls; supplementary: its reward rises, the collapse criterion. */
 export function claimCollapse(runs: RunSummary[]): ClaimResult {
-  const lines: string[] = [];
-  const perSeed = runs.map((run) => {
-    const self = armMembers(run, 'self');
-    const oracle = armMembers(run, 'oracle');
-    const hit = self.filter((s) => s.collapsed);
-    lines.push(
-      `seed ${run.seed}: ` +
-        self
-          .map((s) => `self ${s.member} pass@1 ${fmt(s.passStart)}→best ${fmt(s.passBest)}→end ${fmt(s.passEnd)}, reward ${fmt(s.rewardStart)}→${fmt(s.reward)}, entropy ${fmt(s.entropy)}, top answer ${fmt(s.topShare)}${s.collapsed ? ' COLLAPSED' : ''}`)
-          .join('; ') +
-        ` | oracle collapsed: ${oracle.filter((s) => s.collapsed).length}/${oracle.length}`,
-    );
-    return hit.length > 0;
-  });
-  return result(
-    'a',
-    `collapse: a self-arm member's reward climbs (ends >= ${COLLAPSE.minReward}, up >= ${COLLAPSE.minRise}) while its held-out pass@1 ends >= ${COLLAPSE.minDrop} below its best (or reward >= ${COLLAPSE.frozenReward} with entropy <= ${COLLAPSE.frozenEntropy})`,
-    perSeed,
-    lines,
+  const d = runs.map((r) => armMean(r, 'self', 'passStart') - armMean(r, 'self', 'passEnd'));
+  const lines = perSeed(runs, d, (run) =>
+    armMembers(run, 'self')
+      .map((s) => `${s.member} pass@1 ${fmt(s.passStart)}→${fmt(s.passEnd)}, reward ${fmt(s.rewardStart)}→${fmt(s.reward)}, entropy ${fmt(s.entropy)}${s.collapsed ? ' COLLAPSED' : ''}`)
+      .join('; '),
   );
+  const rise = paired(runs.map((r) => armMean(r, 'self', 'reward') - armMean(r, 'self', 'rewardStart')));
+  const hit = runs.filter((r) => armMembers(r, 'self').some((s) => s.collapsed)).length;
+  lines.push(`self reward, end − start: ${describePaired(rise)} (${rise.verdict})`);
+  lines.push(
+    `a self member collapsed (reward ends >= ${COLLAPSE.minReward}, up >= ${COLLAPSE.minRise}, pass@1 >= ${COLLAPSE.minDrop} below its best; or reward >= ${COLLAPSE.frozenReward} with entropy <= ${COLLAPSE.frozenEntropy}) in ${hit}/${runs.length} seeds`,
+  );
+  return claim('a', "self-reward collapses: the self arm's held-out pass@1 falls", 'self start − self end, pass@1', d, lines);
 }
 
-/** (b) Peer beats self, oracle is the ceiling, on the `collapse` preset's runs. */
+/** (early) Self-reward's early gain: the first evaluation above the start. */
+export function claimEarlyGain(runs: RunSummary[]): ClaimResult {
+  const d = runs.map((r) => armMean(r, 'self', 'passFirst') - armMean(r, 'self', 'passStart'));
+  const lines = perSeed(runs, d, (run) => armMembers(run, 'self').map((s) => `${s.member} ${fmt(s.passStart)}→${fmt(s.passFirst)}→${fmt(s.passEnd)}`).join('; '));
+  return claim('early', 'self-reward first gains: its pass@1 at the first evaluation is above its start', 'self first evaluation − self start, pass@1', d, lines);
+}
+
+/** (b) Peers beat self at the end. */
 export function claimPeersHelp(runs: RunSummary[]): ClaimResult {
-  const lines: string[] = [];
-  const peer: number[] = [];
-  const self: number[] = [];
-  const oracle: number[] = [];
-  let weakHeld = 0;
-  const perSeed = runs.map((run) => {
-    // The member with the lower base pass@1: does the peer reward protect it better than self-reward?
-    const weak = [...run.base].sort((x, y) => x.passAt1 - y.passAt1)[0].memberId;
-    const weakPeer = armMembers(run, 'peer').find((m) => m.member === weak)?.passEnd ?? NaN;
-    const weakSelf = armMembers(run, 'self').find((m) => m.member === weak)?.passEnd ?? NaN;
-    if (weakPeer > weakSelf) weakHeld++;
-    const p = armMean(run, 'peer', 'passEnd');
-    const s = armMean(run, 'self', 'passEnd');
-    const o = armMean(run, 'oracle', 'passEnd');
-    peer.push(p);
-    self.push(s);
-    oracle.push(o);
-    const members = (arm: string) => armMembers(run, arm).map((m) => `${m.member} ${fmt(m.passEnd)}`).join(' ');
-    lines.push(`seed ${run.seed}: end pass@1 (arm mean) oracle ${fmt(o)} [${members('oracle')}], peer ${fmt(p)} [${members('peer')}], self ${fmt(s)} [${members('self')}]${p > s ? '' : '  peer <= self'}; weaker member ${weak}: peer ${fmt(weakPeer)} vs self ${fmt(weakSelf)}`);
-    return p > s;
-  });
-  const o = meanSd(oracle);
-  const p = meanSd(peer);
-  const s = meanSd(self);
-  lines.push(`mean ± sd over seeds: oracle ${fmtMs(o)}, peer ${fmtMs(p)}, self ${fmtMs(s)}; oracle is the ceiling: ${p.mean <= o.mean + 0.02 ? 'yes' : 'NO'}`);
-  lines.push(`supplementary (not the claim): the weaker member ends higher under peer than under self reward in ${weakHeld}/${runs.length} seeds`);
-  return result('b', 'peers help: peer arm ends above the self arm (held-out pass@1, arm mean), oracle above both', perSeed, lines, p.mean <= o.mean + 0.02);
+  const d = runs.map((r) => armMean(r, 'peer', 'passEnd') - armMean(r, 'self', 'passEnd'));
+  const lines = perSeed(runs, d, (run) => `peer ${fmt(armMean(run, 'peer', 'passEnd'))}, self ${fmt(armMean(run, 'self', 'passEnd'))}, oracle ${fmt(armMean(run, 'oracle', 'passEnd'))}`);
+  return claim('b', 'peer reward beats self-reward: the peer arm ends above the self arm', 'peer end − self end, pass@1', d, lines);
 }
 
-/** (c) Diversity: lower base kappa, more gain, on the `diversity` preset's runs. */
+/** (learns) The peer arm ends above its own start; supplementary: the partner's votes get better. */
+export function claimPeersLearn(runs: RunSummary[]): ClaimResult {
+  const d = runs.map((r) => armMean(r, 'peer', 'passEnd') - armMean(r, 'peer', 'passStart'));
+  const lines = perSeed(runs, d, (run) =>
+    armMembers(run, 'peer')
+      .map((s) => `${s.member} ${fmt(s.passStart)}→${fmt(s.passEnd)}, partner votes right ${fmt(s.pseudoStart)}→${fmt(s.pseudo)}, rescue ${fmt(s.rescue)}, shared error ${fmt(s.shared)}`)
+      .join('; '),
+  );
+  const votes = paired(runs.map((r) => armMean(r, 'peer', 'pseudo') - armMean(r, 'peer', 'pseudoStart')));
+  lines.push(`accuracy of the partner's votes, end − start (training prompts): ${describePaired(votes)} (${votes.verdict})`);
+  const maj = paired(runs.map((r) => armMean(r, 'peer', 'majEnd') - armMean(r, 'peer', 'majStart')));
+  lines.push(`peer arm maj@G, end − start: ${describePaired(maj)} (${maj.verdict})`);
+  return claim('learns', 'peer reward teaches: the peer arm ends above its own start', 'peer end − peer start, pass@1', d, lines);
+}
+
+/** (oracle) The oracle arm ends above the peer arm. */
+export function claimOracleCeiling(runs: RunSummary[]): ClaimResult {
+  const d = runs.map((r) => armMean(r, 'oracle', 'passEnd') - armMean(r, 'peer', 'passEnd'));
+  const lines = perSeed(runs, d, (run) => `oracle ${fmt(armMean(run, 'oracle', 'passStart'))}→${fmt(armMean(run, 'oracle', 'passEnd'))}, peer ${fmt(armMean(run, 'peer', 'passEnd'))}`);
+  return claim('oracle', 'the true labels stay ahead: the oracle arm ends above the peer arm', 'oracle end − peer end, pass@1', d, lines);
+}
+
+/** (truth) The oracle arm learns: GRPO with the true reward raises held-out pass@1. */
+export function claimOracleLearns(runs: RunSummary[]): ClaimResult {
+  const d = runs.map((r) => armMean(r, 'oracle', 'passEnd') - armMean(r, 'oracle', 'passStart'));
+  const lines = perSeed(runs, d, (run) => armMembers(run, 'oracle').map((s) => `${s.member} ${fmt(s.passStart)}→${fmt(s.passEnd)}`).join('; '));
+  return claim('truth', 'GRPO learns from true labels: the oracle arm ends above its start', 'oracle end − oracle start, pass@1', d, lines);
+}
+
+/** (d) The compute-matched control: each pair pooled into one maj@G vote. */
+export function claimEnsemble(runs: RunSummary[]): ClaimResult {
+  const d = runs.map((r) => ensembleEnd(r, 'peer') - ensembleEnd(r, 'self'));
+  const lines = perSeed(runs, d, (run) => `pooled maj@G: peer pair ${fmt(ensembleEnd(run, 'peer'))}, two self-trained ${fmt(ensembleEnd(run, 'self'))}, the pair untrained ${fmt(basePooled(run, 'peer'))}`);
+  const vsBase = paired(runs.map((r) => ensembleEnd(r, 'peer') - basePooled(r, 'peer')));
+  if (vsBase.n > 0) lines.push(`peer pair pooled, end − untrained pair pooled: ${describePaired(vsBase)} (${vsBase.verdict})`);
+  return claim('d', 'talking helps beyond voting together: the peer pair pooled ends above two self-trained models pooled', 'peer pooled − self pooled, maj@G', d, lines);
+}
+
+/**
+ * (coevolve) The frozen-teacher control: the teacher arm trains some members on the votes of a frozen
+ * copy of their partner; the same members in the peer arm learn from a partner that learns too.
+ */
+export function claimCoevolution(runs: RunSummary[]): ClaimResult {
+  const taught = (run: RunSummary) => armMembers(run, 'teacher').map((s) => s.member);
+  const pick = (run: RunSummary, armId: string) => {
+    const ids = new Set(taught(run));
+    const ms = armMembers(run, armId).filter((s) => ids.has(s.member));
+    return ms.reduce((t, m) => t + m.passEnd, 0) / ms.length;
+  };
+  const d = runs.map((r) => pick(r, 'peer') - pick(r, 'teacher'));
+  const lines = perSeed(runs, d, (run) =>
+    armMembers(run, 'teacher')
+      .map((s) => `${s.member}: peer arm ${fmt(pick(run, 'peer'))}, frozen teacher ${fmt(s.passEnd)} (start ${fmt(s.passStart)}; teacher's votes right ${fmt(s.pseudo)})`)
+      .join('; '),
+  );
+  return claim('coevolve', 'a partner that learns teaches more than a frozen copy of it: the peer arm ends above the frozen-teacher arm (same members)', 'peer − frozen teacher, end pass@1', d, lines);
+}
+
+/** Mean held-out pass@1 gain of an arm's members. */
+const gain = (run: RunSummary, armId: string) => {
+  const ms = armMembers(run, armId);
+  return ms.reduce((t, m) => t + m.passEnd - m.passStart, 0) / ms.length;
+};
+
+/** (c) Diversity: the pair with the lowest base kappa gains more than the pair with the highest. */
 export function claimDiversity(runs: RunSummary[]): ClaimResult {
   const peerArms = runs[0].arms.filter((a) => a.scheme === 'peer').map((a) => a.id);
-  const lines: string[] = [];
-  const perArm = new Map<string, { kappa: number[]; gain: number[]; coCollapse: number }>();
-  for (const id of peerArms) perArm.set(id, { kappa: [], gain: [], coCollapse: 0 });
-  const perSeed = runs.map((run) => {
-    const cells: string[] = [];
-    const seedRows: { id: string; kappa: number; gain: number }[] = [];
-    for (const id of peerArms) {
-      const ms = armMembers(run, id);
-      const k = baseKappa(run, ms[0].member, ms[1].member) ?? NaN;
-      const gain = ms.reduce((t, m) => t + m.passEnd - m.passStart, 0) / ms.length;
-      const co = ms.every((m) => m.passEnd <= m.passStart - COLLAPSE.minDrop);
-      const rec = perArm.get(id)!;
-      rec.kappa.push(k);
-      rec.gain.push(gain);
-      if (co) rec.coCollapse++;
-      seedRows.push({ id, kappa: k, gain });
-      cells.push(`${id} kappa ${fmt(k)} gain ${gain >= 0 ? '+' : ''}${fmt(gain)}${co ? ' CO-COLLAPSED' : ''}`);
-    }
-    const self = armMembers(run, 'self');
-    cells.push(`self gain ${fmt(self.reduce((t, m) => t + m.passEnd - m.passStart, 0) / self.length)}`);
-    lines.push(`seed ${run.seed}: ${cells.join('; ')}`);
-    const lo = seedRows.reduce((a, b) => (b.kappa < a.kappa ? b : a));
-    const hi = seedRows.reduce((a, b) => (b.kappa > a.kappa ? b : a));
-    return lo.gain > hi.gain;
+  const kappaOf = (run: RunSummary, armId: string) => {
+    const ms = armMembers(run, armId);
+    return baseKappa(run, ms[0].member, ms[1].member) ?? NaN;
+  };
+  const d = runs.map((run) => {
+    const ranked = [...peerArms].sort((x, y) => kappaOf(run, x) - kappaOf(run, y));
+    return gain(run, ranked[0]) - gain(run, ranked[ranked.length - 1]);
   });
-  for (const [id, r] of perArm) {
-    lines.push(`${id}: base kappa ${fmtMs(meanSd(r.kappa))}, gain ${fmtMs(meanSd(r.gain))}, co-collapsed in ${r.coCollapse}/${runs.length} seeds`);
+  const lines = perSeed(runs, d, (run) => peerArms.map((id) => `${id} kappa ${fmt(kappaOf(run, id))} gain ${sign(gain(run, id))}`).join('; '));
+  for (const id of peerArms) {
+    const g = paired(runs.map((r) => gain(r, id)));
+    const k = paired(runs.map((r) => kappaOf(r, id)));
+    const co = runs.filter((r) => armMembers(r, id).every((m) => m.passEnd <= m.passStart - COLLAPSE.minDrop)).length;
+    lines.push(`${id}: base kappa ${fmt(k.mean)}, gain ${describePaired(g)} (${g.verdict}); both members fell >= ${COLLAPSE.minDrop} in ${co}/${runs.length} seeds`);
   }
-  return result('c', 'diversity helps: in each seed, the lowest-kappa peer pair gains more held-out pass@1 than the highest-kappa pair', perSeed, lines);
+  return claim('c', 'a more different partner helps more: the lowest-overlap pair gains more than the highest-overlap pair', 'gain of the lowest-kappa pair − gain of the highest-kappa pair, pass@1', d, lines);
 }
 
-/** (d) The compute-matched ensemble control, on the `ensemble-control` preset's runs. */
-export function claimEnsemble(runs: RunSummary[]): ClaimResult {
-  const lines: string[] = [];
-  const peer: number[] = [];
-  const self: number[] = [];
-  const perSeed = runs.map((run) => {
-    const p = ensembleEnd(run, 'peer');
-    const s = ensembleEnd(run, 'self');
-    peer.push(p);
-    self.push(s);
-    lines.push(`seed ${run.seed}: pooled maj@G at the end: peer pair ${fmt(p)}, two self-trained ${fmt(s)}; single-model pass@1 peer ${fmt(armMean(run, 'peer', 'passEnd'))}, self ${fmt(armMean(run, 'self', 'passEnd'))}`);
-    return p >= s;
-  });
-  lines.push(`mean ± sd: peer pair pooled ${fmtMs(meanSd(peer))}, self pair pooled ${fmtMs(meanSd(self))}`);
-  return result('d', 'compute-matched control: the peer pair pooled by maj@G is at least as good as two self-trained models pooled the same way', perSeed, lines);
+export const CHECKS: Record<ClaimId, (runs: RunSummary[]) => ClaimResult> = {
+  a: claimCollapse,
+  early: claimEarlyGain,
+  b: claimPeersHelp,
+  learns: claimPeersLearn,
+  oracle: claimOracleCeiling,
+  truth: claimOracleLearns,
+  d: claimEnsemble,
+  coevolve: claimCoevolution,
+  c: claimDiversity,
+};
+
+/** The arms (by id) each claim reads; a claim applies to a preset that has them. */
+const NEEDS: Record<ClaimId, string[]> = {
+  a: ['self'],
+  early: ['self'],
+  b: ['self', 'peer'],
+  learns: ['peer'],
+  oracle: ['oracle', 'peer'],
+  truth: ['oracle'],
+  d: ['self', 'peer'],
+  coevolve: ['peer', 'teacher'],
+  c: [],
+};
+
+/** Whether a claim can be read on a preset with these arms. */
+export function applies(id: ClaimId, arms: { id: string; scheme: string; members: string[] }[]): boolean {
+  if (id === 'c') return arms.filter((a) => a.scheme === 'peer' && a.members.length === 2).length >= 2;
+  return NEEDS[id].every((need) => arms.some((a) => a.id === need));
+}
+
+/** The verdict line of a claim, as docs/RESULTS.md quotes it. */
+export function verdictLine(r: ClaimResult, preset: string, seeds: number[]): string {
+  return `(${r.id}) ${r.verdict.toUpperCase()}: ${r.title} [${preset}, seeds ${seeds.join(',')}; ${r.measure}: ${describePaired(r.stats)}]`;
 }

@@ -11,6 +11,8 @@ export interface MemberStats {
   member: string;
   family: string;
   passStart: number;
+  /** Held-out pass@1 at the first evaluation after the start (self-reward's early gain shows here). */
+  passFirst: number;
   passBest: number;
   passEnd: number;
   majStart: number;
@@ -25,6 +27,12 @@ export interface MemberStats {
   topShare: number;
   /** Reward at the start (mean of the first 10% of steps, at least 3). */
   rewardStart: number;
+  /** Pseudo-label accuracy at the start (head mean, as rewardStart): the partner's votes' accuracy. */
+  pseudoStart: number;
+  /** The mechanism (tail means; metrics/mechanism.ts): own-vote accuracy, rescue and shared-error rates. */
+  ownVote: number;
+  rescue: number;
+  shared: number;
   collapseStep: number | null;
   /** Collapsed by the criterion of claim (a): see `collapsed`. */
   collapsed: boolean;
@@ -69,6 +77,7 @@ export function memberStats(run: RunSummary, armId: string, memberId: string): M
     member: m.id,
     family: m.family,
     passStart: pass[0],
+    passFirst: pass.length > 1 ? pass[1] : NaN,
     passBest: Math.max(...pass),
     passEnd: pass[pass.length - 1],
     majStart: maj[0],
@@ -81,6 +90,10 @@ export function memberStats(run: RunSummary, armId: string, memberId: string): M
     length: tailMean(m.history, 'length'),
     topShare: tailMean(m.history, 'topAnswerShare'),
     rewardStart: tailMean(m.history, 'reward', true),
+    pseudoStart: tailMean(m.history, 'pseudoLabelAccuracy', true),
+    ownVote: tailMean(m.history, 'ownVoteAccuracy'),
+    rescue: tailMean(m.history, 'rescueRate'),
+    shared: tailMean(m.history, 'sharedErrorRate'),
     collapseStep: m.collapseStep,
     collapsed: false,
   };
@@ -103,6 +116,15 @@ export function armMean(run: RunSummary, armId: string, key: keyof MemberStats):
 export function baseKappa(run: RunSummary, a: string, b: string): number | null {
   const k = run.baseKappa.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
   return k ? k.kappa : null;
+}
+
+/** The untrained pair's pooled maj@G (base event), for an arm's first two members; NaN if not measured. */
+export function basePooled(run: RunSummary, armId: string): number {
+  const ms = run.arms.find((a) => a.id === armId)?.members ?? [];
+  if (ms.length < 2) return NaN;
+  const [a, b] = [ms[0].id, ms[1].id];
+  const k = run.baseKappa.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
+  return k?.pooledMajAtG ?? NaN;
 }
 
 /** Last pooled maj@G of an arm's first two members (the compute-matched control). */
@@ -143,7 +165,7 @@ export function markdownTable(file: ExperimentResultFile): string {
   const rows: string[] = [];
   const head = [
     'arm', 'member', 'pass@1 start', 'pass@1 best', 'pass@1 end', 'maj@G start', 'maj@G best', 'maj@G end',
-    'pseudo-label acc', 'reward', 'reward gap', 'entropy', 'length', 'top-answer share', 'collapsed (seeds)',
+    'pseudo-label acc', 'own vote acc', 'rescue', 'shared error', 'reward', 'reward gap', 'entropy', 'length', 'top-answer share', 'collapsed (seeds)',
   ];
   rows.push(`| ${head.join(' | ')} |`);
   rows.push(`|${head.map(() => '---').join('|')}|`);
@@ -155,7 +177,7 @@ export function markdownTable(file: ExperimentResultFile): string {
       const nCol = st.filter((s) => s.collapsed).length;
       rows.push(
         `| ${arm.id} | ${m.id} (${m.family}) | ${col('passStart')} | ${col('passBest')} | ${col('passEnd')} | ${col('majStart')} | ${col('majBest')} | ${col('majEnd')} | ` +
-          `${col('pseudo')} | ${col('reward')} | ${col('gap')} | ${col('entropy')} | ${fmt(meanSd(st.map((s) => s.length)).mean, 1)} | ${col('topShare')} | ` +
+          `${col('pseudo')} | ${col('ownVote')} | ${col('rescue')} | ${col('shared')} | ${col('reward')} | ${col('gap')} | ${col('entropy')} | ${fmt(meanSd(st.map((s) => s.length)).mean, 1)} | ${col('topShare')} | ` +
           `${nCol}/${st.length}${steps.length ? ` (step ≈ ${fmt(avg(steps), 0)})` : ''} |`,
       );
     }
@@ -166,10 +188,11 @@ export function markdownTable(file: ExperimentResultFile): string {
 /** Markdown table of the base held-out kappa of every member pair, mean +- sd over seeds. */
 export function kappaTable(file: ExperimentResultFile): string {
   const pairs = file.runs[0].baseKappa.map((k) => [k.a, k.b] as const);
-  const rows = ['| pair | base kappa | both wrong, same answer |', '|---|---|---|'];
+  const rows = ['| pair | base kappa | both wrong, same answer | untrained pair pooled maj@G |', '|---|---|---|---|'];
   for (const [a, b] of pairs) {
     const ks = file.runs.map((r) => r.baseKappa.find((k) => k.a === a && k.b === b)!);
-    rows.push(`| ${a}–${b} | ${fmtMs(meanSd(ks.map((k) => k.kappa ?? NaN)))} | ${fmtMs(meanSd(ks.map((k) => k.bothWrongSame)))} |`);
+    const pooled = meanSd(ks.map((k) => k.pooledMajAtG ?? NaN));
+    rows.push(`| ${a}–${b} | ${fmtMs(meanSd(ks.map((k) => k.kappa ?? NaN)))} | ${fmtMs(meanSd(ks.map((k) => k.bothWrongSame)))} | ${fmtMs(pooled)} |`);
   }
   return rows.join('\n');
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MemberHistoryEntry, RunSummary } from '../src/core/experiment/events';
 import { collapsed, markdownTable, meanSd, memberStats } from './science-stats';
-import { claimCollapse, claimDiversity, claimPeersHelp, required } from './science-claims';
+import { claimCollapse, claimDiversity, claimEnsemble, claimPeersHelp, claimPeersLearn, verdictLine } from './science-claims';
+import { readBlock, replaceBlock } from './science-block';
 import { figureSvg } from './science-figure';
 
 /** A history of `n` steps with reward going r0 -> r1 and held-out pass@1 p0 -> p1 (every 10 steps). */
@@ -10,7 +11,7 @@ function history(n: number, r0: number, r1: number, p0: number, p1: number, entr
     const f = (i + 1) / n;
     const e: MemberHistoryEntry = {
       step: i + 1, reward: r0 + (r1 - r0) * f, oracleReward: 0.3, pseudoLabelAccuracy: 0.5, rewardAccuracy: 0.5,
-      rewardGap: 0, labeledFraction: 1, majorityRatio: 0.5, tieRate: 0, entropy, length: 6, capFraction: 0,
+      rewardGap: 0, ownVoteAccuracy: 0.5, rescueRate: 0.3, misleadRate: 0.1, sharedErrorRate: 0.2, labeledFraction: 1, majorityRatio: 0.5, tieRate: 0, entropy, length: 6, capFraction: 0,
       malformedFraction: 0, rewardStd: 0.3, zeroStdFraction: 0.1, supervisionContainsTruth: 0.5, topAnswerShare: 0.2,
       loss: 0, kl: 0, clipFraction: 0, gradNorm: 1,
     };
@@ -61,15 +62,46 @@ describe('science stats and claims', () => {
     expect(collapsed({ reward: 0.95, rewardStart: 0.9, passBest: 0.5, passEnd: 0.5, entropy: 0.01 })).toBe(true);
   });
 
-  it('passes (a) and (b) when they hold in enough seeds, fails (b) when peers lose', () => {
-    const good = [1, 2, 3].map((s) => collapseRun(s, 0.4));
-    expect(claimCollapse(good).pass).toBe(true);
-    expect(claimPeersHelp(good).pass).toBe(true);
-    const bad = [collapseRun(1, 0.4), collapseRun(2, 0.0), collapseRun(3, 0.4)];
-    const b = claimPeersHelp(bad);
-    expect(b.pass).toBe(false);
-    expect(b.held).toBe(2);
-    expect(required(5)).toBe(4);
+  it('reads (a) and (b) as paired differences over seeds: shown, not shown, contradicted', () => {
+    const good = [1, 2, 3].map((s) => collapseRun(s, 0.4 + 0.01 * s));
+    const a = claimCollapse(good);
+    expect(a.verdict).toBe('shown');
+    expect(a.stats.mean).toBeCloseTo(0.1, 6);
+    expect(a.lines.join('\n')).toMatch(/collapsed .* in 3\/3 seeds/);
+    const b = claimPeersHelp(good);
+    // peer (0.6 + 0.41..0.43) / 2 against self (0.6 + 0.1) / 2: +0.155 +- 0.005
+    expect(b.verdict).toBe('shown');
+    expect(b.stats.wins).toBe(3);
+    // One seed where the peer arm loses widely: the interval straddles zero.
+    const mixed = [collapseRun(1, 0.4), collapseRun(2, 0.0), collapseRun(3, 0.4)];
+    const m = claimPeersHelp(mixed);
+    expect(m.verdict).toBe('not shown');
+    expect([m.stats.wins, m.stats.ties, m.stats.losses]).toEqual([2, 0, 1]);
+    // Ties are ties: a peer arm that ends exactly where the self arm ends.
+    const ties = [1, 2, 3].map((s) => collapseRun(s, 0.1));
+    expect(claimPeersHelp(ties).stats.ties).toBe(3);
+    expect(claimPeersHelp(ties).verdict).toBe('not shown');
+    expect(claimPeersLearn([1, 2, 3].map((s) => collapseRun(s, 0.0))).verdict).toBe('contradicted');
+    expect(verdictLine(b, 'collapse', [1, 2, 3])).toMatch(/^\(b\) SHOWN: peer reward beats self-reward.*\[collapse, seeds 1,2,3; peer end − self end, pass@1: \+0\.16 \[95% CI \+0\.\d\d, \+0\.\d\d\], 3 wins, 0 ties, 0 losses of 3 seeds\]$/);
+  });
+
+  it('(d) reads the pooled pair against the untrained pair where it was measured', () => {
+    const r = collapseRun(1, 0.4);
+    r.baseKappa = [{ a: 'A', b: 'B', kappa: 0.2, bothWrongSame: 0.1, pooledMajAtG: 0.7 }];
+    const d = claimEnsemble([r, { ...r, seed: 2 }]);
+    expect(d.lines.join('\n')).toMatch(/the pair untrained 0\.70/);
+    expect(d.lines.join('\n')).toMatch(/untrained pair pooled: −0\.20/);
+  });
+
+  it('quotes verdicts in a markdown block that can be read back and replaced', () => {
+    const text = 'intro\n\n<!-- science:collapse -->\n```\nold line\n```\n<!-- /science:collapse -->\n\nafter\n';
+    expect(readBlock(text, 'collapse')).toEqual(['old line']);
+    expect(readBlock(text, 'diversity')).toBeNull();
+    const next = replaceBlock(text, 'collapse', ['(a) SHOWN: x', '(b) NOT SHOWN: y']);
+    expect(readBlock(next, 'collapse')).toEqual(['(a) SHOWN: x', '(b) NOT SHOWN: y']);
+    expect(next.startsWith('intro')).toBe(true);
+    expect(next.endsWith('after\n')).toBe(true);
+    expect(readBlock(replaceBlock('x', 'k', ['1']), 'k')).toEqual(['1']);
   });
 
   it('(c) compares the lowest- and highest-kappa pairs', () => {
@@ -83,9 +115,11 @@ describe('science stats and claims', () => {
       { A: 0.4, T: 0.4, S: 0.4 },
       { AT: 0.8, AS: 0.1, TS: 0.1 },
     );
-    const c = claimDiversity([r]);
-    expect(c.pass).toBe(true);
-    expect(c.lines.join('\n')).toMatch(/peer-twins kappa 0.80 gain -0.20 CO-COLLAPSED/);
+    const c = claimDiversity([r, { ...r, seed: 2 }]);
+    expect(c.stats.mean).toBeCloseTo(0.3, 6);
+    expect(c.stats.wins).toBe(2);
+    expect(c.lines.join('\n')).toMatch(/peer-twins kappa 0\.80 gain −0\.20/);
+    expect(c.lines.join('\n')).toMatch(/peer-twins: .* both members fell >= 0\.1 in 2\/2 seeds/);
   });
 
   it('summarises over seeds as mean ± sd and draws a figure', () => {

@@ -1,18 +1,21 @@
 /**
- * npm run science -- [--seeds 1,2,3] [--claims a,b,c] [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR]
+ * npm run science -- [--seeds 1-8 as 1,2,...] [--claims a,b,...] [--preset PAIR] [--diversity NAME]
+ *                    [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR]
+ *                    [--check docs/RESULTS.md | --write docs/RESULTS.md]
  *
- * Reruns the claims of issue 4 on the given seeds and prints PASS or FAIL per claim with the numbers
- * behind it (definitions: cli/science-claims.ts):
- *   (a) self-reward collapse and (b) peers help    -> preset `collapse`
- *   (c) diversity helps                             -> preset `diversity`
- *   (d) compute-matched ensemble control (opt-in)   -> preset `collapse`'s self and peer arms,
- *       which are exactly the `ensemble-control` preset's two arms (same members, settings and
- *       random streams; presets.test.ts checks the specs), so they are not trained twice
+ * Reruns the science claims (cli/science-claims.ts) on the given seeds and prints, per claim, its
+ * verdict (SHOWN / NOT SHOWN / CONTRADICTED: the 95% interval of a per-seed paired difference,
+ * cli/science-paired.ts) with the numbers behind it. The pair claims are read on `--preset`
+ * (default `collapse`), claim (c) on `--diversity` (default `diversity`).
  * --save DIR writes each preset's results (the format of `npm run experiment --out`) to
- * DIR/PRESET.json, for `npm run figures`; --from DIR re-checks saved results without training.
+ * DIR/PRESET.json, for `npm run figures`; --from DIR re-reads saved results without training.
+ * --check FILE compares the verdict lines with FILE's block between
+ * `<!-- science:KEY -->` and `<!-- /science:KEY -->` (KEY: the presets, joined by +) and exits 1 if
+ * they differ; --write FILE rewrites that block. docs/RESULTS.md quotes its verdicts this way, so
+ * the two agree word for word.
  * --table FILE prints the markdown tables of docs/RESULTS.md for one results file and exits.
- * Slow (minutes per seed and preset on a CPU); not part of `npm test`. Exit code 0 when every
- * checked claim passes, 1 when one fails, 2 on bad arguments.
+ * Slow (minutes per seed and preset on a CPU); not part of `npm test`. Exit code 0, or 1 when
+ * --check finds a difference, 2 on bad arguments.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,18 +24,49 @@ import { resultFile, runSeed } from './experiment-lib';
 import { getPreset } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, RunSummary } from '../src/core/experiment/events';
 import { baseTable, kappaTable, markdownTable } from './science-stats';
-import { claimCollapse, claimDiversity, claimEnsemble, claimPeersHelp, required, type ClaimResult } from './science-claims';
+import { applies, CHECKS, CLAIM_IDS, CLAIM_PRESET, verdictLine, type ClaimId } from './science-claims';
+import { replaceBlock, readBlock } from './science-block';
 
-const FLAGS = { seeds: 'string', claims: 'string', backend: 'string', save: 'string', from: 'string', table: 'string', help: 'boolean' } as const;
-const USAGE = 'usage: npm run science -- [--seeds 1,2,3] [--claims a,b,c,d] [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR]\n       npm run science -- --table RESULTS.json   (the markdown tables of docs/RESULTS.md)';
+const FLAGS = {
+  seeds: 'string', claims: 'string', preset: 'string', diversity: 'string', backend: 'string',
+  save: 'string', from: 'string', table: 'string', check: 'string', write: 'string', help: 'boolean',
+} as const;
+const USAGE =
+  'usage: npm run science -- [--seeds 1,2,3] [--claims ' + CLAIM_IDS.join(',') + '] [--preset PAIR] [--diversity NAME]\n' +
+  '                          [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR] [--check FILE | --write FILE]\n' +
+  '       npm run science -- --table RESULTS.json   (the markdown tables of docs/RESULTS.md)';
 
-const PRESET_OF: Record<string, string> = { a: 'collapse', b: 'collapse', c: 'diversity', d: 'collapse' };
-const CHECK: Record<string, (runs: RunSummary[]) => ClaimResult> = {
-  a: claimCollapse,
-  b: claimPeersHelp,
-  c: claimDiversity,
-  d: claimEnsemble,
-};
+function readResults(path: string): ExperimentResultFile {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as ExperimentResultFile;
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+async function train(presets: string[], seeds: number[], backendName: 'wasm' | 'cpu' | 'webgpu', save: string | undefined): Promise<Map<string, RunSummary[]>> {
+  const { initNodeBackend } = await import('../src/engine/node-backend');
+  const report = await initNodeBackend(backendName);
+  console.error(`backend: ${report.backend}; seeds ${seeds.join(', ')}; presets ${presets.join(', ')}`);
+  if (save) mkdirSync(save, { recursive: true });
+  const results = new Map<string, RunSummary[]>();
+  for (const id of presets) {
+    const preset = getPreset(id)!;
+    const runs: RunSummary[] = [];
+    for (const seed of seeds) {
+      const t0 = Date.now();
+      runs.push(await runSeed({ ...preset.spec, seed }, report.backend, () => {}));
+      console.error(`${id} seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    }
+    results.set(id, runs);
+    if (save) {
+      const path = join(save, `${id}.json`);
+      writeFileSync(path, JSON.stringify(resultFile({ ...preset.spec, seed: seeds[0] }, runs), null, 1));
+      console.error(`wrote ${path}`);
+    }
+  }
+  return results;
+}
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), FLAGS);
@@ -42,77 +76,64 @@ async function main(): Promise<void> {
   }
   const table = args.flags.get('table') as string | undefined;
   if (table) {
-    let file: ExperimentResultFile;
-    try {
-      file = JSON.parse(readFileSync(table, 'utf8')) as ExperimentResultFile;
-    } catch (e) {
-      throw new UsageError(`cannot read ${table}: ${(e as Error).message.split('\n')[0]}`);
-    }
+    const file = readResults(table);
     console.log(`seeds ${file.runs.map((r) => r.seed).join(', ')}\n\n${baseTable(file)}\n\n${kappaTable(file)}\n\n${markdownTable(file)}`);
     return;
   }
-  const seeds = seedsFlag(args) ?? [1, 2, 3];
-  const claimsFlag = (args.flags.get('claims') as string | undefined) ?? 'a,b,c';
-  const claims = claimsFlag.split(',');
-  for (const c of claims) if (!(c in CHECK)) throw new UsageError(`--claims: unknown claim "${c}" (known: a, b, c, d)`);
+  const seeds = seedsFlag(args) ?? [1, 2, 3, 4, 5, 6, 7, 8];
+  const presetOf = { pair: (args.flags.get('preset') as string | undefined) ?? 'collapse', diversity: (args.flags.get('diversity') as string | undefined) ?? 'diversity' };
+  for (const id of Object.values(presetOf)) if (!getPreset(id)) throw new UsageError(`no preset "${id}"`);
+  const armsOf = (c: ClaimId) => getPreset(presetOf[CLAIM_PRESET[c]])!.spec.arms;
+  const asked = args.flags.get('claims') as string | undefined;
+  const claims = (asked ? asked.split(',') : CLAIM_IDS.filter((c) => applies(c, armsOf(c)))) as ClaimId[];
+  for (const c of claims) {
+    if (!(CLAIM_IDS as readonly string[]).includes(c)) throw new UsageError(`--claims: unknown claim "${c}" (known: ${CLAIM_IDS.join(', ')})`);
+    if (!applies(c, armsOf(c))) throw new UsageError(`--claims: claim ${c} does not apply to preset ${presetOf[CLAIM_PRESET[c]]} (it lacks the arms it compares)`);
+  }
   const backendName = choiceFlag(args, 'backend', ['wasm', 'cpu', 'webgpu'] as const) ?? 'wasm';
-  const save = args.flags.get('save') as string | undefined;
   const from = args.flags.get('from') as string | undefined;
+  const check = args.flags.get('check') as string | undefined;
+  const write = args.flags.get('write') as string | undefined;
+  if (check && write) throw new UsageError('--check and --write exclude each other');
 
-  const presets = [...new Set(claims.map((c) => PRESET_OF[c]))];
-  const results = new Map<string, RunSummary[]>();
+  const presets = [...new Set(claims.map((c) => presetOf[CLAIM_PRESET[c]]))];
+  let results = new Map<string, RunSummary[]>();
   if (from) {
     for (const id of presets) {
       const path = join(from, `${id}.json`);
       if (!existsSync(path)) throw new UsageError(`--from: ${path} does not exist`);
-      const file = JSON.parse(readFileSync(path, 'utf8')) as ExperimentResultFile;
-      const runs = file.runs.filter((r) => seeds.includes(r.seed));
+      const runs = readResults(path).runs.filter((r) => seeds.includes(r.seed));
       if (runs.length === 0) throw new UsageError(`--from: ${path} holds none of the seeds ${seeds.join(',')}`);
       results.set(id, runs);
     }
   } else {
-    const { initNodeBackend } = await import('../src/engine/node-backend');
-    const report = await initNodeBackend(backendName);
-    console.error(`backend: ${report.backend}; seeds ${seeds.join(', ')}; presets ${presets.join(', ')}`);
-    if (save) mkdirSync(save, { recursive: true });
-    for (const id of presets) {
-      const preset = getPreset(id);
-      if (!preset) throw new Error(`preset ${id} is missing`);
-      const runs: RunSummary[] = [];
-      for (const seed of seeds) {
-        const t0 = Date.now();
-        let last = '';
-        runs.push(
-          await runSeed({ ...preset.spec, seed }, report.backend, (phase, done, total) => {
-            const line = `${id} seed ${seed}: ${phase} ${done}/${total}`;
-            if (process.stderr.isTTY && line !== last) process.stderr.write(`\r${line.padEnd(60)}`);
-            last = line;
-          }),
-        );
-        if (process.stderr.isTTY) process.stderr.write('\n');
-        console.error(`${id} seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-      }
-      results.set(id, runs);
-      if (save) {
-        const path = join(save, `${id}.json`);
-        writeFileSync(path, JSON.stringify(resultFile({ ...preset.spec, seed: seeds[0] }, runs), null, 1));
-        console.error(`wrote ${path}`);
-      }
-    }
+    results = await train(presets, seeds, backendName, args.flags.get('save') as string | undefined);
     if (backendName === 'webgpu') setTimeout(() => process.exit(process.exitCode ?? 0), 0);
   }
 
-  let failed = false;
-  console.log(`claims on seeds ${seeds.join(', ')} (a claim passes when it holds in >= ${required(seeds.length)} of ${seeds.length} seeds)\n`);
+  const verdicts: string[] = [];
   for (const c of claims) {
-    const r = CHECK[c](results.get(PRESET_OF[c])!);
-    failed ||= !r.pass;
-    const preset = c === 'd' ? 'ensemble-control (= the self and peer arms of collapse)' : PRESET_OF[c];
-    console.log(`(${r.id}) ${r.pass ? 'PASS' : 'FAIL'}  ${r.title}  [held in ${r.held}/${r.seeds} seeds; preset ${preset}]`);
-    for (const line of r.lines) console.log(`    ${line}`);
+    const preset = presetOf[CLAIM_PRESET[c]];
+    const runs = results.get(preset)!;
+    const r = CHECKS[c](runs);
+    const line = verdictLine(r, preset, runs.map((x) => x.seed));
+    verdicts.push(line);
+    console.log(line);
+    for (const l of r.lines) console.log(`    ${l}`);
     console.log('');
   }
-  process.exitCode = failed ? 1 : 0;
+  const key = presets.join('+');
+  if (write) {
+    writeFileSync(write, replaceBlock(readFileSync(write, 'utf8'), key, verdicts));
+    console.error(`wrote the verdicts of ${key} into ${write}`);
+  }
+  if (check) {
+    const quoted = readBlock(readFileSync(check, 'utf8'), key);
+    if (quoted === null) throw new UsageError(`--check: ${check} has no block <!-- science:${key} -->`);
+    const same = quoted.join('\n') === verdicts.join('\n');
+    console.log(same ? `${check} quotes these verdicts word for word` : `${check} differs from these verdicts:\n  quoted:\n    ${quoted.join('\n    ')}`);
+    process.exitCode = same ? 0 : 1;
+  }
 }
 
 runMain(main, 'science');
