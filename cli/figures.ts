@@ -4,7 +4,7 @@
  * Draws a results file of `npm run experiment` / `npm run science` as one panel per arm: per member,
  * the held-out pass@1 (solid, mean over seeds; faint lines are the single seeds) and the label-free
  * reward (dashed, mean over seeds, 5-step moving average). `--show` adds other per-step metrics
- * (entropy dotted, topAnswerShare dash-dot, pseudoLabelAccuracy long dashes). Written as SVG; with
+ * (entropy dotted, topAnswerShare dash-dot, pseudoLabelAccuracy long dashes, length in tokens ÷ 10 fine dots). Written as SVG; with
  * `--out X.png` the SVG is also rendered to PNG in the system Chromium (via Playwright, no new
  * dependency). `--ensemble` adds each arm's pair pooled by maj@G (the compute-matched control).
  * `--rank` lines members up by base pass@1 within each seed (stronger / weaker)
@@ -17,7 +17,7 @@ import { figureSvg, STYLE, type Metric } from './science-figure';
 import type { ExperimentResultFile } from '../src/core/experiment/events';
 
 const FLAGS = { out: 'string', show: 'string', title: 'string', rank: 'boolean', ensemble: 'boolean', help: 'boolean' } as const;
-const USAGE = 'usage: npm run figures -- RESULTS.json --out FIGURE.svg|FIGURE.png [--show reward,entropy,topAnswerShare,pseudoLabelAccuracy] [--title TEXT] [--rank] [--ensemble]';
+const USAGE = 'usage: npm run figures -- RESULTS.json --out FIGURE.svg|FIGURE.png [--show reward,entropy,topAnswerShare,pseudoLabelAccuracy,length] [--title TEXT] [--rank] [--ensemble]';
 const MAX_BYTES = 64 * 1024 * 1024;
 
 async function toPng(svgPath: string, pngPath: string): Promise<void> {

@@ -13,14 +13,16 @@
  *   truth   the oracle arm learns (the ceiling is a real one): oracle end - oracle start;
  *   d       the compute-matched control: the peer pair pooled by maj@G - two self-trained pooled;
  *   coevolve  (presets with a 'teacher' arm) a partner that learns too teaches more than a frozen
- *           copy of it: the teacher arm's members against the same members in the peer arm.
+ *           copy of it: the teacher arm's members against the same members in the peer arm;
+ *   shorter (presets whose length can change) self-reward shortens the answers: the self arm's
+ *           mean response length, start - end (means of the first and last 10% of steps).
  * On the diversity preset (peer arms pairing one anchor with partners of different overlap):
  *   c       the lowest-overlap pair gains more held-out pass@1 than the highest-overlap pair.
  * Arm values are means over the arm's members; pass@1 values are held-out evaluations.
  */
 import type { RunSummary } from '../src/core/experiment/events';
 import { armMean, armMembers, basePooled, baseKappa, COLLAPSE, ensembleEnd, fmt } from './science-stats';
-import { describePaired, paired, type Paired, type Verdict } from './science-paired';
+import { changeWord, describePaired, paired, type Paired, type Verdict } from './science-paired';
 
 export interface ClaimResult {
   id: string;
@@ -34,7 +36,7 @@ export interface ClaimResult {
   lines: string[];
 }
 
-export const CLAIM_IDS = ['a', 'early', 'b', 'learns', 'oracle', 'truth', 'd', 'coevolve', 'c'] as const;
+export const CLAIM_IDS = ['a', 'early', 'b', 'learns', 'oracle', 'truth', 'd', 'coevolve', 'shorter', 'c'] as const;
 export type ClaimId = (typeof CLAIM_IDS)[number];
 
 /** The preset each claim is read on (overridable for the pair claims with --preset). */
@@ -47,6 +49,7 @@ export const CLAIM_PRESET: Record<ClaimId, 'pair' | 'diversity'> = {
   truth: 'pair',
   d: 'pair',
   coevolve: 'pair',
+  shorter: 'pair',
   c: 'diversity',
 };
 
@@ -55,7 +58,8 @@ function claim(id: string, title: string, measure: string, diffs: number[], line
   return { id, title, measure, stats, verdict: stats.verdict, lines };
 }
 
-const sign = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x))}` : '-');
+/** +0.12 / −0.12; a difference that rounds to zero prints +0.00 (a tie), never −0.00. */
+const sign = (x: number) => (Number.isFinite(x) ? `${Number(x.toFixed(2)) >= 0 ? '+' : '−'}${fmt(Math.abs(x))}` : '-');
 const perSeed = (runs: RunSummary[], d: number[], f: (run: RunSummary, i: number) => string) =>
   runs.map((run, i) => `seed ${run.seed}: ${sign(d[i])}  (${f(run, i)})`);
 
@@ -69,7 +73,7 @@ export function claimCollapse(runs: RunSummary[]): ClaimResult {
   );
   const rise = paired(runs.map((r) => armMean(r, 'self', 'reward') - armMean(r, 'self', 'rewardStart')));
   const hit = runs.filter((r) => armMembers(r, 'self').some((s) => s.collapsed)).length;
-  lines.push(`self reward, end − start: ${describePaired(rise)} (${rise.verdict})`);
+  lines.push(`self reward, end − start: ${describePaired(rise)} (${changeWord(rise)})`);
   lines.push(
     `a self member collapsed (reward ends >= ${COLLAPSE.minReward}, up >= ${COLLAPSE.minRise}, pass@1 >= ${COLLAPSE.minDrop} below its best; or reward >= ${COLLAPSE.frozenReward} with entropy <= ${COLLAPSE.frozenEntropy}) in ${hit}/${runs.length} seeds`,
   );
@@ -99,9 +103,9 @@ export function claimPeersLearn(runs: RunSummary[]): ClaimResult {
       .join('; '),
   );
   const votes = paired(runs.map((r) => armMean(r, 'peer', 'pseudo') - armMean(r, 'peer', 'pseudoStart')));
-  lines.push(`accuracy of the partner's votes, end − start (training prompts): ${describePaired(votes)} (${votes.verdict})`);
+  lines.push(`accuracy of the partner's votes, end − start (training prompts): ${describePaired(votes)} (${changeWord(votes)})`);
   const maj = paired(runs.map((r) => armMean(r, 'peer', 'majEnd') - armMean(r, 'peer', 'majStart')));
-  lines.push(`peer arm maj@G, end − start: ${describePaired(maj)} (${maj.verdict})`);
+  lines.push(`peer arm maj@G, end − start: ${describePaired(maj)} (${changeWord(maj)})`);
   return claim('learns', 'peer reward teaches: the peer arm ends above its own start', 'peer end − peer start, pass@1', d, lines);
 }
 
@@ -124,8 +128,8 @@ export function claimEnsemble(runs: RunSummary[]): ClaimResult {
   const d = runs.map((r) => ensembleEnd(r, 'peer') - ensembleEnd(r, 'self'));
   const lines = perSeed(runs, d, (run) => `pooled maj@G: peer pair ${fmt(ensembleEnd(run, 'peer'))}, two self-trained ${fmt(ensembleEnd(run, 'self'))}, the pair untrained ${fmt(basePooled(run, 'peer'))}`);
   const vsBase = paired(runs.map((r) => ensembleEnd(r, 'peer') - basePooled(r, 'peer')));
-  if (vsBase.n > 0) lines.push(`peer pair pooled, end − untrained pair pooled: ${describePaired(vsBase)} (${vsBase.verdict})`);
-  return claim('d', 'talking helps beyond voting together: the peer pair pooled ends above two self-trained models pooled', 'peer pooled − self pooled, maj@G', d, lines);
+  if (vsBase.n > 0) lines.push(`peer pair pooled, end − untrained pair pooled: ${describePaired(vsBase)} (${changeWord(vsBase)})`);
+  return claim('d', 'compute-matched control: the peer pair pooled by majority vote ends above two self-trained models pooled the same way', 'peer pooled − self pooled, maj@G', d, lines);
 }
 
 /**
@@ -148,6 +152,30 @@ export function claimCoevolution(runs: RunSummary[]): ClaimResult {
   return claim('coevolve', 'a partner that learns teaches more than a frozen copy of it: the peer arm ends above the frozen-teacher arm (same members)', 'peer − frozen teacher, end pass@1', d, lines);
 }
 
+/** (shorter) Length degeneration under self-reward; supplementary: the other arms' length change. */
+export function claimShorter(runs: RunSummary[]): ClaimResult {
+  const d = runs.map((r) => armMean(r, 'self', 'lengthStart') - armMean(r, 'self', 'length'));
+  const lines = perSeed(runs, d, (run) =>
+    run.arms.map((a) => `${a.id} ${fmt(armMean(run, a.id, 'lengthStart'), 1)}→${fmt(armMean(run, a.id, 'length'), 1)} tokens`).join(', '),
+  );
+  for (const arm of runs[0].arms.filter((a) => a.id !== 'self')) {
+    const p = paired(runs.map((r) => armMean(r, arm.id, 'length') - armMean(r, arm.id, 'lengthStart')));
+    lines.push(`${arm.id} arm length, end − start: ${describePaired(p)} (${changeWord(p)})`);
+  }
+  return claim('shorter', "self-reward shortens the answers: the self arm's mean response length falls", 'self start − self end, tokens', d, lines);
+}
+
+/** Any two arms of a preset (--compare X:Y): X's end pass@1 against Y's, arm means. */
+export function compareArms(runs: RunSummary[], x: string, y: string): ClaimResult {
+  const d = runs.map((r) => armMean(r, x, 'passEnd') - armMean(r, y, 'passEnd'));
+  const lines = perSeed(runs, d, (run) => `${x} ${fmt(armMean(run, x, 'passStart'))}→${fmt(armMean(run, x, 'passEnd'))}, ${y} ${fmt(armMean(run, y, 'passStart'))}→${fmt(armMean(run, y, 'passEnd'))}`);
+  for (const arm of [x, y]) {
+    const g = paired(runs.map((r) => armMean(r, arm, 'passEnd') - armMean(r, arm, 'passStart')));
+    lines.push(`${arm} arm, end − start: ${describePaired(g)} (${changeWord(g)})`);
+  }
+  return claim(`${x} vs ${y}`, `arm ${x} ends above arm ${y}`, `${x} end − ${y} end, pass@1`, d, lines);
+}
+
 /** Mean held-out pass@1 gain of an arm's members. */
 const gain = (run: RunSummary, armId: string) => {
   const ms = armMembers(run, armId);
@@ -166,11 +194,21 @@ export function claimDiversity(runs: RunSummary[]): ClaimResult {
     return gain(run, ranked[0]) - gain(run, ranked[ranked.length - 1]);
   });
   const lines = perSeed(runs, d, (run) => peerArms.map((id) => `${id} kappa ${fmt(kappaOf(run, id))} gain ${sign(gain(run, id))}`).join('; '));
+  const corrOf = (run: RunSummary, armId: string) => {
+    const [a, b] = armMembers(run, armId).map((m) => m.member);
+    const k = run.baseKappa.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
+    return k?.passCorrelation ?? NaN;
+  };
   for (const id of peerArms) {
     const g = paired(runs.map((r) => gain(r, id)));
     const k = paired(runs.map((r) => kappaOf(r, id)));
+    const corr = paired(runs.map((r) => corrOf(r, id)));
+    const shared = paired(runs.map((r) => armMean(r, id, 'shared')));
     const co = runs.filter((r) => armMembers(r, id).every((m) => m.passEnd <= m.passStart - COLLAPSE.minDrop)).length;
-    lines.push(`${id}: base kappa ${fmt(k.mean)}, gain ${describePaired(g)} (${g.verdict}); both members fell >= ${COLLAPSE.minDrop} in ${co}/${runs.length} seeds`);
+    lines.push(
+      `${id}: base kappa ${fmt(k.mean)}${corr.n ? `, pass-rate correlation ${fmt(corr.mean)}` : ''}, gain ${describePaired(g)} (${changeWord(g)}); ` +
+        `shared-error rate at the end ${fmt(shared.mean)}; both members fell >= ${COLLAPSE.minDrop} in ${co}/${runs.length} seeds`,
+    );
   }
   return claim('c', 'a more different partner helps more: the lowest-overlap pair gains more than the highest-overlap pair', 'gain of the lowest-kappa pair − gain of the highest-kappa pair, pass@1', d, lines);
 }
@@ -184,6 +222,7 @@ export const CHECKS: Record<ClaimId, (runs: RunSummary[]) => ClaimResult> = {
   truth: claimOracleLearns,
   d: claimEnsemble,
   coevolve: claimCoevolution,
+  shorter: claimShorter,
   c: claimDiversity,
 };
 
@@ -197,12 +236,14 @@ const NEEDS: Record<ClaimId, string[]> = {
   truth: ['oracle'],
   d: ['self', 'peer'],
   coevolve: ['peer', 'teacher'],
+  shorter: ['self'],
   c: [],
 };
 
 /** Whether a claim can be read on a preset with these arms. */
-export function applies(id: ClaimId, arms: { id: string; scheme: string; members: string[] }[]): boolean {
+export function applies(id: ClaimId, arms: { id: string; scheme: string; members: string[] }[], scratchpad = 'always'): boolean {
   if (id === 'c') return arms.filter((a) => a.scheme === 'peer' && a.members.length === 2).length >= 2;
+  if (id === 'shorter') return scratchpad === 'mixed' && arms.some((a) => a.id === 'self');
   return NEEDS[id].every((need) => arms.some((a) => a.id === need));
 }
 

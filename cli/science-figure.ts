@@ -12,8 +12,12 @@ export const STYLE: Record<string, { dash: string; label: string }> = {
   entropy: { dash: '2 3', label: 'entropy (nats)' },
   topAnswerShare: { dash: '8 3 2 3', label: 'top-answer share' },
   pseudoLabelAccuracy: { dash: '12 4', label: 'pseudo-label acc.' },
+  length: { dash: '1 2', label: 'length (tokens ÷ 10)' },
 };
-export type Metric = 'reward' | 'entropy' | 'topAnswerShare' | 'pseudoLabelAccuracy';
+export type Metric = 'reward' | 'entropy' | 'topAnswerShare' | 'pseudoLabelAccuracy' | 'length';
+
+/** Metrics drawn on the rate axis [0, 1] after scaling (response length: tokens / 10). */
+const SCALE: Partial<Record<Metric, number>> = { length: 0.1 };
 
 function movingAverage(points: [number, number][], k: number): [number, number][] {
   return points.map((p, i) => {
@@ -35,7 +39,7 @@ function metricSeries(run: RunSummary, armId: string, memberId: string, key: Met
   const m = run.arms.find((a) => a.id === armId)!.members.find((x) => x.id === memberId)!;
   return m.history
     .filter((h: MemberHistoryEntry) => typeof h[key] === 'number' && Number.isFinite(h[key] as number))
-    .map((h) => [h.step, h[key] as number]);
+    .map((h) => [h.step, (h[key] as number) * (SCALE[key] ?? 1)]);
 }
 
 /** Pointwise mean of series sampled at the same x values (runs of one spec share their steps). */

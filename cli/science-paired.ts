@@ -64,10 +64,16 @@ export function paired(differences: readonly number[]): Paired {
   };
 }
 
-const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}` : '-');
+/** +0.12 / −0.12; a value that rounds to zero prints +0.00, never −0.00. */
+const signed = (x: number) => (Number.isFinite(x) ? `${Number(x.toFixed(2)) >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}` : '-');
 
 /** "+0.12 [95% CI +0.05, +0.19], 7 wins, 1 tie, 0 losses of 8 seeds". */
 export function describePaired(p: Paired): string {
   const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : w.endsWith('s') ? 'es' : 's'}`;
   return `${signed(p.mean)} [95% CI ${signed(p.lo)}, ${signed(p.hi)}], ${plural(p.wins, 'win')}, ${plural(p.ties, 'tie')}, ${plural(p.losses, 'loss')} of ${p.n} seeds`;
+}
+
+/** A change (end − start) in words: "rises" / "falls" where its interval excludes 0, else "no change shown". */
+export function changeWord(p: Paired): string {
+  return p.verdict === 'shown' ? 'rises' : p.verdict === 'contradicted' ? 'falls' : 'no change shown';
 }

@@ -27,6 +27,8 @@ export interface MemberStats {
   topShare: number;
   /** Reward at the start (mean of the first 10% of steps, at least 3). */
   rewardStart: number;
+  /** Mean response length at the start (head mean, as rewardStart). */
+  lengthStart: number;
   /** Pseudo-label accuracy at the start (head mean, as rewardStart): the partner's votes' accuracy. */
   pseudoStart: number;
   /** The mechanism (tail means; metrics/mechanism.ts): own-vote accuracy, rescue and shared-error rates. */
@@ -91,6 +93,7 @@ export function memberStats(run: RunSummary, armId: string, memberId: string): M
     topShare: tailMean(m.history, 'topAnswerShare'),
     rewardStart: tailMean(m.history, 'reward', true),
     pseudoStart: tailMean(m.history, 'pseudoLabelAccuracy', true),
+    lengthStart: tailMean(m.history, 'length', true),
     ownVote: tailMean(m.history, 'ownVoteAccuracy'),
     rescue: tailMean(m.history, 'rescueRate'),
     shared: tailMean(m.history, 'sharedErrorRate'),
@@ -151,7 +154,8 @@ export function meanSd(xs: number[]): MeanSd {
 }
 
 export const fmt = (x: number | null | undefined, digits = 2): string =>
-  x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(digits);
+  // (x + 0 turns a rounded -0 into 0: -0.001 prints 0.00, not -0.00.)
+  x === null || x === undefined || !Number.isFinite(x) ? '-' : (Number(x.toFixed(digits)) + 0).toFixed(digits);
 
 export const fmtMs = (m: MeanSd, digits = 2): string => (m.n === 0 ? '-' : `${fmt(m.mean, digits)} ± ${fmt(m.sd, digits)}`);
 
@@ -188,11 +192,12 @@ export function markdownTable(file: ExperimentResultFile): string {
 /** Markdown table of the base held-out kappa of every member pair, mean +- sd over seeds. */
 export function kappaTable(file: ExperimentResultFile): string {
   const pairs = file.runs[0].baseKappa.map((k) => [k.a, k.b] as const);
-  const rows = ['| pair | base kappa | both wrong, same answer | untrained pair pooled maj@G |', '|---|---|---|---|'];
+  const rows = ['| pair | base kappa | pass-rate correlation | both wrong, same answer | untrained pair pooled maj@G |', '|---|---|---|---|---|'];
   for (const [a, b] of pairs) {
     const ks = file.runs.map((r) => r.baseKappa.find((k) => k.a === a && k.b === b)!);
     const pooled = meanSd(ks.map((k) => k.pooledMajAtG ?? NaN));
-    rows.push(`| ${a}–${b} | ${fmtMs(meanSd(ks.map((k) => k.kappa ?? NaN)))} | ${fmtMs(meanSd(ks.map((k) => k.bothWrongSame)))} | ${fmtMs(pooled)} |`);
+    const corr = meanSd(ks.map((k) => k.passCorrelation ?? NaN));
+    rows.push(`| ${a}–${b} | ${fmtMs(meanSd(ks.map((k) => k.kappa ?? NaN)))} | ${fmtMs(corr)} | ${fmtMs(meanSd(ks.map((k) => k.bothWrongSame)))} | ${fmtMs(pooled)} |`);
   }
   return rows.join('\n');
 }
@@ -204,6 +209,32 @@ export function baseTable(file: ExperimentResultFile): string {
   for (const id of ids) {
     const bs = file.runs.map((r) => r.base.find((b) => b.memberId === id)!);
     rows.push(`| ${id} | ${fmtMs(meanSd(bs.map((b) => b.passAt1)))} | ${fmtMs(meanSd(bs.map((b) => b.majAtG)))} |`);
+  }
+  return rows.join('\n');
+}
+
+/**
+ * Markdown table, one row per seed: base pass@1 of each member, each arm's pass@1 (arm mean) at the
+ * start and the end, the self arm's collapsed members, and where the preset has self and peer
+ * arms the pooled maj@G of the peer pair, the self pair and the untrained pair.
+ */
+export function perSeedTable(file: ExperimentResultFile): string {
+  const first = file.runs[0];
+  const arms = first.arms.map((a) => a.id);
+  const pooled = arms.includes('peer') && arms.includes('self');
+  const head = ['seed', `base ${first.base.map((b) => b.memberId).join(' / ')}`, ...arms.map((a) => `${a} start → end`)];
+  if (arms.includes('self')) head.push('collapsed self members');
+  if (pooled) head.push('pooled maj@G: peer / self / untrained pair');
+  const rows = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const run of file.runs) {
+    const cells = [String(run.seed), run.base.map((b) => fmt(b.passAt1)).join(' / ')];
+    for (const a of arms) cells.push(`${fmt(armMean(run, a, 'passStart'))} → ${fmt(armMean(run, a, 'passEnd'))}`);
+    if (arms.includes('self')) {
+      const hit = armMembers(run, 'self').filter((s) => s.collapsed);
+      cells.push(hit.map((s) => `${s.member} (${fmt(s.passStart)} → ${fmt(s.passEnd)})`).join(', ') || 'none');
+    }
+    if (pooled) cells.push(`${fmt(ensembleEnd(run, 'peer'))} / ${fmt(ensembleEnd(run, 'self'))} / ${fmt(basePooled(run, 'peer'))}`);
+    rows.push(`| ${cells.join(' | ')} |`);
   }
   return rows.join('\n');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemberHistoryEntry, RunSummary } from '../src/core/experiment/events';
-import { collapsed, markdownTable, meanSd, memberStats } from './science-stats';
-import { claimCollapse, claimDiversity, claimEnsemble, claimPeersHelp, claimPeersLearn, verdictLine } from './science-claims';
+import { collapsed, markdownTable, meanSd, memberStats, perSeedTable } from './science-stats';
+import { applies, claimCollapse, claimDiversity, claimEnsemble, claimPeersHelp, claimPeersLearn, claimShorter, verdictLine } from './science-claims';
 import { readBlock, replaceBlock } from './science-block';
 import { figureSvg } from './science-figure';
 
@@ -93,6 +93,24 @@ describe('science stats and claims', () => {
     expect(d.lines.join('\n')).toMatch(/untrained pair pooled: −0\.20/);
   });
 
+  it('reads length degeneration only where length can move, and says which claims fit a preset', () => {
+    const shorten = (seed: number, drop: number) => {
+      const r = collapseRun(seed, 0.4);
+      for (const m of r.arms.find((a) => a.id === 'self')!.members) m.history.forEach((h, i) => (h.length = 6 - (drop * i) / (m.history.length - 1)));
+      return r;
+    };
+    const s = claimShorter([shorten(1, 2), shorten(2, 2.2), shorten(3, 1.8)]);
+    expect(s.verdict).toBe('shown');
+    expect(s.stats.mean).toBeGreaterThan(1.5);
+    expect(s.lines.join('\n')).toMatch(/peer arm length, end − start: \+0\.00 .*\(no change shown\)/);
+    const arms = [{ id: 'oracle', scheme: 'oracle', members: ['A'] }, { id: 'self', scheme: 'self', members: ['A'] }, { id: 'peer', scheme: 'peer', members: ['A', 'B'] }];
+    expect(applies('shorter', arms, 'mixed')).toBe(true);
+    expect(applies('shorter', arms, 'always')).toBe(false);
+    expect(applies('coevolve', arms)).toBe(false);
+    expect(applies('b', arms)).toBe(true);
+    expect(applies('c', arms)).toBe(false);
+  });
+
   it('quotes verdicts in a markdown block that can be read back and replaced', () => {
     const text = 'intro\n\n<!-- science:collapse -->\n```\nold line\n```\n<!-- /science:collapse -->\n\nafter\n';
     expect(readBlock(text, 'collapse')).toEqual(['old line']);
@@ -127,6 +145,10 @@ describe('science stats and claims', () => {
     const file = { version: 1 as const, spec: { task: { id: 'digitsum', difficulty: 3 }, grpo: { promptsPerStep: 16, groupSize: 8, learningRate: 4e-4 } } as never, runs: [collapseRun(1, 0.4), collapseRun(2, 0.3)] };
     const table = markdownTable(file);
     expect(table).toMatch(/\| self \| B \(mlp\) \| 0\.30 ± 0\.00 \| 0\.30 ± 0\.00 \| 0\.10 ± 0\.00 \|/);
+    const perSeed = perSeedTable(file).split('\n');
+    expect(perSeed[0]).toBe('| seed | base A / B | oracle start → end | self start → end | peer start → end | collapsed self members | pooled maj@G: peer / self / untrained pair |');
+    // seed 1: self B falls 0.3 -> 0.1 with reward 0.4 -> 0.95 (collapsed); peer arm (0.6 + 0.4) / 2 at the end.
+    expect(perSeed[2]).toBe('| 1 | 0.60 / 0.30 | 0.45 → 0.65 | 0.45 → 0.35 | 0.45 → 0.50 | B (0.30 → 0.10) | 0.50 / 0.50 / - |');
     const svg = figureSvg(file, ['reward']);
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).toContain('self (self)');

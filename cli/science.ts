@@ -10,9 +10,12 @@
  * --save DIR writes each preset's results (the format of `npm run experiment --out`) to
  * DIR/PRESET.json, for `npm run figures`; --from DIR re-reads saved results without training.
  * --check FILE compares the verdict lines with FILE's block between
- * `<!-- science:KEY -->` and `<!-- /science:KEY -->` (KEY: the presets, joined by +) and exits 1 if
+ * `<!-- science:KEY -->` and `<!-- /science:KEY -->` (KEY: the presets joined by +, then @SEEDS
+ * unless the seeds are 1-8) and exits 1 if
  * they differ; --write FILE rewrites that block. docs/RESULTS.md quotes its verdicts this way, so
  * the two agree word for word.
+ * --compare X:Y[,X:Y] adds (or, without --claims, is) a comparison of two arms of the pair preset,
+ * X's end pass@1 against Y's, read the same way (e.g. --preset ring --compare ring:self).
  * --table FILE prints the markdown tables of docs/RESULTS.md for one results file and exits.
  * Slow (minutes per seed and preset on a CPU); not part of `npm test`. Exit code 0, or 1 when
  * --check finds a difference, 2 on bad arguments.
@@ -23,13 +26,13 @@ import { choiceFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
 import { resultFile, runSeed } from './experiment-lib';
 import { getPreset } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, RunSummary } from '../src/core/experiment/events';
-import { baseTable, kappaTable, markdownTable } from './science-stats';
-import { applies, CHECKS, CLAIM_IDS, CLAIM_PRESET, verdictLine, type ClaimId } from './science-claims';
+import { baseTable, kappaTable, markdownTable, perSeedTable } from './science-stats';
+import { applies, CHECKS, CLAIM_IDS, CLAIM_PRESET, compareArms, verdictLine, type ClaimId, type ClaimResult } from './science-claims';
 import { replaceBlock, readBlock } from './science-block';
 
 const FLAGS = {
   seeds: 'string', claims: 'string', preset: 'string', diversity: 'string', backend: 'string',
-  save: 'string', from: 'string', table: 'string', check: 'string', write: 'string', help: 'boolean',
+  save: 'string', from: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', help: 'boolean',
 } as const;
 const USAGE =
   'usage: npm run science -- [--seeds 1,2,3] [--claims ' + CLAIM_IDS.join(',') + '] [--preset PAIR] [--diversity NAME]\n' +
@@ -77,18 +80,25 @@ async function main(): Promise<void> {
   const table = args.flags.get('table') as string | undefined;
   if (table) {
     const file = readResults(table);
-    console.log(`seeds ${file.runs.map((r) => r.seed).join(', ')}\n\n${baseTable(file)}\n\n${kappaTable(file)}\n\n${markdownTable(file)}`);
+    console.log(`seeds ${file.runs.map((r) => r.seed).join(', ')}\n\n${baseTable(file)}\n\n${kappaTable(file)}\n\n${markdownTable(file)}\n\n${perSeedTable(file)}`);
     return;
   }
   const seeds = seedsFlag(args) ?? [1, 2, 3, 4, 5, 6, 7, 8];
   const presetOf = { pair: (args.flags.get('preset') as string | undefined) ?? 'collapse', diversity: (args.flags.get('diversity') as string | undefined) ?? 'diversity' };
   for (const id of Object.values(presetOf)) if (!getPreset(id)) throw new UsageError(`no preset "${id}"`);
-  const armsOf = (c: ClaimId) => getPreset(presetOf[CLAIM_PRESET[c]])!.spec.arms;
+  const specOf = (c: ClaimId) => getPreset(presetOf[CLAIM_PRESET[c]])!.spec;
+  const fits = (c: ClaimId) => applies(c, specOf(c).arms, specOf(c).task.scratchpad);
   const asked = args.flags.get('claims') as string | undefined;
-  const claims = (asked ? asked.split(',') : CLAIM_IDS.filter((c) => applies(c, armsOf(c)))) as ClaimId[];
+  // --compare X:Y[,X:Y]: arms of the pair preset compared pairwise; alone, it replaces the default claims.
+  const compare = ((args.flags.get('compare') as string | undefined) ?? '').split(',').filter(Boolean).map((c) => c.split(':'));
+  for (const c of compare) {
+    const arms = getPreset(presetOf.pair)!.spec.arms.map((a) => a.id);
+    if (c.length !== 2 || !c.every((a) => arms.includes(a))) throw new UsageError(`--compare: "${c.join(':')}" is not two arms of ${presetOf.pair} (${arms.join(', ')})`);
+  }
+  const claims = (asked ? asked.split(',') : compare.length ? [] : CLAIM_IDS.filter(fits)) as ClaimId[];
   for (const c of claims) {
     if (!(CLAIM_IDS as readonly string[]).includes(c)) throw new UsageError(`--claims: unknown claim "${c}" (known: ${CLAIM_IDS.join(', ')})`);
-    if (!applies(c, armsOf(c))) throw new UsageError(`--claims: claim ${c} does not apply to preset ${presetOf[CLAIM_PRESET[c]]} (it lacks the arms it compares)`);
+    if (!fits(c)) throw new UsageError(`--claims: claim ${c} does not apply to preset ${presetOf[CLAIM_PRESET[c]]} (it lacks the arms it compares)`);
   }
   const backendName = choiceFlag(args, 'backend', ['wasm', 'cpu', 'webgpu'] as const) ?? 'wasm';
   const from = args.flags.get('from') as string | undefined;
@@ -96,7 +106,7 @@ async function main(): Promise<void> {
   const write = args.flags.get('write') as string | undefined;
   if (check && write) throw new UsageError('--check and --write exclude each other');
 
-  const presets = [...new Set(claims.map((c) => presetOf[CLAIM_PRESET[c]]))];
+  const presets = [...new Set([...claims.map((c) => presetOf[CLAIM_PRESET[c]]), ...(compare.length ? [presetOf.pair] : [])])];
   let results = new Map<string, RunSummary[]>();
   if (from) {
     for (const id of presets) {
@@ -112,17 +122,22 @@ async function main(): Promise<void> {
   }
 
   const verdicts: string[] = [];
-  for (const c of claims) {
-    const preset = presetOf[CLAIM_PRESET[c]];
+  const checks: [string, (runs: RunSummary[]) => ClaimResult][] = [
+    ...claims.map((c) => [presetOf[CLAIM_PRESET[c]], CHECKS[c]] as [string, (runs: RunSummary[]) => ClaimResult]),
+    ...compare.map(([x, y]) => [presetOf.pair, (runs: RunSummary[]) => compareArms(runs, x, y)] as [string, (runs: RunSummary[]) => ClaimResult]),
+  ];
+  for (const [preset, check] of checks) {
     const runs = results.get(preset)!;
-    const r = CHECKS[c](runs);
+    const r = check(runs);
     const line = verdictLine(r, preset, runs.map((x) => x.seed));
     verdicts.push(line);
     console.log(line);
     for (const l of r.lines) console.log(`    ${l}`);
     console.log('');
   }
-  const key = presets.join('+');
+  // One block per set of presets and seeds: the default seeds 1-8 are left out of the key.
+  const defaultSeeds = seeds.join(',') === '1,2,3,4,5,6,7,8';
+  const key = presets.join('+') + (defaultSeeds ? '' : `@${seeds.join(',')}`);
   if (write) {
     writeFileSync(write, replaceBlock(readFileSync(write, 'utf8'), key, verdicts));
     console.error(`wrote the verdicts of ${key} into ${write}`);

@@ -110,8 +110,7 @@ export async function buildMember(
       const result = await warmStart(policy, train, {
         steps: member.warmStartSteps,
         target: useTarget ? { validation, value: member.warmStartTarget } : undefined,
-        batchSize: spec.warmStart.batchSize,
-        learningRate: spec.warmStart.learningRate,
+        ...memberWarmStart(spec, member),
         scratchpad: spec.task.scratchpad as ScratchpadMode,
         rng: warmStartRng(member, root),
         reportEvery: Math.max(1, Math.min(25, Math.floor(member.warmStartSteps / 20))),
@@ -134,5 +133,13 @@ export async function buildMember(
     spec: member,
     reference: policy,
     info: { id: member.id, family: member.family, params: policy.paramCount(), label: describePolicy(config), warmStartSteps: stepsTaken, ...record },
+  };
+}
+
+/** The batch size and learning rate a member warm-starts with: its own where set, else the experiment's. */
+export function memberWarmStart(spec: ExperimentSpec, member: MemberSpec): { batchSize: number; learningRate: number } {
+  return {
+    batchSize: member.warmStartBatchSize ?? spec.warmStart.batchSize,
+    learningRate: member.warmStartLearningRate ?? spec.warmStart.learningRate,
   };
 }

@@ -148,6 +148,11 @@ export interface BasePair {
   kappa: number | null;
   bothWrongSame: number;
   /**
+   * Correlation of the two members' per-problem sample accuracies (metrics/overlap.ts): the finer
+   * overlap measure; absent in results saved before it was measured.
+   */
+  passCorrelation?: number | null;
+  /**
    * The untrained pair's 2G samples per problem pooled into one plurality (the baseline of the
    * compute-matched control); absent in results saved before it was measured.
    */

@@ -4,7 +4,8 @@ import { computeRewards, oracleRewards } from '../rewards/schemes';
 import { pluralityVotes } from '../rewards/vote';
 import { groupStats } from '../grpo/advantages';
 import { Rng } from '../random';
-import { measureMember } from './measure';
+import { evalPairMetrics, measureMember } from './measure';
+import type { Evaluation } from '../evaluate';
 import type { RewardSchemeId } from './spec';
 
 /** Two prompts x G = 4 answers, every completion 3 tokens long with entropy 0.5 per token. */
@@ -68,5 +69,31 @@ describe('measureMember', () => {
     expect(m.ownVoteAccuracy).toBe(0.5);
     expect(m.rescueRate).toBe(0);
     expect(m.sharedErrorRate).toBe(0.5);
+  });
+});
+
+describe('evalPairMetrics', () => {
+  const evaluation = (plurality: (string | null)[], sampleAccuracy: number[], truths: string[]): Evaluation => ({
+    passAt1: 0,
+    majAtG: 0,
+    answers: [],
+    plurality,
+    majCorrect: plurality.map((p, i) => p === truths[i]),
+    sampleAccuracy,
+    meanLength: 0,
+  });
+
+  it('gives kappa, both-wrong-same and the correlation of per-problem sample accuracies', () => {
+    const truths = ['1', '2', '3', '4'];
+    const problems = truths.map((answer) => ({ prompt: '', answer }));
+    const a = evaluation(['1', '2', '9', '8'], [0.9, 0.6, 0.2, 0.1], truths);
+    const b = evaluation(['1', '7', '9', '4'], [0.8, 0.4, 0.3, 0.6], truths);
+    const m = evalPairMetrics(a, b, problems as never);
+    expect(m.bothWrongSame).toBe(0.25);
+    // a - mean: .45 .15 -.25 -.35; b - mean: .275 -.125 -.225 .075 -> .135 / sqrt(.41 * .1475)
+    expect(m.passCorrelation).toBeCloseTo(0.135 / Math.sqrt(0.41 * 0.1475), 9);
+    expect(m.kappa).not.toBeNull();
+    // Constant sample accuracy: no correlation is defined.
+    expect(evalPairMetrics(evaluation(['1', '2', '3', '4'], [1, 1, 1, 1], truths), b, problems as never).passCorrelation).toBeNull();
   });
 });

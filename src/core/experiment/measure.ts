@@ -18,6 +18,7 @@ import {
   cohenKappa,
   ensembleMajAtG,
   labelMechanism,
+  passRateCorrelation,
   pseudoLabelAccuracy,
   rewardAccuracy,
   supervisionContainsTruth,
@@ -125,11 +126,12 @@ export function measurePair(a: string, b: string, votesA: PluralityVote[], votes
 }
 
 /** Error overlap of two members on the held-out set (per-prompt maj@G correctness). */
-export function evalPairMetrics(a: Evaluation, b: Evaluation, problems: Problem[]): { kappa: number | null; bothWrongSame: number } {
+export function evalPairMetrics(a: Evaluation, b: Evaluation, problems: Problem[]): { kappa: number | null; bothWrongSame: number; passCorrelation: number | null } {
   const truths = problems.map((p) => p.answer);
   return {
     kappa: orNull(cohenKappa(a.majCorrect, b.majCorrect)),
     bothWrongSame: bothWrongSameAnswer(a.plurality, b.plurality, truths),
+    passCorrelation: orNull(passRateCorrelation(a.sampleAccuracy, b.sampleAccuracy)),
   };
 }
 

@@ -10,7 +10,7 @@ const armIds = (id: string) => getPreset(id)!.spec.arms.map((a) => a.id);
 
 describe('presets', () => {
   it('are the ones the lab promises, each explained and valid', () => {
-    expect(Object.keys(PRESETS)).toEqual(['quick', 'collapse', 'diversity', 'ensemble-control', 'ring', 'intrinsic', 'peers-teach']);
+    expect(Object.keys(PRESETS)).toEqual(['quick', 'collapse', 'diversity', 'ensemble-control', 'ring', 'intrinsic', 'peers-teach', 'families', 'length']);
     expect(DEFAULT_PRESET).toBe('collapse');
     for (const p of Object.values(PRESETS)) {
       expect(p.title.length, p.id).toBeGreaterThan(5);
@@ -28,6 +28,16 @@ describe('presets', () => {
     expect(armIds('ring')).toEqual(['ring', 'self']);
     expect(armIds('intrinsic')).toEqual(['entropy', 'certainty', 'peer']);
     expect(armIds('peers-teach')).toEqual(['oracle', 'self', 'peer', 'teacher']);
+    expect(armIds('length')).toEqual(['oracle', 'self', 'peer']);
+    expect(armIds('families')).toEqual(['peer-same', 'peer-wider', 'peer-mlp']);
+    // One anchor, three partners: same family and size, same family and wider, another family.
+    const [a, same, wider, mlp] = getPreset('families')!.spec.members;
+    expect([a.family, same.family, wider.family, mlp.family]).toEqual(['transformer', 'transformer', 'transformer', 'mlp']);
+    expect(same.dModel).toBe(a.dModel);
+    expect(wider.dModel).toBeGreaterThan(a.dModel);
+    expect(same.initSeed).not.toBe(a.initSeed);
+    // Length can move only when the warm start showed both the scratchpad and the bare answer.
+    expect(getPreset('length')!.spec.task.scratchpad).toBe('mixed');
     expect(getPreset('peers-teach')!.spec.arms[3]).toMatchObject({ scheme: 'teacher', members: ['A'], teacher: 'B' });
     const ring = getPreset('ring')!.spec;
     expect(ring.arms[0]).toMatchObject({ scheme: 'ring', members: ['A', 'B', 'C'] });

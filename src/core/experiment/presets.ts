@@ -167,11 +167,13 @@ const collapse: Preset = {
     'each model for agreeing with its own majority vote; the peer arm rewards it for agreeing with its ' +
     "partner's; the oracle arm uses the true answers. Watch the self arm: the reward climbs towards 1 " +
     'while held-out accuracy and entropy fall and a few answers take over. Each model is teaching ' +
-    'itself its own mistakes. With the peer reward the same models mostly hold, because the partner ' +
-    'is wrong on other items, so a model is not paid for repeating its own errors. The peer arm is ' +
-    'not immune: in some seeds the two drift together onto the same wrong answers (collusion); ' +
-    'docs/RESULTS.md counts how often. Why an equal pair: paired with a weaker model, a stronger ' +
-    'one is paid for copying worse votes than its own and is dragged down; two weaker ones collude.',
+    'itself its own mistakes (over 8 seeds: pass@1 0.44 to 0.26 while the reward rises 0.53 to ' +
+    '0.81, with no early gain first). With the peer reward the same models end well above the self ' +
+    "arm, because the partner is wrong on other items (panel 2: it rescues about a quarter of a " +
+    "member's wrong votes). But here the peer arm only holds its start, it does not learn, and " +
+    "the pair's pooled vote ends below where the untrained pair's was; the oracle gains +0.14. For " +
+    'peers that learn, see the transformer preset. Why an equal pair: paired with a weaker model, ' +
+    'a stronger one is paid for copying worse votes than its own; two weaker ones collude.',
   runtime: '21-24 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [mlp('A', TARGET), mlp('B', TARGET)],
@@ -194,7 +196,10 @@ const diversity: Preset = {
     'other seeds and data; the stranger X has another shape (a wider window and one wider layer). ' +
     'All four are warm-started to the same strength. ' +
     'The base error overlap of each pair (Cohen\'s kappa of per-item correctness) is shown before ' +
-    'training. Compare how much each pair gains and whether it collapses together.',
+    'training. Compare how much each pair gains and whether it collapses together. Measured over 8 ' +
+    'seeds: A lost accuracy next to every partner; next to its twin the most (the twin rescues it ' +
+    'least), next to the sibling the least; but that the least similar partner helps more is inside ' +
+    'the noise, and the stranger, as dissimilar as the sibling, did as badly as the twin.',
   runtime: '24-34 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [
@@ -220,7 +225,10 @@ const ensembleControl: Preset = {
     'Is the peer pair better than simply training two models separately and letting them vote ' +
     'together? Both arms train the same two models for the same steps on the same prompts; on every ' +
     'evaluation the lab pools each pair\'s samples into one majority vote (the ensemble chart). If ' +
-    'the peer pair only matched the pooled self-trained pair, talking to each other would add nothing.',
+    'the peer pair only matched the pooled self-trained pair, talking to each other would add nothing. ' +
+    'Measured over 8 seeds: the peer pair pools far better (mostly because a collapsed self-trained ' +
+    'member outvotes its partner), but both trained pairs pool below the dashed line, the same pair ' +
+    'before training.',
   runtime: '16 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   // The collapse preset without its oracle arm: the same members, settings and random streams, so
   // these two arms are exactly collapse's self and peer arms (npm run science relies on it).
@@ -234,8 +242,9 @@ const ring: Preset = {
     'Three models of three shapes each learn from the majority vote of the one before it ' +
     '(A learns from B, B from C, C from A): no pair can simply agree with each other, which is one ' +
     'proposed cure for peers colluding on a wrong answer. The self arm trains the same three alone. ' +
-    'Errors can still travel round the ring: in one of three measured seeds all three converged on ' +
-    'the same wrong answers (docs/RESULTS.md).',
+    'Errors can still travel round the ring: in one of eight measured seeds all three converged on ' +
+    'the same wrong answers. Over 8 seeds the ring ended above self-reward in 7; it held, it did ' +
+    'not learn (docs/RESULTS.md).',
   runtime: '27 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     // One warm-start target, so the three shapes start at a similar strength.
@@ -255,7 +264,8 @@ const intrinsic: Preset = {
     'Two label-free rewards that need no vote at all: entropy (RENT: reward low-entropy, confident ' +
     'answers) and self-certainty (Intuitor: reward distributions far from uniform). Both make the ' +
     'model sure of itself, right or wrong; compare them with the peer reward on the same pair. Watch ' +
-    'entropy fall to zero in both intrinsic arms while held-out accuracy does not follow.',
+    'entropy fall towards zero in both intrinsic arms while held-out accuracy falls with it (over 8 ' +
+    'seeds, from 0.44 to about 0.1 within ~20 steps, every member, every seed).',
   runtime: '23 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [mlp('A', TARGET), mlp('B', TARGET)],
@@ -289,7 +299,7 @@ const peersTeach: Preset = {
     'partner gets better while it teaches, not only because its labels were good to begin with. ' +
     "Watch panel 2: where a member's own vote is wrong, how often is its partner's label right " +
     '(rescue), and how often are both wrong with the same answer?',
-  runtime: '4-5 min per seed on a quiet 2-core CPU (wasm, warm start included; 25 s with its shipped warm starts); GPU not measured',
+  runtime: '3.3-7.2 min per seed on a busy 2-core CPU (wasm, warm start included; 3.3 min for seed 1, whose warm starts ship with the site); GPU not measured',
   spec: regime({
     warmStart: { onMiss: 'retry', retries: 2 },
     members: [transformer('A', TARGET), transformer('B', TARGET)],
@@ -304,6 +314,65 @@ const peersTeach: Preset = {
   }),
 };
 
+const families: Preset = {
+  id: 'families',
+  title: 'Different partners: family and size',
+  explanation:
+    'One transformer A is trained with three partners, each in its own peer arm: T, a transformer ' +
+    'of the same size from other seeds; S, a wider transformer; and M, a windowed MLP, another ' +
+    'model family. All four are warm-started to the same strength. Co-RL reports that the gain ' +
+    'grows with how different the peers are. Before training the lab measures how much each pair ' +
+    'overlaps in its errors (kappa, and the correlation of their per-problem accuracies); compare ' +
+    'that with how much A gains next to each partner, and with how often the two end up wrong with ' +
+    'the same answer (panel 2).',
+  runtime: '5-9.5 min per seed on a busy 2-core CPU (wasm, warm start included: the wider partner often needs a retry); GPU not measured',
+  spec: regime({
+    warmStart: { onMiss: 'retry', retries: 3 },
+    members: [
+      transformer('A', TARGET),
+      transformer('T', TARGET),
+      member({ id: 'S', family: 'transformer', dModel: 48, layers: 2, heads: 4, warmStartSteps: 800, warmStartTarget: TARGET, warmStartExamples: 500 }),
+      mlp('M', TARGET),
+    ],
+    arms: [
+      { id: 'peer-same', scheme: 'peer', members: ['A', 'T'] },
+      { id: 'peer-wider', scheme: 'peer', members: ['A', 'S'] },
+      { id: 'peer-mlp', scheme: 'peer', members: ['A', 'M'] },
+    ],
+    grpo: { learningRate: 3e-4 },
+    steps: 100,
+  }),
+};
+
+const length: Preset = {
+  id: 'length',
+  title: 'Answers that can change length: here peers learn',
+  explanation:
+    'Here the models may answer in two ways: with the running-sum scratchpad (six tokens, more ' +
+    'often right) or with the bare answer (two tokens, a guess). They were warm-started on a fair ' +
+    'mix of both, so response length can move, and they start weaker (about 31% right) than in the ' +
+    'collapse preset. Does self-reward drift to short guesses? Measured over 8 seeds, no: every ' +
+    'arm moves towards the scratchpad (about +1 token) and every arm learns. The oracle gains ' +
+    "+0.35; the peer arm +0.23, and the accuracy of its partner's votes rises with it (panel 2: the " +
+    'virtuous cycle); self-reward gains early and ends +0.15, below the peer arm. Self-reward does ' +
+    'not collapse within 80 steps here. Run longer (200 steps, 4 seeds), it rises, then slides a ' +
+    'little; and in one of those seeds the peer pair colluded on short wrong answers (3-4 tokens, ' +
+    'pass@1 0.11) while the self pair fell too.',
+  runtime: '55-62 s per seed on a busy 2-core CPU (wasm, warm start included); GPU not measured',
+  spec: regime({
+    task: { scratchpad: 'mixed' },
+    // The target counts only the reference completion (one of two valid ones), so it undercounts
+    // pass@1 under 'mixed' (docs/RESULTS.md, "length"): a fixed warm-start budget instead.
+    members: [mlp('A', 0, { warmStartSteps: 200 }), mlp('B', 0, { warmStartSteps: 200 })],
+    arms: [
+      { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
+      { id: 'self', scheme: 'self', members: ['A', 'B'] },
+      { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
+    ],
+    steps: 80,
+  }),
+};
+
 export const PRESETS: Record<string, Preset> = {
   quick,
   collapse,
@@ -312,6 +381,8 @@ export const PRESETS: Record<string, Preset> = {
   ring,
   intrinsic,
   'peers-teach': peersTeach,
+  families,
+  length,
 };
 export const DEFAULT_PRESET = 'collapse';
 

@@ -139,6 +139,7 @@ describe('runner on wasm', () => {
     expect(s.baseKappa.map((k) => `${k.a}-${k.b}`)).toEqual(['A-B', 'A-C', 'B-C']);
     // The untrained pair pooled by maj@G: the baseline of the compute-matched control.
     for (const k of s.baseKappa) expect(k.pooledMajAtG! >= 0 && k.pooledMajAtG! <= 1, `${k.a}-${k.b}`).toBe(true);
+    for (const k of s.baseKappa) if (k.passCorrelation !== null) expect(Math.abs(k.passCorrelation!) <= 1 + 1e-9, `${k.a}-${k.b}`).toBe(true);
   });
 
   it('gives identical histories for the same spec, and different ones for another seed', async () => {

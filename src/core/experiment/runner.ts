@@ -132,7 +132,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
         const p = evalPairMetrics(a, b, split.heldOut);
         // The untrained pair pooled by maj@G: the baseline every trained pair's pooled vote is read against.
         const pooled = pooledMajAtG(a, b, split.heldOut, root.child(`ensemble/base/${ids[i]}/${ids[j]}`));
-        baseKappa.push({ a: ids[i], b: ids[j], kappa: p.kappa, bothWrongSame: p.bothWrongSame, pooledMajAtG: pooled });
+        baseKappa.push({ a: ids[i], b: ids[j], kappa: p.kappa, bothWrongSame: p.bothWrongSame, passCorrelation: p.passCorrelation, pooledMajAtG: pooled });
       }
     }
     return {

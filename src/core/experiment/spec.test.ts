@@ -71,9 +71,9 @@ describe('experiment spec', () => {
     const spec = quick();
     // Old specs and links (no fields) stay valid and unchanged: no default is written into them,
     // so a preset's fingerprint (share links' h=) is what it was before the guard.
-    // (peers-teach is new with the guard and asks for retries: transformers miss on some seeds.)
+    // (peers-teach and families are new with the guard and ask for retries: transformers miss on some seeds.)
     for (const p of Object.values(PRESETS)) {
-      const keys = p.id === 'peers-teach' ? ['batchSize', 'learningRate', 'onMiss', 'retries'] : ['batchSize', 'learningRate'];
+      const keys = p.id === 'peers-teach' || p.id === 'families' ? ['batchSize', 'learningRate', 'onMiss', 'retries'] : ['batchSize', 'learningRate'];
       expect(Object.keys(p.spec.warmStart).sort(), p.id).toEqual(keys);
     }
     const ok = parseSpec({ ...spec, warmStart: { ...spec.warmStart, onMiss: 'retry', retries: 5 } });

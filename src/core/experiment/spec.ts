@@ -56,6 +56,13 @@ export const MemberSpecSchema = z.object({
   warmStartTarget: z.number().min(0).max(1).default(0),
   /** Labeled problems this member warm-starts on (drawn from the labeled pool with dataSeed). */
   warmStartExamples: z.number().int().min(1).max(20000),
+  /**
+   * This member's warm-start learning rate and batch size, where they differ from the experiment's
+   * `warmStart` (families learn at different rates: docs/RESULTS.md, "Finding the regime").
+   * Optional without a default, so specs and links without them are unchanged.
+   */
+  warmStartLearningRate: z.number().min(1e-5).max(0.1).optional(),
+  warmStartBatchSize: z.number().int().min(1).max(256).optional(),
   initSeed: seed,
   dataSeed: seed,
   sampleSeed: seed,

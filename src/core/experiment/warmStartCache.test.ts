@@ -94,6 +94,8 @@ describe('warmStartKey', () => {
       ['member.warmStartExamples', (s) => (s.members[0].warmStartExamples = 121)],
       ['member.initSeed', (s) => (s.members[0].initSeed += 1)],
       ['member.dataSeed', (s) => (s.members[0].dataSeed += 1)],
+      ['member.warmStartLearningRate', (s) => (s.members[0].warmStartLearningRate = 7e-3)],
+      ['member.warmStartBatchSize', (s) => (s.members[0].warmStartBatchSize = 24)],
     ];
     const keys = new Set([base]);
     for (const [what, change] of changes) {
@@ -102,6 +104,8 @@ describe('warmStartKey', () => {
       keys.add(k);
     }
     expect(keys.size).toBe(changes.length + 1);
+    // A member's own warm-start settings equal to the experiment's are the same warm start.
+    expect(withSpec((s) => Object.assign(s.members[0], { warmStartLearningRate: s.warmStart.learningRate, warmStartBatchSize: s.warmStart.batchSize }))).toBe(base);
     expect(keyOf(spec, spec.members[0], 'webgpu')).not.toBe(base);
     expect(warmStartKey(spec, spec.members[0], runMaxLen(spec) + 1, 'wasm')).not.toBe(base);
     const fields = warmStartKeyFields(spec, spec.members[0], runMaxLen(spec), 'wasm');

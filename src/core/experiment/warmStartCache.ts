@@ -30,7 +30,7 @@ import { createPolicy, describePolicy } from '../models/index';
 import { getTask, makeSplit, sequenceLength } from '../tasks/index';
 import { VOCAB, VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Problem } from '../tasks/types';
-import { buildMember, MAX_VALIDATION, measureTarget, policyConfigFor, type TargetRecord, type WarmMember } from './cohort';
+import { buildMember, MAX_VALIDATION, measureTarget, memberWarmStart, policyConfigFor, type TargetRecord, type WarmMember } from './cohort';
 import type { ExperimentSpec, MemberSpec } from './spec';
 import {
   decodeWarmStartFile,
@@ -105,7 +105,7 @@ export function warmStartKeyFields(
     seed: spec.seed,
     task: { id: spec.task.id, difficulty: spec.task.difficulty, scratchpad: spec.task.scratchpad },
     data: { labeledPool: spec.data.labeledPool, rlPool: spec.data.rlPool, heldOut: spec.data.heldOut },
-    warmStart: { batchSize: spec.warmStart.batchSize, learningRate: spec.warmStart.learningRate },
+    warmStart: memberWarmStart(spec, member),
     member: {
       family: member.family,
       dModel: member.dModel,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bothWrongSameAnswer, cohenKappa } from './overlap';
+import { bothWrongSameAnswer, cohenKappa, passRateCorrelation } from './overlap';
 
 /** Boolean vectors realising a 2x2 table: n11 both right, n10 only A, n01 only B, n00 both wrong. */
 function table(n11: number, n10: number, n01: number, n00: number): [boolean[], boolean[]] {
@@ -53,5 +53,16 @@ describe('bothWrongSameAnswer', () => {
     // prompt 0 both right; 1 both '9' wrong -> counts; 2 different wrong; 3 both malformed -> not; 4 both '6' -> counts
     expect(bothWrongSameAnswer(A, B, truths)).toBe(0.4);
     expect(() => bothWrongSameAnswer(['1'], ['1', '2'], ['1'])).toThrow(RangeError);
+  });
+});
+
+describe('passRateCorrelation', () => {
+  it('is the Pearson correlation of per-problem sample accuracies', () => {
+    expect(passRateCorrelation([0, 0.5, 1], [0, 0.5, 1])).toBeCloseTo(1, 12);
+    expect(passRateCorrelation([0, 0.5, 1], [1, 0.5, 0])).toBeCloseTo(-1, 12);
+    // a = [0, 1, 0, 1], b = [0, 1, 1, 1]: cov 0.25 * 4 ... = 1/sqrt(3)
+    expect(passRateCorrelation([0, 1, 0, 1], [0, 1, 1, 1])).toBeCloseTo(1 / Math.sqrt(3), 12);
+    expect(passRateCorrelation([0.5, 0.5], [0, 1])).toBeNaN();
+    expect(() => passRateCorrelation([1], [1, 2])).toThrow(RangeError);
   });
 });

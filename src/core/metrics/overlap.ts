@@ -53,3 +53,28 @@ export function bothWrongSameAnswer(
   });
   return n / truths.length;
 }
+
+/**
+ * Error overlap from per-problem correctness probabilities: the Pearson correlation, over problems,
+ * of two models' sample accuracies (the fraction of their G samples that are right). Kappa reads one
+ * plurality per problem, a coin flip near 50%; the sample accuracies use every sample, so the
+ * overlap of two models can be told apart on fewer problems. NaN when either is constant.
+ */
+export function passRateCorrelation(rateA: readonly number[], rateB: readonly number[]): number {
+  if (rateA.length !== rateB.length) throw new RangeError(`passRateCorrelation: lengths ${rateA.length} and ${rateB.length} differ`);
+  const n = rateA.length;
+  if (n < 2) return NaN;
+  const ma = rateA.reduce((s, x) => s + x, 0) / n;
+  const mb = rateB.reduce((s, x) => s + x, 0) / n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    const a = rateA[i] - ma;
+    const b = rateB[i] - mb;
+    sab += a * b;
+    saa += a * a;
+    sbb += b * b;
+  }
+  return saa === 0 || sbb === 0 ? NaN : sab / Math.sqrt(saa * sbb);
+}
