@@ -325,7 +325,7 @@ const families: Preset = {
     'overlaps in its errors (kappa, and the correlation of their per-problem accuracies); compare ' +
     'that with how much A gains next to each partner, and with how often the two end up wrong with ' +
     'the same answer (panel 2).',
-  runtime: '5-9.5 min per seed on a busy 2-core CPU (wasm, warm start included: the wider partner often needs a retry); GPU not measured',
+  runtime: '2.8-9.4 min per seed on a busy 2-core CPU (wasm, warm start included: the wider partner often needs a retry); GPU not measured',
   spec: regime({
     warmStart: { onMiss: 'retry', retries: 3 },
     members: [
