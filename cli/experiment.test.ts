@@ -1,3 +1,4 @@
+import { targetBetweenSeeds } from '../src/core/testing/retry-target';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,9 +8,6 @@ import { parseArgs, seedsFlag, UsageError } from './args';
 import { resolveSpec, resultFile, runSeed } from './experiment-lib';
 import { layered, member } from '../src/core/experiment/presets';
 import type { ExperimentSpec, MemberSpec } from '../src/core/experiment/spec';
-import { buildMember } from '../src/core/experiment/cohort';
-import { warmStartInputs } from '../src/core/experiment/warmStartCache';
-import { VOCAB_SIZE } from '../src/core/tasks/tokenizer';
 import { useBackend } from '../src/core/testing/fixed-policy';
 
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
@@ -115,20 +113,7 @@ describe('experiment CLI: the warm-start guard', () => {
           evalEvery: 1,
         });
       // A target the first init seed misses and the next one reaches (their best values differ).
-      const best = async (initSeed: number) => {
-        const s = spec(mlp(initSeed, 0.999));
-        const { root, pool, maxLen } = warmStartInputs(s);
-        const w = await buildMember(s, s.members[0], pool, VOCAB_SIZE, maxLen, root);
-        w.reference.dispose();
-        return w.info.warmStartBest!;
-      };
-      let first = 1;
-      let target = NaN;
-      for (; first < 8 && Number.isNaN(target); first++) {
-        const [x, y] = [await best(first), await best(first + 1)];
-        if (y > x * 1.2) target = Math.sqrt(x * y);
-      }
-      first -= 1;
+      const { first, target } = await targetBetweenSeeds((initSeed, t) => spec(mlp(initSeed, t)));
       expect(target, 'two seeds in 1..8 whose best values differ').not.toBeNaN();
       const s = spec(mlp(first, target));
       const summary = await runSeed(s, 'wasm');

@@ -1,10 +1,9 @@
+import { targetBetweenSeeds } from '../src/core/testing/retry-target';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS, getPreset, layered, member, type Preset } from '../src/core/experiment/presets';
-import { buildMember } from '../src/core/experiment/cohort';
-import { VOCAB_SIZE } from '../src/core/tasks/tokenizer';
 import { createRun, type RunOptions } from '../src/core/experiment/runner';
 import type { RunnerEvent } from '../src/core/experiment/events';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
@@ -174,20 +173,7 @@ describe('npm run warmstarts and the warm-start guard, on wasm', () => {
 
   it("ships a miss that its preset retries, and the retry; refuses one that it does not", async () => {
     // A target the first init seed misses and the next one reaches (their best values differ).
-    const best = async (initSeed: number) => {
-      const { spec } = preset(initSeed, 0.999);
-      const { root, pool, maxLen } = warmStartInputs(spec);
-      const w = await buildMember(spec, spec.members[0], pool, VOCAB_SIZE, maxLen, root);
-      w.reference.dispose();
-      return w.info.warmStartBest!;
-    };
-    let first = 1;
-    let target = NaN;
-    for (; first < 8 && Number.isNaN(target); first++) {
-      const [x, y] = [await best(first), await best(first + 1)];
-      if (y > x * 1.2) target = Math.sqrt(x * y);
-    }
-    first -= 1;
+    const { first, target } = await targetBetweenSeeds((initSeed, t) => preset(initSeed, t).spec);
     expect(target, 'two seeds in 1..8 whose best values differ').not.toBeNaN();
 
     const dir = mkdtempSync(join(tmpdir(), 'warmstarts-'));
