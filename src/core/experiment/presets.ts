@@ -299,7 +299,7 @@ const peersTeach: Preset = {
     'partner gets better while it teaches, not only because its labels were good to begin with. ' +
     "Watch panel 2: where a member's own vote is wrong, how often is its partner's label right " +
     '(rescue), and how often are both wrong with the same answer?',
-  runtime: '3.3-7.2 min per seed on a busy 2-core CPU (wasm, warm start included; 3.3 min for seed 1, whose warm starts ship with the site); GPU not measured',
+  runtime: 'In the browser from its link (Chromium, wasm, quiet 2-core CPU, shipped warm starts): first RL step after 3.4 s, the whole run 2.1 min. CLI, other seeds (they warm-start): 3.3-7.2 min per seed on a busy 2-core CPU (wasm). GPU not measured',
   spec: regime({
     warmStart: { onMiss: 'retry', retries: 2 },
     members: [transformer('A', TARGET), transformer('B', TARGET)],
@@ -325,7 +325,7 @@ const families: Preset = {
     'overlaps in its errors (kappa, and the correlation of their per-problem accuracies); compare ' +
     'that with how much A gains next to each partner, and with how often the two end up wrong with ' +
     'the same answer (panel 2).',
-  runtime: '2.8-9.4 min per seed on a busy 2-core CPU (wasm, warm start included: the wider partner often needs a retry); GPU not measured',
+  runtime: 'In the browser from its link (Chromium, wasm, quiet 2-core CPU, shipped warm starts): first RL step after 3.8 s, the whole run 1.7 min. CLI, other seeds: 2.8-9.4 min per seed on a busy 2-core CPU (wasm, warm start included; the wider partner often needs a retry). GPU not measured',
   spec: regime({
     warmStart: { onMiss: 'retry', retries: 3 },
     members: [
@@ -358,7 +358,7 @@ const length: Preset = {
     'not collapse within 80 steps here. Run longer (200 steps, 4 seeds), it rises, then slides a ' +
     'little; and in one of those seeds the peer pair colluded on short wrong answers (3-4 tokens, ' +
     'pass@1 0.11) while the self pair fell too.',
-  runtime: '55-62 s per seed on a busy 2-core CPU (wasm, warm start included); GPU not measured',
+  runtime: 'In the browser from its link (Chromium, wasm, quiet 2-core CPU, shipped warm starts): first RL step after 2.2 s, the whole run 21 s. CLI: 55-62 s per seed on a busy 2-core CPU (wasm, warm start included). GPU not measured',
   spec: regime({
     task: { scratchpad: 'mixed' },
     // The target counts only the reference completion (one of two valid ones), so it undercounts
