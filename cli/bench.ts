@@ -350,7 +350,7 @@ async function main(): Promise<void> {
 
   if (skipped.length) console.log('Not measured: ' + skipped.join('; '));
   log(`wrote ${out} and ${jsonPath}`);
-  process.exit(0); // Dawn (webgpu in Node) and Vite keep the process alive (docs/PLATFORM.md)
+  process.exit(0); // Dawn (webgpu in Node) and Vite keep the process alive (docs/TFJS-AND-BROWSER.md)
 }
 
 runMain(main, 'bench');

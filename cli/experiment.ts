@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     writeFileSync(out, JSON.stringify(resultFile({ ...spec, seed: runs[0].seed }, runs), null, 1));
     console.error(`wrote ${out}`);
   }
-  if (backend === 'webgpu') process.exit(0); // the Dawn instance keeps Node alive (docs/PLATFORM.md)
+  if (backend === 'webgpu') process.exit(0); // the Dawn instance keeps Node alive (docs/TFJS-AND-BROWSER.md)
 }
 
 runMain(main, 'experiment');

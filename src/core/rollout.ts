@@ -10,7 +10,7 @@
  *
  * The buffer keeps one shape for the whole rollout, so WebGPU compiles each shader once. Nothing is
  * read back until the end: one `await data()` of a packed [4, N, L] tensor (tokens, log-probs,
- * entropies, self-certainties). There is no dataSync anywhere: it loses the device on WebGPU (docs/PLATFORM.md).
+ * entropies, self-certainties). There is no dataSync anywhere: it loses the device on WebGPU (docs/TFJS-AND-BROWSER.md).
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from './random';

@@ -96,7 +96,7 @@ export function isActivePhase(phase: RunPhase): boolean {
 
 /**
  * What to do about an error, from its text and the backend in use. Shown under the message.
- * Device loss and missing kernels are the WebGPU failures we know (docs/PLATFORM.md; tfjs #5180).
+ * Device loss and missing kernels are the WebGPU failures we know (docs/TFJS-AND-BROWSER.md; tfjs #5180).
  */
 export function errorHint(message: string, backend: string | null): string {
   const m = message.toLowerCase();

@@ -11,7 +11,7 @@
  * so that pi_theta is the distribution the rollouts were sampled from.
  *
  * Ops: `logSoftmax` then a `oneHot` pick and `sum`. No `gather`: its gradient needs
- * UnsortedSegmentSum, which the wasm backend lacks (tfjs #8082, docs/PLATFORM.md).
+ * UnsortedSegmentSum, which the wasm backend lacks (tfjs #8082, docs/TFJS-AND-BROWSER.md).
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Policy } from '../models/policy';

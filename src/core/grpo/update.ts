@@ -7,7 +7,7 @@
  * computed once per batch, outside the gradient tape.
  *
  * No readback happens until the end, and then only one: `grpoUpdate` awaits a single data() of a
- * small [mu, 6] stats tensor (dataSync loses the WebGPU device, docs/PLATFORM.md). `grpoUpdateOnDevice`
+ * small [mu, 6] stats tensor (dataSync loses the WebGPU device, docs/TFJS-AND-BROWSER.md). `grpoUpdateOnDevice`
  * skips even that, for a runner that wants to read several members' stats at once.
  */
 import * as tf from '@tensorflow/tfjs';

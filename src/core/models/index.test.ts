@@ -16,7 +16,7 @@ const CONFIGS: Record<Family, PolicyConfig> = {
 const FAMILIES = Object.keys(CONFIGS) as Family[];
 const BACKENDS = ['cpu', 'wasm'];
 
-// Ops without a gradient on some backend (docs/PLATFORM.md): a forward+backward must never run them.
+// Ops without a gradient on some backend (docs/TFJS-AND-BROWSER.md): a forward+backward must never run them.
 const FORBIDDEN_KERNELS = ['GatherV2', 'GatherNd', 'StridedSlice', 'TopK', 'Conv2D', 'Conv2DBackpropFilter', 'UnsortedSegmentSum'];
 
 /** 8 random sequences of length 8 from a seeded stream. */

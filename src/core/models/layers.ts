@@ -2,7 +2,7 @@
  * Small building blocks shared by the model families.
  *
  * Everything here uses only ops whose gradients exist on cpu, wasm, webgl and webgpu
- * (docs/PLATFORM.md): no gather, no stridedSlice, no bandPart, no tf.layers. Shapes use
+ * (docs/TFJS-AND-BROWSER.md): no gather, no stridedSlice, no bandPart, no tf.layers. Shapes use
  * N = batch, T = time, D = width, V = vocabulary.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -135,7 +135,7 @@ const maskCache = new WeakMap<tf.KernelBackend, Map<number, tf.Tensor2D>>();
 
 /**
  * Additive causal mask [T, T]: 0 where key j <= query i, -1e9 above the diagonal. Built once per
- * (backend, T) and kept: a constant needs no gradient, and bandPart's gradient fails (docs/PLATFORM.md).
+ * (backend, T) and kept: a constant needs no gradient, and bandPart's gradient fails (docs/TFJS-AND-BROWSER.md).
  * -1e9 rather than -Infinity so that no 0 * inf can turn into NaN anywhere in the backward pass.
  */
 export function causalMask(t: number): tf.Tensor2D {

@@ -42,7 +42,7 @@ export interface Policy {
   /**
    * tokens: int32 [N, T] with T <= maxLen. Returns float32 logits [N, T, vocabSize]; position t
    * predicts token t+1. Must only use ops whose gradients exist on cpu, wasm, webgl and webgpu
-   * (docs/PLATFORM.md): embeddings as oneHot + matMul, a constant additive causal mask.
+   * (docs/TFJS-AND-BROWSER.md): embeddings as oneHot + matMul, a constant additive causal mask.
    */
   logits(tokens: tf.Tensor2D): tf.Tensor3D;
   /** Number of scalar parameters. */
