@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { PRESETS } from '../../core/experiment/presets';
+import { armMetrics, stepEvent } from './fixtures';
+import { emptyRecord, lastRecordedStep, recordEvent, replayRecord } from './record';
+import { reduceWorkerEvent, startedRunState } from './runSlice';
+
+const spec = PRESETS.quick.spec;
+const arms = (r: number) => [armMetrics('self', 'self', { A: { reward: r }, B: { reward: r / 2 } })];
+
+describe('run record', () => {
+  it('drops warm-start progress and keeps base, steps and done in order', () => {
+    const rec = emptyRecord(spec, 'wasm');
+    expect(recordEvent(rec, { type: 'warmstart', memberId: 'A', step: 1, steps: 10, loss: 1, memberIndex: 0, memberCount: 2 })).toBe(false);
+    expect(recordEvent(rec, { type: 'base', members: [], base: [], baseKappa: [] })).toBe(true);
+    recordEvent(rec, stepEvent(1, arms(0.5)));
+    recordEvent(rec, stepEvent(2, arms(0.6)));
+    expect(rec.events.map((e) => e.type)).toEqual(['base', 'step', 'step']);
+    expect(lastRecordedStep(rec)).toBe(2);
+  });
+
+  it('replays to the same series a live run folds', () => {
+    const rec = emptyRecord(spec, 'wasm');
+    let live = startedRunState(7, spec);
+    for (const ev of [{ type: 'base' as const, members: [], base: [], baseKappa: [] }, stepEvent(1, arms(0.5)), stepEvent(2, arms(0.7))]) {
+      recordEvent(rec, ev);
+      live = reduceWorkerEvent(live, { type: 'runner', runId: 7, event: ev }, 0);
+    }
+    const replayed = replayRecord(rec, 3);
+    expect(replayed.series).toEqual(live.series);
+    expect(replayed.stepsReceived).toBe(2);
+    expect(replayed.phase).toBe('stopped');
+    expect(replayed.runId).toBe(3);
+  });
+});
