@@ -6,6 +6,7 @@
  *   resetLab();   // between tests
  */
 import { create } from 'zustand';
+import { createCompareSlice } from './compareSlice';
 import { createRunSlice, initialEngineState, initialRunState } from './runSlice';
 import { createSpecSlice, initialSpecState } from './specSlice';
 import type { LabState } from './types';
@@ -17,9 +18,10 @@ export const useLab = create<LabState>()((...a) => ({
   ...createSpecSlice(...a),
   ...createRunSlice(...a),
   ...createUiSlice(...a),
+  ...createCompareSlice(...a),
 }));
 
 /** Back to a fresh page: default preset, no run, default UI. Actions are kept. */
 export function resetLab(presetId?: string): void {
-  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState() });
+  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [] });
 }

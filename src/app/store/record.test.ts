@@ -32,3 +32,22 @@ describe('run record', () => {
     expect(replayed.runId).toBe(3);
   });
 });
+
+describe('compare layers', () => {
+  it('replace by id and keep at most MAX_COMPARE_LAYERS, newest last', async () => {
+    const { useLab, resetLab } = await import('./index');
+    const { MAX_COMPARE_LAYERS } = await import('./compareSlice');
+    resetLab();
+    const series = replayRecord(emptyRecord(spec, null), 1).series;
+    for (let i = 0; i < MAX_COMPARE_LAYERS + 2; i++) useLab.getState().addCompare({ id: `r${i}`, label: `run ${i}`, series });
+    useLab.getState().addCompare({ id: 'r5', label: 'renamed', series });
+    const ids = useLab.getState().compare.map((l) => l.id);
+    expect(ids).toHaveLength(MAX_COMPARE_LAYERS);
+    expect(ids.at(-1)).toBe('r5');
+    expect(useLab.getState().compare.at(-1)!.label).toBe('renamed');
+    useLab.getState().removeCompare('r5');
+    expect(useLab.getState().compare.map((l) => l.id)).not.toContain('r5');
+    resetLab();
+    expect(useLab.getState().compare).toEqual([]);
+  });
+});

@@ -1,9 +1,10 @@
 import type { StateCreator } from 'zustand';
+import type { CompareSlice } from './compareSlice';
 import type { RunSlice } from './runSlice';
 import type { SpecSlice } from './specSlice';
 import type { UiSlice } from './uiSlice';
 
 /** The whole lab store: one store built from slices (zustand's slices pattern). */
-export type LabState = SpecSlice & RunSlice & UiSlice;
+export type LabState = SpecSlice & RunSlice & UiSlice & CompareSlice;
 
 export type LabSlice<T> = StateCreator<LabState, [], [], T>;
