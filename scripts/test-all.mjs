@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // npm test: unit tests (Vitest, Node) then e2e tests (Playwright, Chromium), one summary.
-// The last line printed is exactly `N passed, N failed` (CI reads it); exit code 1 if any failed.
+// The working tree must be as clean after as before (a test that wrote a tracked file counts as a
+// failure). The last line printed is exactly `N passed, N failed` (CI reads it); exit code 1 if any failed.
 // A runner that crashes (non-zero exit without a usable JSON report) counts as at least 1 failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_JSON, countPlaywright } from './run-e2e.mjs';
+import { treeChanges, treeState } from './tree-state.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const UNIT_JSON = join(root, 'test-results', 'unit.json');
@@ -60,6 +62,7 @@ function tally(label, code, counts) {
   return { passed, failed };
 }
 
+const treeBefore = treeState(root);
 mkdirSync(join(root, 'test-results'), { recursive: true });
 rmSync(UNIT_JSON, { force: true });
 rmSync(E2E_JSON, { force: true });
@@ -78,8 +81,12 @@ const unit = tally('unit', unitRun.code, countVitest(fresh(UNIT_JSON, unitRun.st
 const e2eRun = run('e2e', [join(root, 'scripts', 'run-e2e.mjs')]);
 const e2e = tally('e2e', e2eRun.code, countPlaywright(fresh(E2E_JSON, e2eRun.started)));
 
+// The tests must leave the working tree as they found it (build output and reports are ignored).
+const dirtied = treeChanges(treeBefore, treeState(root));
+if (dirtied.length) console.log(`the tests changed the working tree (counted as 1 failed):\n  ${dirtied.join('\n  ')}`);
+
 const passed = unit.passed + e2e.passed;
-const failed = unit.failed + e2e.failed;
+const failed = unit.failed + e2e.failed + (dirtied.length ? 1 : 0);
 console.log('');
 console.log(`unit: ${unit.passed} passed, ${unit.failed} failed (${unitRun.seconds} s)`);
 console.log(`e2e:  ${e2e.passed} passed, ${e2e.failed} failed (${e2eRun.seconds} s)`);

@@ -103,8 +103,9 @@ export class LabPage {
   }
 
   /**
-   * Screenshot of the main view (scrolled to the top) into test-results/screenshots/, optionally
-   * copied for the README.
+   * Screenshot of the main view (scrolled to the top) into test-results/screenshots/, and copied
+   * for the README only when asked (`npm run screenshot` sets UPDATE_SCREENSHOT=1): `npm test`
+   * leaves the working tree as it found it.
    */
   async screenshot(name: string, copyTo?: string): Promise<void> {
     const path = `test-results/screenshots/${name}.png`;
@@ -114,7 +115,7 @@ export class LabPage {
       document.querySelector('.side')?.scrollTo(0, 0);
     });
     await this.page.screenshot({ path, fullPage: false });
-    if (copyTo) {
+    if (copyTo && process.env.UPDATE_SCREENSHOT === '1') {
       mkdirSync(dirname(copyTo), { recursive: true });
       copyFileSync(path, copyTo);
     }
