@@ -3,6 +3,7 @@
  * flags, running one seed, and the summary table.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { defaultLimits } from '../src/core/experiment/budget';
 import { nodeWarmStartCache } from '../src/engine/warmStartNode';
 import { createRun } from '../src/core/experiment/runner';
 import { parseSpec, type ExperimentSpec } from '../src/core/experiment/spec';
@@ -66,7 +67,7 @@ export type SeedSummary = RunSummary & { members: MemberInfo[] };
  * rejects with the runner's WarmStartMissError before RL (docs/WARMSTARTS.md, "The guard").
  */
 export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?: RunProgress): Promise<SeedSummary> {
-  const run = createRun(spec, { backend, warmStartCache: nodeWarmStartCache() });
+  const run = createRun(spec, { backend, warmStartCache: nodeWarmStartCache(), memoryLimits: defaultLimits(backend) });
   let members: MemberInfo[] = [];
   try {
     for await (const e of run.events()) {

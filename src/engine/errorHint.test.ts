@@ -13,3 +13,11 @@ describe('errorHint for a warm-start miss (docs/WARMSTARTS.md, "The guard")', ()
     }
   });
 });
+
+describe('errorHint for a run too large for its backend', () => {
+  it('points at the message, which says what to reduce', () => {
+    const message = 'This run needs about 3.1 GiB on wasm (weights 12 MiB, activations 3.1 GiB), more than the 2.0 GiB it can count on: lower prompts per step or group size, or use narrower or fewer members or arms.';
+    expect(errorHint(message, 'wasm')).toMatch(/smaller as the message says/);
+    expect(errorHint('One tensor of this run would take about 300 MiB, more than webgpu allows in one buffer (128 MiB): lower prompts per step or group size.', 'webgpu')).toMatch(/smaller/);
+  });
+});

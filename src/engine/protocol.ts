@@ -104,6 +104,10 @@ export function errorHint(message: string, backend: string | null): string {
     // WarmStartMissError (docs/WARMSTARTS.md, "The guard"): deterministic, so Start alone repeats it.
     return "The warm start is deterministic: starting again gives the same result. Change that member in the Experiment panel (more warm-start steps, a lower warm-start target or another init seed), then Start again. A spec can also retry it with other init seeds (warmStart.onMiss 'retry').";
   }
+  if (/^this run needs about|^one tensor of this run/.test(m)) {
+    // RunTooLargeError (src/core/experiment/budget.ts): the message already says what to reduce.
+    return 'Make the run smaller as the message says (the Experiment panel), then Start again. The estimate is an upper bound measured on wasm (docs/RELIABILITY.md).';
+  }
   if (/device (was )?lost|device is lost|instance reference no longer exists|gpudevice.*(destroyed|lost)/.test(m)) {
     return 'The GPU device was lost (driver reset, sleep, or too much work at once). Reload the page to try WebGPU again, or open it with ?backend=webgl or ?backend=wasm to train without WebGPU.';
   }

@@ -28,6 +28,7 @@ import { cohortStep, evaluateCohort } from './step';
 import { emptySummary, foldEvent } from './summary';
 import type { ExperimentSpec } from './spec';
 import type { ArmStepMetrics, BaseEvaluation, MemberInfo, RunnerEvent, RunSummary } from './events';
+import { checkMemory, type MemoryLimits } from './budget';
 
 /** Thrown by events() before the base evaluation when a member missed its warm-start target. */
 export { WarmStartMissError } from './warmStartCohort';
@@ -53,6 +54,16 @@ export interface RunOptions {
   stacking?: Stacking;
   /** Stored warm starts: a member found there skips its warm start; one trained is saved there. */
   warmStartCache?: WarmStartCache;
+  /** What the backend can hold: a run estimated above it throws RunTooLargeError before it starts. */
+  memoryLimits?: MemoryLimits;
+}
+
+/** Thrown by events() before anything is computed when the run would not fit its backend's memory. */
+export class RunTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunTooLargeError';
+  }
 }
 
 export interface ExperimentRun {
@@ -74,6 +85,8 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   const L = lengthCap(spec, task);
   const promptTokens = 1 + task.promptLength(d);
   const maxLen = Math.max(sequenceLength(task, d), promptTokens + L);
+  // An over-large run is refused before any tensor exists (budget.ts; the caller's limits).
+  const tooLarge = opts.memoryLimits ? checkMemory(spec, opts.memoryLimits) : null;
   const split: Split = makeSplit(task, d, root.child('split'), {
     warmStart: spec.data.labeledPool,
     rl: spec.data.rlPool,
@@ -149,6 +162,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   }
 
   async function* events(): AsyncGenerator<RunnerEvent, void, void> {
+    if (tooLarge) throw new RunTooLargeError(tooLarge);
     if (opts.checkpoint) {
       await restore(opts.checkpoint);
     } else {
