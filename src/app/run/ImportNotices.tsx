@@ -15,7 +15,7 @@ function stepsOf(bundle: RunBundle): number {
 }
 
 /** "6 of 6 RL steps on wasm, saved 2 Jan 2025, 03:04" */
-function describe(bundle: RunBundle): string {
+function runFileText(bundle: RunBundle): string {
   const { record } = bundle;
   const finished = record.events.at(-1)?.type === 'done';
   const saved = new Date(bundle.createdAt);
@@ -47,7 +47,7 @@ export function ImportNotices() {
       {notice?.kind === 'ready' && (
         <div role="status" className="notice notice-info import-ready" data-testid="import-ready">
           <span>
-            Run file <strong data-testid="import-ready-name">{notice.bundle.name}</strong> ({notice.fileName}): {describe(notice.bundle)}.
+            Run file <strong data-testid="import-ready-name">{notice.bundle.name}</strong> ({notice.fileName}): {runFileText(notice.bundle)}.
           </span>
           <span className="button-row">
             <button type="button" className="primary" data-testid="import-show" onClick={() => showImportedRun(notice.bundle)}>
