@@ -7,6 +7,7 @@ import { cohortSignature } from '../engine/backendChoice';
 import type { WorkerCommand, WorkerEvent } from '../engine/protocol';
 import { loadRememberedChoices, rememberChoice } from './backendMemory';
 import { useLab } from './store';
+import { recordWorkerEvents, startRecord } from './store/liveRecord';
 import { validationOf } from './controls/validation';
 
 let worker: Worker | null = null;
@@ -20,6 +21,7 @@ function flush(): void {
   if (queue.length === 0) return;
   const batch = queue;
   queue = [];
+  recordWorkerEvents(batch);
   useLab.getState().applyWorkerEvents(batch);
 }
 
@@ -90,6 +92,7 @@ export const lab = {
     flush();
     const runId = ++runCounter;
     s.beginRun(runId, v.spec);
+    startRecord(runId, v.spec, s.engine.report?.backend ?? null, s.presetId);
     s.selectInspectorStep(null);
     send({ type: 'start', runId, spec: v.spec, backend: backendParam, remembered: loadRememberedChoices() });
     return true;

@@ -7,6 +7,7 @@
  */
 import { create } from 'zustand';
 import { createCompareSlice } from './compareSlice';
+import { createImportSlice } from './importSlice';
 import { createRunSlice, initialEngineState, initialRunState } from './runSlice';
 import { createSpecSlice, initialSpecState } from './specSlice';
 import type { LabState } from './types';
@@ -19,9 +20,10 @@ export const useLab = create<LabState>()((...a) => ({
   ...createRunSlice(...a),
   ...createUiSlice(...a),
   ...createCompareSlice(...a),
+  ...createImportSlice(...a),
 }));
 
 /** Back to a fresh page: default preset, no run, default UI. Actions are kept. */
 export function resetLab(presetId?: string): void {
-  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [] });
+  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [], importNotice: null, imported: null });
 }

@@ -1,0 +1,222 @@
+/**
+ * Run files: a whole run (src/app/store/record.ts: the spec, the backend and the runner events) as
+ * one versioned JSON document a student can download, keep, send and open again in the lab:
+ *
+ *   { "format": "cohort-lab-run", "version": 1, "name": "collapse, seed 1", "createdAt": "2025-…Z",
+ *     "app": { "name": "cohort-lab", "version": "0.1.0" }, "preset": "collapse",
+ *     "record": { "spec": { … }, "backend": "wasm", "events": [ base, step 1, …, done ] } }
+ *
+ * Like share links (url.ts), a run file is untrusted input: it is refused unread above
+ * MAX_BUNDLE_CHARS, must be JSON of this format, is upgraded from older versions by
+ * BUNDLE_MIGRATIONS (a newer one asks for a reload), and is validated by the spec's schema and the
+ * event schemas (runEventsSchema.ts), then checked for consistency with its spec. Every failure is
+ * a message in words (shown as text), never a throw.
+ */
+import { version as appVersion } from '../../package.json';
+import { getPreset } from '../core/experiment/presets';
+import { ExperimentSpecSchema, SPEC_VERSION } from '../core/experiment/spec';
+import type { RecordedEvent, RunRecord } from '../app/store/record';
+import { RecordedEventsSchema, RUN_LIMITS } from './runEventsSchema';
+import { z } from 'zod';
+
+export const BUNDLE_FORMAT = 'cohort-lab-run';
+/** The run file format this code writes. Bump it, and add a BUNDLE_MIGRATIONS entry, when it changes. */
+export const BUNDLE_VERSION = 1;
+/** Largest run file read, in characters (about bytes: the file is ASCII JSON); larger ones are refused unread. */
+export const MAX_BUNDLE_CHARS = 25 * 1024 * 1024;
+/** Longest run name. */
+export const MAX_NAME_CHARS = 120;
+/** Rollout samples (the inspector's) are kept for this many last steps, as the live page keeps them. */
+export const BUNDLE_SAMPLE_STEPS = 200;
+
+export interface RunBundle {
+  format: typeof BUNDLE_FORMAT;
+  version: typeof BUNDLE_VERSION;
+  name: string;
+  /** ISO 8601 time the file was written. */
+  createdAt: string;
+  /** The app that wrote it (absent: not known). */
+  app?: { name: string; version: string };
+  /** The preset the experiment started from, when it is one this page knows (absent: none). */
+  preset?: string;
+  record: RunRecord;
+}
+
+export type BundleErrorKind = 'too-large' | 'not-json' | 'wrong-format' | 'newer-version' | 'old-version' | 'invalid';
+export type ParseBundleResult = { ok: true; bundle: RunBundle } | { ok: false; kind: BundleErrorKind; error: string };
+
+/**
+ * `BUNDLE_MIGRATIONS[n]` turns a version-n document (parsed JSON, not yet validated) into a
+ * version-(n+1) one, e.g. for a renamed field
+ *   1: (doc) => ({ ...doc, version: 2, record: { ...(doc.record as object), events: renamed(…) } })
+ * so every file written before keeps opening (bundle.test.ts shows a v0 -> v1 example).
+ */
+export type BundleMigration = (doc: Record<string, unknown>) => Record<string, unknown>;
+export const BUNDLE_MIGRATIONS: Readonly<Record<number, BundleMigration>> = {};
+
+const name = z
+  .string()
+  .max(MAX_NAME_CHARS, `at most ${MAX_NAME_CHARS} characters`)
+  .refine((s) => s.trim().length > 0, 'a run needs a name');
+
+const BundleSchema = z.object({
+  format: z.literal(BUNDLE_FORMAT),
+  version: z.literal(BUNDLE_VERSION),
+  name,
+  createdAt: z.iso.datetime({ offset: true }),
+  app: z.object({ name: z.string().max(40), version: z.string().max(40) }).optional(),
+  preset: z.string().max(40).optional(),
+  record: z.object({
+    spec: ExperimentSpecSchema,
+    backend: z.string().max(RUN_LIMITS.label).nullable(),
+    events: RecordedEventsSchema,
+  }),
+});
+
+/**
+ * The run file of a record, as compact JSON. Warm-start progress is not in a record; rollout
+ * samples are kept for the last BUNDLE_SAMPLE_STEPS steps only (what the inspector holds live).
+ */
+export function serializeBundle(record: RunRecord, runName: string, opts: { createdAt?: Date; preset?: string } = {}): string {
+  const steps = record.events.filter((e) => e.type === 'step');
+  const firstSampled = steps.length > BUNDLE_SAMPLE_STEPS ? steps[steps.length - BUNDLE_SAMPLE_STEPS].step : 0;
+  const events = record.events.map((e): RecordedEvent => (e.type === 'step' && e.step < firstSampled ? { ...e, samples: [] } : e));
+  const bundle: RunBundle = {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    name: cleanName(runName),
+    createdAt: (opts.createdAt ?? new Date()).toISOString(),
+    app: { name: 'cohort-lab', version: appVersion },
+    ...(opts.preset && getPreset(opts.preset) ? { preset: opts.preset } : {}),
+    record: { spec: record.spec, backend: record.backend, events },
+  };
+  return JSON.stringify(bundle);
+}
+
+/** A name a run file can hold: one line, trimmed, cut to MAX_NAME_CHARS; 'Cohort Lab run' when empty. */
+export function cleanName(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, MAX_NAME_CHARS).trim();
+  return line || 'Cohort Lab run';
+}
+
+/** Read a run file (untrusted). Never throws: a bad file is a message in words, to show as text. */
+export function parseBundle(text: string, migrations: Readonly<Record<number, BundleMigration>> = BUNDLE_MIGRATIONS): ParseBundleResult {
+  try {
+    return parseUnsafe(text, migrations);
+  } catch {
+    // Every check above returns its own message; this is the net under them (and under migrations).
+    return fail('invalid', 'it could not be read');
+  }
+}
+
+function parseUnsafe(text: string, migrations: Readonly<Record<number, BundleMigration>>): ParseBundleResult {
+  if (typeof text !== 'string') return fail('not-json', 'it is not text');
+  if (text.length > MAX_BUNDLE_CHARS) return fail('too-large', `it is ${megabytes(text.length)}; the limit is ${megabytes(MAX_BUNDLE_CHARS)}`);
+  let value: unknown;
+  let protoKey = false;
+  try {
+    // JSON.parse makes "__proto__" an own key (no pollution), and zod would drop it from a record
+    // silently; refuse it in words instead, as share links do.
+    value = JSON.parse(text, (key, v) => {
+      if (key === '__proto__') protoKey = true;
+      return v;
+    });
+  } catch {
+    return fail('not-json', 'it is not valid JSON (cut short, or not a run file)');
+  }
+  if (protoKey) return fail('invalid', 'it contains a "__proto__" key');
+  if (!isObject(value) || value.format !== BUNDLE_FORMAT) {
+    const what = isObject(value) && typeof value.format === 'string' ? `its format is ${quote(value.format)}` : 'it has no "format" field';
+    return fail('wrong-format', `it is not a Cohort Lab run file (${what}; expected "${BUNDLE_FORMAT}")`);
+  }
+
+  let doc: Record<string, unknown> = value;
+  const v = doc.version;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return fail('invalid', `its format version ${quote(String(v))} is not a whole number`);
+  if (v > BUNDLE_VERSION) {
+    return fail('newer-version', `it was made by a newer Cohort Lab (run file format v${v}; this page reads up to v${BUNDLE_VERSION}). Reload the page to get the latest version`);
+  }
+  while ((doc.version as number) < BUNDLE_VERSION) {
+    const from = doc.version as number;
+    const migrate = Object.prototype.hasOwnProperty.call(migrations, from) ? migrations[from] : undefined;
+    if (!migrate) return fail('old-version', `run file format v${from} is no longer supported`);
+    let next: unknown = null;
+    try {
+      next = migrate(doc);
+    } catch {
+      // A migration is our code, but the document it reads is not: treat a throw as a bad file.
+    }
+    if (!isObject(next) || !(typeof next.version === 'number' && next.version > from)) return fail('old-version', `it could not be upgraded from run file format v${from}`);
+    doc = next;
+  }
+
+  const specVersion = isObject(doc.record) && isObject(doc.record.spec) ? doc.record.spec.version : undefined;
+  if (typeof specVersion === 'number' && specVersion > SPEC_VERSION) {
+    return fail('newer-version', `its experiment was written by a newer Cohort Lab (spec version ${specVersion}; this page reads up to ${SPEC_VERSION}). Reload the page to get the latest version`);
+  }
+  const parsed = BundleSchema.safeParse(doc);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`);
+    return fail('invalid', `it holds invalid values: ${issues.join('; ')}`);
+  }
+  const bundle = parsed.data as RunBundle;
+  const problem = recordProblem(bundle.record);
+  if (problem) return fail('invalid', problem);
+  if (bundle.preset !== undefined && !getPreset(bundle.preset)) delete bundle.preset;
+  return { ok: true, bundle };
+}
+
+/**
+ * What the schemas cannot see: the events must be a run of this spec, in order (what the reducer
+ * and the panels take for granted). Null when they are.
+ */
+export function recordProblem(record: RunRecord): string | null {
+  const { spec, events } = record;
+  if (events[0]?.type !== 'base') return 'its events do not start with the base evaluation';
+  const arms = new Map(spec.arms.map((a) => [a.id, new Set(a.members)]));
+  const memberIds = new Set(spec.members.map((m) => m.id));
+  let last = 0;
+  for (let i = 1; i < events.length; i++) {
+    const ev = events[i];
+    const at = `record.events.${i}`;
+    if (ev.type === 'base') return `${at}: a second base evaluation`;
+    if (ev.type === 'done') {
+      if (i !== events.length - 1) return `${at}: events after the end of the run`;
+      const unknown = ev.summary.arms.find((a) => !arms.has(a.id));
+      if (unknown) return `${at}.summary: arm ${quote(unknown.id)} is not in the experiment`;
+      continue;
+    }
+    if (ev.step <= last) return `${at}: step ${ev.step} comes after step ${last}`;
+    if (ev.step > spec.steps || ev.steps !== spec.steps) return `${at}: step ${ev.step} of ${ev.steps} does not fit an experiment of ${spec.steps} steps`;
+    last = ev.step;
+    for (const arm of ev.arms) {
+      const members = arms.get(arm.armId);
+      if (!members) return `${at}: arm ${quote(arm.armId)} is not in the experiment`;
+      const stranger = Object.keys(arm.members).find((m) => !members.has(m));
+      if (stranger) return `${at}: arm ${arm.armId} has no member ${quote(stranger)}`;
+      const pair = arm.pairs.find((p) => !members.has(p.a) || !members.has(p.b));
+      if (pair) return `${at}: arm ${arm.armId} has no pair ${quote(`${pair.a}-${pair.b}`)}`;
+    }
+    if (ev.samples.some((s) => !arms.has(s.armId) || s.members.some((m) => !memberIds.has(m.memberId)))) return `${at}: a rollout sample names an arm or member not in the experiment`;
+  }
+  if (last === 0) return 'it holds no RL step';
+  return null;
+}
+
+function fail(kind: BundleErrorKind, why: string): ParseBundleResult {
+  return { ok: false, kind, error: `This run file could not be loaded: ${why}.` };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Untrusted text quoted for a message (shown as text, never HTML), cut to a readable length. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+export function megabytes(chars: number): string {
+  return `${(chars / (1024 * 1024)).toFixed(1)} MB`;
+}
