@@ -15,6 +15,7 @@ import { PseudoLabelPanel } from './panels/PseudoLabelPanel';
 import { Notices } from './run/Notices';
 import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
+import { Scoreboard } from './run/Scoreboard';
 import { ViewControls } from './run/ViewControls';
 import { useLab } from './store';
 import { startShareLinks } from './shareLink';
@@ -56,6 +57,9 @@ export function App() {
             </ErrorBoundary>
           </aside>
           <div className="panels">
+            <ErrorBoundary where="The scoreboard">
+              <Scoreboard />
+            </ErrorBoundary>
             <PseudoLabelPanel />
             <DisagreementPanel />
             <CollapsePanel />
