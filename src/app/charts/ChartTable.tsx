@@ -1,7 +1,10 @@
-/** A chart's numbers as an accessible table (chartModel.ts chartTable): text only, never HTML. */
+/**
+ * A chart's numbers as an accessible table (chartModel.ts chartTable): text only, never HTML. The
+ * box scrolls, so it takes focus (arrow keys scroll it) and is a named region.
+ */
 export function ChartTable({ id, caption, head, rows }: { id: string; caption: string; head: string[]; rows: string[][] }) {
   return (
-    <div className="table-scroll chart-table" id={id}>
+    <div className="table-scroll chart-table" id={id} tabIndex={0} role="region" aria-label={`Table: ${caption}`}>
       <table data-testid={`${id}`}>
         <caption>{caption}</caption>
         <thead>

@@ -5,7 +5,7 @@
  * The report stacks the scoreboard's lines and every chart's image into one PNG. Layout:
  * pngLayout.ts (pure, tested); this file only draws and downloads.
  */
-import { type LegendEntry, PNG_STYLE, chartImageLayout, stackLayout } from './pngLayout';
+import { type LegendEntry, PNG_STYLE, chartImageLayout, stackLayout, titleLineHeight, wrapText } from './pngLayout';
 
 export interface Colors {
   background: string;
@@ -42,17 +42,20 @@ export function composeChart(plotCanvas: HTMLCanvasElement, title: string, legen
   const cssW = plotCanvas.getBoundingClientRect().width || plotCanvas.width / r;
   const cssH = plotCanvas.getBoundingClientRect().height || plotCanvas.height / r;
   const legendFont = `${PNG_STYLE.legendPx}px ${FONT}`;
+  const titleFont = `600 ${PNG_STYLE.titlePx}px ${FONT}`;
   const measure = context(1, 1, 1).ctx;
+  measure.font = titleFont;
+  const titleLines = wrapText(title, cssW, (s) => measure.measureText(s).width);
   measure.font = legendFont;
   const widths = legend.map((l) => measure.measureText(l.label).width);
-  const layout = chartImageLayout(cssW, cssH, widths);
+  const layout = chartImageLayout(cssW, cssH, widths, PNG_STYLE, titleLines.length);
   const { canvas, ctx } = context(layout.width, layout.height, r);
   ctx.fillStyle = colors.background;
   ctx.fillRect(0, 0, layout.width, layout.height);
   ctx.fillStyle = colors.ink;
   ctx.textBaseline = 'top';
-  ctx.font = `600 ${PNG_STYLE.titlePx}px ${FONT}`;
-  ctx.fillText(title, layout.title.x, layout.title.y, layout.width - 2 * PNG_STYLE.pad);
+  ctx.font = titleFont;
+  titleLines.forEach((line, i) => ctx.fillText(line, layout.title.x, layout.title.y + i * titleLineHeight()));
   ctx.drawImage(plotCanvas, layout.plot.x, layout.plot.y, layout.plot.w, layout.plot.h);
   ctx.font = legendFont;
   ctx.textBaseline = 'middle';
@@ -73,10 +76,17 @@ export function composeChart(plotCanvas: HTMLCanvasElement, title: string, legen
   return canvas;
 }
 
-/** Lines of text as an image block (the report's heading and scoreboard). */
-export function composeText(lines: readonly { text: string; px: number; bold?: boolean; muted?: boolean }[], width: number, colors: Colors): HTMLCanvasElement {
+/** Paragraphs of text as an image block (the report's heading and scoreboard), wrapped to the width. */
+export function composeText(paragraphs: readonly { text: string; px: number; bold?: boolean; muted?: boolean }[], width: number, colors: Colors): HTMLCanvasElement {
   const r = ratio();
-  const lineGap = 8;
+  const lineGap = 6;
+  const inner = width - 2 * PNG_STYLE.pad;
+  const measure = context(1, 1, 1).ctx;
+  const fontOf = (p: { px: number; bold?: boolean }) => `${p.bold ? '600 ' : ''}${p.px}px ${FONT}`;
+  const lines = paragraphs.flatMap((p) => {
+    measure.font = fontOf(p);
+    return wrapText(p.text, inner, (s) => measure.measureText(s).width).map((text) => ({ ...p, text }));
+  });
   const height = lines.reduce((h, l) => h + l.px + lineGap, 0) + 2 * PNG_STYLE.pad;
   const { canvas, ctx } = context(width, height, r);
   ctx.fillStyle = colors.background;
@@ -84,9 +94,9 @@ export function composeText(lines: readonly { text: string; px: number; bold?: b
   ctx.textBaseline = 'top';
   let y = PNG_STYLE.pad;
   for (const l of lines) {
-    ctx.font = `${l.bold ? '600 ' : ''}${l.px}px ${FONT}`;
+    ctx.font = fontOf(l);
     ctx.fillStyle = l.muted ? colors.muted : colors.ink;
-    ctx.fillText(l.text, PNG_STYLE.pad, y, width - 2 * PNG_STYLE.pad);
+    ctx.fillText(l.text, PNG_STYLE.pad, y);
     y += l.px + lineGap;
   }
   return canvas;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PNG_STYLE, chartImageLayout, legendLayout, pngFileName, stackLayout } from './pngLayout';
+import { PNG_STYLE, chartImageLayout, legendLayout, pngFileName, stackLayout, wrapText } from './pngLayout';
 
 const S = PNG_STYLE;
 const item = (w: number) => S.swatch + S.swatchGap + w;
@@ -37,6 +37,13 @@ describe('chartImageLayout', () => {
     for (const p of l.legend) expect(p.x + 60).toBeLessThanOrEqual(l.width - S.pad);
   });
 
+  it('moves the plot down for a title on more lines', () => {
+    const one = chartImageLayout(300, 100, []);
+    const two = chartImageLayout(300, 100, [], PNG_STYLE, 2);
+    expect(two.plot.y - one.plot.y).toBe(S.titlePx + 4);
+    expect(two.height - one.height).toBe(S.titlePx + 4);
+  });
+
   it('has no legend gap without a legend', () => {
     const l = chartImageLayout(300, 100, []);
     expect(l.height).toBe(l.plot.y + 100 + S.pad);
@@ -58,5 +65,17 @@ describe('pngFileName', () => {
   it('slugs a title', () => {
     expect(pngFileName('Held-out pass@1 per arm and member')).toBe('cohort-lab-held-out-pass-1-per-arm-and-member.png');
     expect(pngFileName('???')).toBe('cohort-lab-chart.png');
+  });
+});
+
+describe('wrapText', () => {
+  const measure = (s: string) => s.length * 10;
+  it('breaks between words so no line passes the width', () => {
+    expect(wrapText('the reward rises as accuracy falls', 120, measure)).toEqual(['the reward', 'rises as', 'accuracy', 'falls']);
+    expect(wrapText('short', 120, measure)).toEqual(['short']);
+    expect(wrapText('', 120, measure)).toEqual([]);
+  });
+  it('keeps a word longer than the width whole, on its own line', () => {
+    expect(wrapText('a verylongwordindeed b', 50, measure)).toEqual(['a', 'verylongwordindeed', 'b']);
   });
 });

@@ -62,11 +62,17 @@ export interface ChartImageLayout {
   legend: Point[];
 }
 
-/** One chart's image: title, the plot canvas at its CSS size, the legend under it. */
-export function chartImageLayout(plotW: number, plotH: number, legendLabelWidths: readonly number[], style: Style = PNG_STYLE): ChartImageLayout {
+/** Height of one title line (the title wraps to the plot's width: titleLines). */
+export function titleLineHeight(style: Style = PNG_STYLE): number {
+  return style.titlePx + 4;
+}
+
+/** One chart's image: title (on `titleLines` lines), the plot canvas at its CSS size, the legend under it. */
+export function chartImageLayout(plotW: number, plotH: number, legendLabelWidths: readonly number[], style: Style = PNG_STYLE, titleLines = 1): ChartImageLayout {
   const width = plotW + 2 * style.pad;
   const title = { x: style.pad, y: style.pad };
-  const plot = { x: style.pad, y: style.pad + style.titlePx + style.titleGap, w: plotW, h: plotH };
+  const titleH = style.titlePx + (Math.max(1, titleLines) - 1) * titleLineHeight(style);
+  const plot = { x: style.pad, y: style.pad + titleH + style.titleGap, w: plotW, h: plotH };
   const legend = legendLayout(legendLabelWidths, plotW, style);
   const legendTop = plot.y + plotH + (legend.height ? style.legendGap : 0);
   return {
@@ -101,4 +107,21 @@ export function pngFileName(title: string): string {
     .slice(0, 60)
     .replace(/-+$/, '');
   return `cohort-lab-${slug || 'chart'}.png`;
+}
+
+/** Words into lines no wider than maxWidth (a word wider than that gets a line of its own). */
+export function wrapText(text: string, maxWidth: number, measure: (s: string) => number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && measure(next) > maxWidth) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = next;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
 }
