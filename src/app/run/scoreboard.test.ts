@@ -88,6 +88,6 @@ describe('formatting', () => {
   it('says what collapsed means with the run\'s delta, and prints lines for the report', () => {
     expect(collapseDefinition(0.1)).toContain('more than 0.10 below its best');
     const lines = scoreboardLines([{ armId: 'self', scheme: 'self', memberIds: ['A', 'B'], start: 0.44, now: 0.31, change: -0.13, reward: 0.98, collapsed: [{ memberId: 'A', step: 40 }] }]);
-    expect(lines).toEqual(['self (self; A, B):  pass@1 0.44 → 0.31 (−0.13)   reward 0.98   collapsed: yes: A at step 40']);
+    expect(lines).toEqual(['self (self; A, B) · pass@1 0.44 → 0.31 (−0.13) · reward 0.98 · collapsed: yes: A at step 40']);
   });
 });

@@ -95,7 +95,7 @@ export function collapseDefinition(delta: number): string {
 export function scoreboardLines(rows: readonly ScoreRow[]): string[] {
   return rows.map(
     (r) =>
-      `${r.armId} (${r.scheme}; ${r.memberIds.join(', ')}):  pass@1 ${fmt2(r.start)} → ${fmt2(r.now)} (${fmtSigned(r.change)})   ` +
-      `reward ${fmt2(r.reward)}   collapsed: ${collapsedText(r)}`,
+      `${r.armId} (${r.scheme}; ${r.memberIds.join(', ')}) · pass@1 ${fmt2(r.start)} → ${fmt2(r.now)} (${fmtSigned(r.change)}) · ` +
+      `reward ${fmt2(r.reward)} · collapsed: ${collapsedText(r)}`,
   );
 }
