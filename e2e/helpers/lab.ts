@@ -91,10 +91,10 @@ export class LabPage {
     return s ? s.split('|') : [];
   }
 
-  /** The labels uPlot drew in a chart's legend. */
+  /** The labels uPlot drew in a chart's legend (not the hidden entries of raw lines under smoothed ones). */
   async legend(testId: string): Promise<string[]> {
     const figure = this.chart(testId);
-    const labels = await figure.locator('.u-legend .u-series .u-label').allTextContents();
+    const labels = await figure.locator('.u-legend .u-series:not(.u-raw) .u-label').allTextContents();
     return labels.filter((l) => l !== 'RL step');
   }
 

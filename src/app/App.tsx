@@ -16,6 +16,7 @@ import { Notices } from './run/Notices';
 import { ImportNotices } from './run/ImportNotices';
 import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
+import { Scoreboard } from './run/Scoreboard';
 import { ViewControls } from './run/ViewControls';
 import { useLab } from './store';
 import { startShareLinks } from './shareLink';
@@ -58,6 +59,9 @@ export function App() {
             </ErrorBoundary>
           </aside>
           <div className="panels">
+            <ErrorBoundary where="The scoreboard">
+              <Scoreboard />
+            </ErrorBoundary>
             <PseudoLabelPanel />
             <DisagreementPanel />
             <CollapsePanel />

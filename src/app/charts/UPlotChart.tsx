@@ -1,12 +1,14 @@
 /**
  * One uPlot chart that updates live. The uPlot instance is created once per chart *shape* (its
- * series, theme and type size) and then only fed with `setData` as steps arrive, so a long run
- * never re-creates it. Null values are gaps; eval-only series set `spanGaps` to join their points.
+ * series, axis, theme and type size) and then only fed with `setData` as steps arrive, so a long
+ * run never re-creates it. Null values are gaps; eval-only series set `spanGaps` to join their
+ * points. ChartCard.tsx builds what it draws (chartModel.ts) and adds the note, table and PNG.
  *
  * The container exposes what e2e tests assert instead of pixels:
- *   data-points     non-null values drawn (reference lines excluded)
- *   data-steps      x values (RL steps) received
- *   data-series     the labels of the data series, joined by '|'
+ *   data-points     non-null values of the live data lines (reference and compare lines excluded)
+ *   data-steps      x values (RL steps) of the live run
+ *   data-series     the labels of the live data lines, joined by '|'
+ *   data-compare    the labels of the compare-layer lines, joined by '|'
  *   data-instances  how many uPlot instances this chart has created (stays 1 during a run)
  *   data-bands      shaded bands drawn (e.g. the hacking gap of a collapse chart)
  */
@@ -15,6 +17,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useLab } from '../store';
 import { countPoints, type Column } from '../store/series';
+import { type AxisKind, yRange } from './axes';
 
 export interface SeriesDef {
   label: string;
@@ -27,25 +30,33 @@ export interface SeriesDef {
   spanGaps?: boolean;
   /** A constant guide line (oracle 1.0, base maj@G): not counted as data. */
   reference?: boolean;
+  /** The raw line under a smoothed one: drawn faint and left out of the legend. */
+  raw?: boolean;
 }
 
 export interface ChartProps {
   testId: string;
-  /** Accessible name of the chart. */
-  title: string;
   xLabel: string;
   yLabel: string;
+  /** Every line drawn, in drawing order (the first is drawn first, i.e. behind). */
   series: SeriesDef[];
   /** [x, y1, y2, ...] aligned columns, one y per series. */
   x: number[];
   ys: Column[];
   /** Changes whenever the columns did (they are mutated in place). */
   version: number;
-  /** Fixed y range, e.g. [0, 1] for rates; default: auto. */
-  yRange?: [number, number];
+  /** How the y axis is ranged (axes.ts); `lengthMax` is the top of a 'length' axis. */
+  axis: AxisKind;
+  lengthMax?: number;
   /** Shaded bands between two series (indices into `series`), e.g. the reward gap. */
   bands?: { upper: number; lower: number; fill: string }[];
   height?: number;
+  /** The live data lines (for data-points, data-series, data-steps). */
+  live: { label: string; col: Column }[];
+  liveSteps: number;
+  compareLabels?: string[];
+  /** The holder element once uPlot has drawn into it (for the PNG export). */
+  holderRef?: React.RefObject<HTMLDivElement | null>;
 }
 
 function cssVar(el: Element, name: string, fallback: string): string {
@@ -53,13 +64,17 @@ function cssVar(el: Element, name: string, fallback: string): string {
 }
 
 export function UPlotChart(props: ChartProps) {
-  const { testId, title, xLabel, yLabel, series, x, ys, version, yRange, bands, height = 220 } = props;
-  const holder = useRef<HTMLDivElement>(null);
+  const { testId, xLabel, yLabel, series, x, ys, version, axis, lengthMax = 0, bands, height = 220, live, liveSteps, compareLabels = [] } = props;
+  const ownHolder = useRef<HTMLDivElement>(null);
+  const holder = props.holderRef ?? ownHolder;
   const plot = useRef<uPlot | null>(null);
   const instances = useRef(0);
   const theme = useLab((s) => s.ui.theme);
   const presenter = useLab((s) => s.ui.presenter);
-  const shapeKey = useMemo(() => JSON.stringify({ series, yRange, bands, theme, presenter, height, xLabel, yLabel }), [series, yRange, bands, theme, presenter, height, xLabel, yLabel]);
+  const shapeKey = useMemo(
+    () => JSON.stringify({ series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel }),
+    [series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel],
+  );
   const data = useMemo(() => [x, ...ys] as uPlot.AlignedData, [x, ys]);
   const dataRef = useRef(data);
   dataRef.current = data;
@@ -73,7 +88,7 @@ export function UPlotChart(props: ChartProps) {
     const fontPx = presenter ? 16 : 12;
     const font = `${fontPx}px system-ui, sans-serif`;
     const labelFont = `600 ${fontPx}px system-ui, sans-serif`;
-    const axis = (label: string): uPlot.Axis => ({
+    const axisOpts = (label: string): uPlot.Axis => ({
       label,
       stroke: ink,
       font,
@@ -89,10 +104,10 @@ export function UPlotChart(props: ChartProps) {
       height: presenter ? height * 1.3 : height,
       scales: {
         x: { time: false },
-        y: yRange ? { range: () => [yRange[0], yRange[1]] } : { auto: true },
+        y: { range: (_u, min, max) => yRange(axis, min, max, lengthMax) },
       },
       // Steps are whole numbers: no 1.5 on the x axis.
-      axes: [{ ...axis(xLabel), incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000] }, axis(yLabel)],
+      axes: [{ ...axisOpts(xLabel), incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000] }, axisOpts(yLabel)],
       // Labels only: live values under the cursor would make the legend jump while steps arrive.
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
@@ -101,6 +116,7 @@ export function UPlotChart(props: ChartProps) {
         ...series.map(
           (s): uPlot.Series => ({
             label: s.label,
+            class: s.raw ? 'u-raw' : undefined,
             stroke: s.color,
             dash: s.dash && s.dash.length ? s.dash : undefined,
             width: (s.width ?? (s.reference ? 1 : 2)) * widthScale,
@@ -134,21 +150,17 @@ export function UPlotChart(props: ChartProps) {
     plot.current?.setData(data);
   }, [data, version]);
 
-  const dataCols = ys.filter((_, i) => !series[i]?.reference);
-  const points = countPoints(dataCols);
-  const labels = series.filter((s) => !s.reference).map((s) => s.label);
   return (
-    <figure className="chart" role="group" aria-label={title}>
-      <div
-        ref={holder}
-        className="chart-canvas"
-        data-testid={testId}
-        data-points={points}
-        data-steps={x.length}
-        data-series={labels.join('|')}
-        data-version={version}
-        data-bands={bands?.length ?? 0}
-      />
-    </figure>
+    <div
+      ref={holder}
+      className="chart-canvas"
+      data-testid={testId}
+      data-points={countPoints(live.map((l) => l.col))}
+      data-steps={liveSteps}
+      data-series={live.map((l) => l.label).join('|')}
+      data-compare={compareLabels.join('|')}
+      data-version={version}
+      data-bands={bands?.length ?? 0}
+    />
   );
 }

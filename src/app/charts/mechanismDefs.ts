@@ -9,9 +9,10 @@ import { withAlpha } from '../lib/colors';
 import type { ArmSeries, Column } from '../store/series';
 import { type ChartLines, REFERENCE_COLOR, type Styles, empty, isIntrinsic } from './seriesDefs';
 
-export const RESCUE_COLOR = '#2ca02c';
-export const MISLEAD_COLOR = '#ff7f0e';
-export const SHARED_ERROR_COLOR = '#d62728';
+/** Green, orange and red that stay apart for colour-blind viewers too (colors.test.ts). */
+export const RESCUE_COLOR = '#009e73';
+export const MISLEAD_COLOR = '#e69f00';
+export const SHARED_ERROR_COLOR = '#b2182b';
 
 /** Arms whose reward compares answers with a label (every scheme but the intrinsic ones). */
 export function hasLabels(arm: Pick<ArmSeries, 'scheme'>): boolean {

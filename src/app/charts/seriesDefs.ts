@@ -19,8 +19,8 @@ export interface ChartLines {
 
 export const REFERENCE_COLOR = '#8a8f98';
 
-/** The colour of "what is actually correct" in every collapse chart. */
-export const TRUTH_COLOR = '#2ca02c';
+/** The colour of "what is actually correct" in every collapse chart (apart from every arm colour for colour-blind viewers too). */
+export const TRUTH_COLOR = '#0a8a1c';
 
 export function lineLabel(armId: string, memberId: string): string {
   return `${armId} · ${memberId}`;

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MISLEAD_COLOR, RESCUE_COLOR, SHARED_ERROR_COLOR } from '../charts/mechanismDefs';
+import { TRUTH_COLOR } from '../charts/seriesDefs';
+import { closestPair, deltaE } from './colorVision';
 import { MEMBER_DASHES, SCHEME_COLORS, armColors, dashArray, kappaColor, memberDashes, withAlpha } from './colors';
 
 describe('armColors', () => {
@@ -60,5 +63,43 @@ describe('withAlpha and kappaColor', () => {
     expect(kappaColor(1)).toBe('rgba(214, 39, 40, 0.700)');
     expect(kappaColor(-0.5)).toBe('rgba(31, 119, 180, 0.390)');
     expect(kappaColor(3)).toBe(kappaColor(1));
+  });
+});
+
+describe('the palette under colour-vision deficiencies', () => {
+  const views = ['normal', 'protanopia', 'deuteranopia'] as const;
+
+  it('simulates known cases: white and grey stay put, red and green move together under deuteranopia', () => {
+    expect(deltaE('#ffffff', '#ffffff', 'deuteranopia')).toBe(0);
+    expect(deltaE('#808080', '#808080', 'protanopia')).toBeCloseTo(0, 6);
+    // The classic confusion: a red and a green of similar lightness are far apart for normal
+    // vision and close for a deuteranope.
+    expect(deltaE('#d62728', '#2ca02c', 'normal')).toBeGreaterThan(60);
+    expect(deltaE('#d62728', '#2ca02c', 'deuteranopia')).toBeLessThan(20);
+  });
+
+  it('keeps every pair of scheme colours apart for normal, protan and deutan viewers (Delta E >= 15), tritan >= 12', () => {
+    for (const v of views) {
+      const c = closestPair(SCHEME_COLORS, v);
+      expect(c.distance, `${v}: ${c.a} vs ${c.b}`).toBeGreaterThanOrEqual(15);
+    }
+    const t = closestPair(SCHEME_COLORS, 'tritanopia');
+    expect(t.distance, `tritanopia: ${t.a} vs ${t.b}`).toBeGreaterThanOrEqual(12);
+  });
+
+  it('keeps the truth green of the collapse charts apart from every arm colour it is drawn with', () => {
+    for (const v of views) for (const [scheme, color] of Object.entries(SCHEME_COLORS)) expect(deltaE(TRUTH_COLOR, color, v), `${v}: ${scheme}`).toBeGreaterThanOrEqual(15);
+  });
+
+  it('keeps rescue, mislead and shared error apart', () => {
+    for (const v of [...views, 'tritanopia'] as const) {
+      const c = closestPair({ rescue: RESCUE_COLOR, mislead: MISLEAD_COLOR, shared: SHARED_ERROR_COLOR }, v);
+      expect(c.distance, `${v}: ${c.a} vs ${c.b}`).toBeGreaterThanOrEqual(20);
+    }
+  });
+
+  it('keeps the member dashes: the cue that needs no colour at all', () => {
+    expect(memberDashes(['A', 'B', 'C']).A).toEqual([]);
+    expect(new Set(MEMBER_DASHES.map((d) => d.join(','))).size).toBe(MEMBER_DASHES.length);
   });
 });

@@ -4,19 +4,22 @@
  *
  * Arms get their scheme's colour (self is always vermillion, peer always blue ...), so two runs of
  * the lab look alike; a second arm with the same scheme takes the first unused colour of a spare
- * palette. Colours are mid-tones that read on both the light and the dark background.
+ * palette. Colours are mid-tones that read on both the light and the dark background, and every
+ * pair of scheme colours stays apart (CIE76 Delta E >= 15) as seen with normal vision, protanopia
+ * and deuteranopia (>= 12 with tritanopia; colorVision.ts, tested in colors.test.ts); the member
+ * dashes are the second cue that never depends on colour.
  */
 
 export const SCHEME_COLORS: Record<string, string> = {
   oracle: '#8a8f98',
   self: '#e4572e',
-  'self-soft': '#f0a04b',
+  'self-soft': '#e69f00',
   peer: '#2e86de',
-  ring: '#17a589',
-  cohort: '#9b59b6',
-  teacher: '#c9a227',
-  entropy: '#b5651d',
-  certainty: '#d35ba0',
+  ring: '#009e73',
+  cohort: '#973ce9',
+  teacher: '#a09f53',
+  entropy: '#b34b4f',
+  certainty: '#d51ba7',
 };
 
 /** Spare colours for repeated schemes (Okabe-Ito and Tableau hues not used above). */

@@ -1,26 +1,22 @@
-import { useMemo } from 'react';
-import { UPlotChart } from '../charts/UPlotChart';
+import { useCallback } from 'react';
+import { ChartCard } from '../charts/ChartCard';
 import { baseLines, concat, ensembleLines, memberLines, untrainedPairLines } from '../charts/seriesDefs';
 import { useRunView } from '../charts/useRunView';
+import type { RunSeries } from '../store/series';
 import { Panel } from './Panel';
 
 export function AccuracyPanel() {
-  const { version, series, base, baseKappa, styles, armMembers } = useRunView();
-  const pass = useMemo(
-    () => concat(memberLines(series, 'evalPassAt1', styles), baseLines(series.x, base, styles, 'passAt1')),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [series, version, base, styles],
-  );
-  const maj = useMemo(
-    () =>
+  const { base, baseKappa, styles, armMembers } = useRunView();
+  const pass = useCallback((r: RunSeries) => concat(memberLines(r, 'evalPassAt1', styles), baseLines(r.x, base, styles, 'passAt1')), [base, styles]);
+  const maj = useCallback(
+    (r: RunSeries) =>
       concat(
-        memberLines(series, 'evalMajAtG', styles),
-        ensembleLines(series, styles),
-        untrainedPairLines(series, baseKappa, styles, armMembers),
-        baseLines(series.x, base, styles, 'majAtG'),
+        memberLines(r, 'evalMajAtG', styles),
+        ensembleLines(r, styles),
+        untrainedPairLines(r, baseKappa, styles, armMembers),
+        baseLines(r.x, base, styles, 'majAtG'),
       ),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [series, version, base, baseKappa, styles, armMembers],
+    [base, baseKappa, styles, armMembers],
   );
   return (
     <Panel
@@ -40,11 +36,11 @@ export function AccuracyPanel() {
       <div className="multiples">
         <div className="small-multiple">
           <h3>pass@1</h3>
-          <UPlotChart testId="chart-pass1" title="Held-out pass@1 per arm and member" xLabel="RL step" yLabel="held-out pass@1" yRange={[0, 1]} series={pass.series} x={series.x} ys={pass.ys} version={version} />
+          <ChartCard testId="chart-pass1" title="Held-out pass@1 per arm and member" yLabel="held-out pass@1" axis="rate" build={pass} />
         </div>
         <div className="small-multiple">
           <h3>maj@G and the ensemble control</h3>
-          <UPlotChart testId="chart-majg" title="Held-out maj@G per arm and member, and the compute-matched ensemble" xLabel="RL step" yLabel="held-out maj@G" yRange={[0, 1]} series={maj.series} x={series.x} ys={maj.ys} version={version} />
+          <ChartCard testId="chart-majg" title="Held-out maj@G per arm and member, and the compute-matched ensemble" yLabel="held-out maj@G" axis="rate" build={maj} />
         </div>
       </div>
     </Panel>

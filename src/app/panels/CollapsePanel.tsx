@@ -1,32 +1,33 @@
-import { useMemo } from 'react';
-import { UPlotChart } from '../charts/UPlotChart';
-import { armCollapseLines, isIntrinsic, memberLines } from '../charts/seriesDefs';
+import { useCallback } from 'react';
+import { ArmHeading } from '../charts/ArmHeading';
+import { ChartCard } from '../charts/ChartCard';
+import { type CollapseLines, armCollapseLines, isIntrinsic, memberLines } from '../charts/seriesDefs';
 import type { Styles } from '../charts/seriesDefs';
 import { useRunView } from '../charts/useRunView';
 import type { ArmSeries, RunSeries } from '../store/series';
 import { Panel } from './Panel';
 
+const NO_LINES: CollapseLines = { series: [], ys: [], bands: [] };
+
 const INTRINSIC_REWARD: Record<string, string> = { entropy: 'minus the token entropy', certainty: 'the self-certainty' };
 
-function ArmCollapseChart({ arm, styles, x, version }: { arm: ArmSeries; styles: Styles; x: number[]; version: number }) {
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const lines = useMemo(() => armCollapseLines(arm, styles), [arm, styles, version]);
+function ArmCollapseChart({ arm, styles }: { arm: ArmSeries; styles: Styles }) {
+  const armId = arm.armId;
+  // The same definition draws the live arm and the arm of that id in every compare layer.
+  const build = useCallback((r: RunSeries) => {
+    const a = r.arms.find((x) => x.armId === armId);
+    return a ? armCollapseLines(a, styles) : NO_LINES;
+  }, [armId, styles]);
   const intrinsic = isIntrinsic(arm.scheme);
   return (
     <div className="small-multiple">
-      <h3 style={{ color: styles.arm[arm.armId] }}>
-        {arm.armId} <span className="sub">({arm.scheme})</span>
-      </h3>
-      <UPlotChart
-        testId={`chart-collapse-${arm.armId}`}
-        title={`Reward and correctness in arm ${arm.armId}`}
-        xLabel="RL step"
+      <ArmHeading armId={armId} scheme={arm.scheme} color={styles.arm[armId]} />
+      <ChartCard
+        testId={`chart-collapse-${armId}`}
+        title={`Reward and correctness in arm ${armId}`}
         yLabel={intrinsic ? 'reward / correct' : 'rate'}
-        series={lines.series}
-        x={x}
-        ys={lines.ys}
-        bands={lines.bands}
-        version={version}
+        axis={intrinsic ? 'auto' : 'rate'}
+        build={build}
         height={200}
       />
       {intrinsic && (
@@ -39,19 +40,19 @@ function ArmCollapseChart({ arm, styles, x, version }: { arm: ArmSeries; styles:
   );
 }
 
-function DynamicsChart({ run, metric, styles, version, yLabel, testId }: { run: RunSeries; metric: 'entropy' | 'length'; styles: Styles; version: number; yLabel: string; testId: string }) {
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const lines = useMemo(() => memberLines(run, metric, styles), [run, metric, styles, version]);
+function DynamicsChart({ metric, styles, yLabel, testId }: { metric: 'entropy' | 'length'; styles: Styles; yLabel: string; testId: string }) {
+  const build = useCallback((r: RunSeries) => memberLines(r, metric, styles), [metric, styles]);
   return (
     <div className="small-multiple">
       <h3>{metric === 'entropy' ? 'Token entropy' : 'Response length'}</h3>
-      <UPlotChart testId={testId} title={yLabel} xLabel="RL step" yLabel={yLabel} series={lines.series} x={run.x} ys={lines.ys} version={version} height={200} />
+      {/* Entropy from 0; lengths from 0 to the run's completion cap (axes.ts). */}
+      <ChartCard testId={testId} title={yLabel} yLabel={yLabel} axis={metric === 'entropy' ? 'nonneg' : 'length'} build={build} height={200} />
     </div>
   );
 }
 
 export function CollapsePanel() {
-  const { version, series, styles } = useRunView();
+  const { series, styles } = useRunView();
   return (
     <Panel
       id="collapse"
@@ -70,12 +71,12 @@ export function CollapsePanel() {
       <div className="multiples" data-testid="collapse-multiples">
         {series.arms.length === 0 && <p className="empty">Charts appear with the first RL step, one per arm.</p>}
         {series.arms.map((arm) => (
-          <ArmCollapseChart key={arm.armId} arm={arm} styles={styles} x={series.x} version={version} />
+          <ArmCollapseChart key={arm.armId} arm={arm} styles={styles} />
         ))}
       </div>
       <div className="multiples">
-        <DynamicsChart run={series} metric="entropy" styles={styles} version={version} yLabel="mean token entropy (nats)" testId="chart-entropy" />
-        <DynamicsChart run={series} metric="length" styles={styles} version={version} yLabel="tokens per completion" testId="chart-length" />
+        <DynamicsChart metric="entropy" styles={styles} yLabel="mean token entropy (nats)" testId="chart-entropy" />
+        <DynamicsChart metric="length" styles={styles} yLabel="tokens per completion" testId="chart-length" />
       </div>
     </Panel>
   );

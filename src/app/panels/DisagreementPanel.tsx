@@ -1,14 +1,14 @@
-import { useMemo } from 'react';
-import { UPlotChart } from '../charts/UPlotChart';
+import { useCallback } from 'react';
+import { ChartCard } from '../charts/ChartCard';
 import { disagreementLines } from '../charts/seriesDefs';
 import { useRunView } from '../charts/useRunView';
+import type { RunSeries } from '../store/series';
 import { KappaGrid } from './KappaGrid';
 import { Panel } from './Panel';
 
 export function DisagreementPanel() {
-  const { version, series, styles } = useRunView();
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const lines = useMemo(() => disagreementLines(series, styles), [series, version, styles]);
+  const { styles } = useRunView();
+  const lines = useCallback((r: RunSeries) => disagreementLines(r, styles), [styles]);
   return (
     <Panel
       id="disagreement"
@@ -24,17 +24,7 @@ export function DisagreementPanel() {
     >
       <div className="multiples">
         <div className="small-multiple">
-          <UPlotChart
-            testId="chart-disagreement"
-            title="Disagreement rate per arm and member pair"
-            xLabel="RL step"
-            yLabel="disagreement rate"
-            yRange={[0, 1]}
-            series={lines.series}
-            x={series.x}
-            ys={lines.ys}
-            version={version}
-          />
+          <ChartCard testId="chart-disagreement" title="Disagreement rate per arm and member pair" yLabel="disagreement rate" axis="rate" build={lines} />
         </div>
         <div className="small-multiple">
           <KappaGrid />

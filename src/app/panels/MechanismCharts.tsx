@@ -1,7 +1,8 @@
-import { useMemo } from 'react';
-import { UPlotChart } from '../charts/UPlotChart';
+import { useCallback } from 'react';
+import { ArmHeading } from '../charts/ArmHeading';
+import { ChartCard } from '../charts/ChartCard';
 import { hasLabels, labelVsOwnVoteLines, mechanismRateLines } from '../charts/mechanismDefs';
-import type { Styles } from '../charts/seriesDefs';
+import { type ChartLines, type Styles, empty } from '../charts/seriesDefs';
 import type { ArmSeries, RunSeries } from '../store/series';
 
 const NO_LABEL: Record<string, string> = {
@@ -9,40 +10,30 @@ const NO_LABEL: Record<string, string> = {
   certainty: 'rewards self-certainty',
 };
 
-function ArmMechanism({ arm, styles, x, version }: { arm: ArmSeries; styles: Styles; x: number[]; version: number }) {
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const labels = useMemo(() => labelVsOwnVoteLines(arm, styles), [arm, styles, version]);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const rates = useMemo(() => mechanismRateLines(arm, styles), [arm, styles, version]);
+/** One arm's lines in any run (live or compare layer); none where that run has no such arm. */
+function forArm(armId: string, lines: (arm: ArmSeries) => ChartLines) {
+  return (r: RunSeries) => {
+    const a = r.arms.find((x) => x.armId === armId);
+    return a && hasLabels(a) ? lines(a) : empty();
+  };
+}
+
+function ArmMechanism({ arm, styles }: { arm: ArmSeries; styles: Styles }) {
+  const armId = arm.armId;
+  const labels = useCallback((r: RunSeries) => forArm(armId, (a) => labelVsOwnVoteLines(a, styles))(r), [armId, styles]);
+  const rates = useCallback((r: RunSeries) => forArm(armId, (a) => mechanismRateLines(a, styles))(r), [armId, styles]);
   return (
-    <div className="small-multiple" data-testid={`mechanism-${arm.armId}`}>
-      <h3 style={{ color: styles.arm[arm.armId] }}>
-        {arm.armId} <span className="sub">({arm.scheme})</span>
-      </h3>
-      <UPlotChart
-        testId={`chart-mech-labels-${arm.armId}`}
-        title={`Accuracy of the training label and of the member's own vote in arm ${arm.armId}`}
-        xLabel="RL step"
+    <div className="small-multiple" data-testid={`mechanism-${armId}`}>
+      <ArmHeading armId={armId} scheme={arm.scheme} color={styles.arm[armId]} />
+      <ChartCard
+        testId={`chart-mech-labels-${armId}`}
+        title={`Accuracy of the training label and of the member's own vote in arm ${armId}`}
         yLabel="accuracy"
-        yRange={[0, 1]}
-        series={labels.series}
-        x={x}
-        ys={labels.ys}
-        version={version}
+        axis="rate"
+        build={labels}
         height={170}
       />
-      <UPlotChart
-        testId={`chart-mech-rates-${arm.armId}`}
-        title={`Rescue, mislead and shared-error rates in arm ${arm.armId}`}
-        xLabel="RL step"
-        yLabel="rate"
-        yRange={[0, 1]}
-        series={rates.series}
-        x={x}
-        ys={rates.ys}
-        version={version}
-        height={170}
-      />
+      <ChartCard testId={`chart-mech-rates-${armId}`} title={`Rescue, mislead and shared-error rates in arm ${armId}`} yLabel="rate" axis="rate" build={rates} height={170} />
     </div>
   );
 }
@@ -50,9 +41,7 @@ function ArmMechanism({ arm, styles, x, version }: { arm: ArmSeries; styles: Sty
 function NoLabels({ arm, styles }: { arm: ArmSeries; styles: Styles }) {
   return (
     <div className="small-multiple">
-      <h3 style={{ color: styles.arm[arm.armId] }}>
-        {arm.armId} <span className="sub">({arm.scheme})</span>
-      </h3>
+      <ArmHeading armId={arm.armId} scheme={arm.scheme} color={styles.arm[arm.armId]} />
       <p className="empty" data-testid={`mechanism-none-${arm.armId}`}>
         No label to show: this arm {NO_LABEL[arm.scheme] ?? 'uses no label'}, so no answer is ever marked right or wrong for it,
         and there is nothing to rescue or to share.
@@ -62,13 +51,13 @@ function NoLabels({ arm, styles }: { arm: ArmSeries; styles: Styles }) {
 }
 
 /** Small multiples of the mechanism, one per arm: labelled arms get two charts, the intrinsic arms a line of text. */
-export function MechanismCharts({ run, styles, version }: { run: RunSeries; styles: Styles; version: number }) {
+export function MechanismCharts({ run, styles }: { run: RunSeries; styles: Styles }) {
   return (
     <div className="multiples" data-testid="mechanism-multiples">
       {run.arms.length === 0 && <p className="empty">The mechanism charts appear with the first RL step, one per arm.</p>}
       {run.arms.map((arm) =>
         hasLabels(arm) ? (
-          <ArmMechanism key={arm.armId} arm={arm} styles={styles} x={run.x} version={version} />
+          <ArmMechanism key={arm.armId} arm={arm} styles={styles} />
         ) : (
           <NoLabels key={arm.armId} arm={arm} styles={styles} />
         ),

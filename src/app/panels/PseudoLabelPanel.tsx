@@ -1,21 +1,21 @@
-import { useMemo } from 'react';
-import { UPlotChart } from '../charts/UPlotChart';
+import { useCallback } from 'react';
+import { ChartCard } from '../charts/ChartCard';
 import { REFERENCE_COLOR, baseLines, concat, constant, hasPseudoLabels, memberLines } from '../charts/seriesDefs';
 import { useRunView } from '../charts/useRunView';
+import type { RunSeries } from '../store/series';
 import { MechanismCharts } from './MechanismCharts';
 import { Panel } from './Panel';
 
 export function PseudoLabelPanel() {
-  const { version, series, base, styles } = useRunView();
-  const lines = useMemo(
-    () =>
+  const { series, base, styles } = useRunView();
+  const lines = useCallback(
+    (r: RunSeries) =>
       concat(
-        memberLines(series, 'pseudoLabelAccuracy', styles, hasPseudoLabels),
-        { series: [{ label: 'oracle 1.0', color: REFERENCE_COLOR, width: 1.5, reference: true }], ys: [constant(series.x, 1)] },
-        baseLines(series.x, base, styles),
+        memberLines(r, 'pseudoLabelAccuracy', styles, hasPseudoLabels),
+        { series: [{ label: 'oracle 1.0', color: REFERENCE_COLOR, width: 1.5, reference: true }], ys: [constant(r.x, 1)] },
+        baseLines(r.x, base, styles),
       ),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [series, version, base, styles],
+    [base, styles],
   );
   return (
     <Panel
@@ -30,17 +30,7 @@ export function PseudoLabelPanel() {
         </p>
       }
     >
-      <UPlotChart
-        testId="chart-pseudo"
-        title="Pseudo-label accuracy per arm and member"
-        xLabel="RL step"
-        yLabel="pseudo-label accuracy"
-        yRange={[0, 1.05]}
-        series={lines.series}
-        x={series.x}
-        ys={lines.ys}
-        version={version}
-      />
+      <ChartCard testId="chart-pseudo" title="Pseudo-label accuracy per arm and member" yLabel="pseudo-label accuracy" axis="rate" build={lines} />
       <h3 className="section-title">Why a label helps or hurts, per arm</h3>
       <p className="panel-intro">
         Each arm's first chart sets the accuracy of the label a member is trained on (strong line) against the accuracy of its
@@ -51,7 +41,7 @@ export function PseudoLabelPanel() {
         self-reward the label is the member's own vote: it never rescues or misleads, and its shared-error rate is simply its
         own error rate.
       </p>
-      <MechanismCharts run={series} styles={styles} version={version} />
+      <MechanismCharts run={series} styles={styles} />
     </Panel>
   );
 }

@@ -19,7 +19,7 @@ export function RunBar() {
       ? 'A run is in progress: Reset it first.'
       : null;
   return (
-    <div className="run-bar" data-testid="run-bar">
+    <div className="run-bar" data-testid="run-bar" role="region" aria-label="Run controls">
       <div className="buttons">
         <button type="button" className="primary" disabled={startReason != null} title={startReason ?? 'Warm-start the cohort, then train every arm'} aria-describedby={startReason ? 'start-reason' : undefined} data-testid="start" onClick={() => lab.start()}>
           ▶ Start

@@ -23,6 +23,10 @@ export const useLab = create<LabState>()((...a) => ({
   ...createImportSlice(...a),
 }));
 
+// The store on window, for the console and for e2e tests that set state no button sets yet
+// (e.g. a compare layer): `window.cohortLab.useLab.getState()`.
+if (typeof window !== 'undefined') (window as unknown as { cohortLab?: { useLab: typeof useLab } }).cohortLab = { useLab };
+
 /** Back to a fresh page: default preset, no run, default UI. Actions are kept. */
 export function resetLab(presetId?: string): void {
   useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [], importNotice: null, imported: null });

@@ -1,4 +1,5 @@
-/** UI slice: theme, presenter mode, speed, what the rollout inspector shows, and the shared-link notice. */
+/** UI slice: theme, presenter mode, speed, chart smoothing, what the rollout inspector shows, and the shared-link notice. */
+import { clampSmoothing } from '../charts/smoothing';
 import type { LabSlice } from './types';
 
 export type Theme = 'light' | 'dark';
@@ -22,6 +23,8 @@ export interface UiState {
   inspectorArm: string | null;
   inspectorSample: number;
   linkNotice: LinkNotice | null;
+  /** Chart smoothing weight (TensorBoard's debiased EMA), 0 = raw only, at most 0.99. */
+  smoothing: number;
 }
 
 export interface UiSlice {
@@ -33,10 +36,11 @@ export interface UiSlice {
   selectInspectorArm(armId: string | null): void;
   selectInspectorSample(index: number): void;
   setLinkNotice(notice: LinkNotice | null): void;
+  setSmoothing(weight: number): void;
 }
 
 export function initialUiState(): UiState {
-  return { theme: 'light', presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0, linkNotice: null };
+  return { theme: 'light', presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0, linkNotice: null, smoothing: 0 };
 }
 
 export const createUiSlice: LabSlice<UiSlice> = (set) => {
@@ -50,5 +54,6 @@ export const createUiSlice: LabSlice<UiSlice> = (set) => {
     selectInspectorArm: (inspectorArm) => patch({ inspectorArm, inspectorSample: 0 }),
     selectInspectorSample: (inspectorSample) => patch({ inspectorSample: Math.max(0, Math.floor(inspectorSample)) }),
     setLinkNotice: (linkNotice) => patch({ linkNotice }),
+    setSmoothing: (weight) => patch({ smoothing: clampSmoothing(weight) }),
   };
 };

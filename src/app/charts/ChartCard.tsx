@@ -1,0 +1,108 @@
+/**
+ * A chart as the panels show it: the live run and every compare layer drawn by one chart
+ * definition (`build`), smoothed as the view controls say, on an axis that does not mislead
+ * (axes.ts); a line of text when the data is flat ("constant at 6.00"); a Table toggle with the
+ * same numbers; a PNG download of the chart with its title and legend.
+ *
+ * `build` maps a run's columns to the chart's lines; keep it stable (useCallback) so the model is
+ * only rebuilt when data, layers or smoothing change.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLab } from '../store';
+import type { RunSeries } from '../store/series';
+import { type AxisKind, constantNote, lengthAxisMax } from './axes';
+import { type ChartLinesWithBands, buildChartModel, chartTable, legendEntries } from './chartModel';
+import { registerChart } from './chartRegistry';
+import { ChartTable } from './ChartTable';
+import { composeChart, downloadPng, pageColors } from './pngExport';
+import { pngFileName } from './pngLayout';
+import { UPlotChart } from './UPlotChart';
+import { useRunView } from './useRunView';
+
+export interface ChartCardProps {
+  testId: string;
+  /** Accessible name of the chart, the title of its PNG and the caption of its table. */
+  title: string;
+  xLabel?: string;
+  yLabel: string;
+  axis: AxisKind;
+  build: (run: RunSeries) => ChartLinesWithBands;
+  height?: number;
+}
+
+function safeLengthMax(spec: Parameters<typeof lengthAxisMax>[0]): number {
+  try {
+    return lengthAxisMax(spec);
+  } catch {
+    return 0; // a draft being edited (difficulty out of range): the data decides
+  }
+}
+
+export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, build, height }: ChartCardProps) {
+  const { series, version, spec } = useRunView();
+  const compare = useLab((s) => s.compare);
+  const smoothing = useLab((s) => s.ui.smoothing);
+  const [showTable, setShowTable] = useState(false);
+  const holder = useRef<HTMLDivElement>(null);
+  const figure = useRef<HTMLElement>(null);
+
+  const model = useMemo(() => {
+    const layers = compare.map((l) => ({ label: l.label, x: l.series.x, lines: build(l.series) }));
+    return buildChartModel(series.x, build(series), layers, smoothing);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [build, series, version, compare, smoothing]);
+  const note = useMemo(() => constantNote(model.live), [model]);
+  const lengthMax = axis === 'length' ? safeLengthMax(spec) : 0;
+  const modelRef = useRef(model);
+  modelRef.current = model;
+
+  const canvas = useCallback(() => holder.current?.querySelector('canvas') ?? null, []);
+  useEffect(
+    () => registerChart({ id: testId, title, element: () => figure.current, canvas, legend: () => legendEntries(modelRef.current) }),
+    [testId, title, canvas],
+  );
+
+  const exportPng = () => {
+    const c = canvas();
+    if (!c) return;
+    void downloadPng(composeChart(c, title, legendEntries(model), pageColors()), pngFileName(title));
+  };
+  const tableId = `${testId}-table`;
+  const table = showTable ? chartTable(xLabel, model.x, model.table) : null;
+
+  return (
+    <figure className="chart" role="group" aria-label={title} ref={figure}>
+      <UPlotChart
+        testId={testId}
+        xLabel={xLabel}
+        yLabel={yLabel}
+        series={model.series}
+        x={model.x}
+        ys={model.ys}
+        version={version}
+        axis={axis}
+        lengthMax={lengthMax}
+        bands={model.bands}
+        height={height}
+        live={model.live}
+        liveSteps={series.x.length}
+        compareLabels={model.compareLabels}
+        holderRef={holder}
+      />
+      {note && (
+        <p className="chart-note constant-note" data-testid={`${testId}-constant`}>
+          Flat: {note}.
+        </p>
+      )}
+      <div className="chart-tools">
+        <button type="button" aria-pressed={showTable} aria-controls={showTable ? tableId : undefined} aria-label={`Table of ${title}`} data-testid={`${testId}-table-toggle`} onClick={() => setShowTable(!showTable)}>
+          Table
+        </button>
+        <button type="button" aria-label={`Download PNG of ${title}`} title="Download this chart as a PNG image" data-testid={`${testId}-png`} onClick={exportPng}>
+          PNG
+        </button>
+      </div>
+      {table && <ChartTable id={tableId} caption={`${title}${smoothing > 0 ? ` (raw, and smoothed with weight ${smoothing.toFixed(2)})` : ''}`} head={table.head} rows={table.rows} />}
+    </figure>
+  );
+}

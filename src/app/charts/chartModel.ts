@@ -1,0 +1,158 @@
+/**
+ * What one chart draws, from the lines its panel defines (seriesDefs.ts, mechanismDefs.ts) applied
+ * to the live run and to every compare layer, and the smoothing weight. Pure; UPlotChart draws it.
+ *
+ *   - compare layers come first, so uPlot draws them behind the live curves: lighter, dashed,
+ *     labelled "<layer> · <line>", without their reference (guide) lines
+ *   - with smoothing > 0, each dense live line is drawn twice: raw (faint, thin, not in the legend)
+ *     and smoothed over it; sparse lines (held-out evaluations, drawn as dots) are not smoothed
+ *   - the steps of the live run and the layers are merged into one x column (uPlot has one)
+ *   - the table holds the same numbers: every line raw, and smoothed where it is drawn smoothed
+ */
+import { withAlpha } from '../lib/colors';
+import type { Column } from '../store/series';
+import { emaSmooth } from './smoothing';
+import type { ChartLines } from './seriesDefs';
+import type { SeriesDef } from './UPlotChart';
+
+export interface Band {
+  upper: number;
+  lower: number;
+  fill: string;
+}
+
+/** A chart's lines, with the shaded bands some charts draw between two of them. */
+export interface ChartLinesWithBands extends ChartLines {
+  bands?: Band[];
+}
+
+/** One compare layer's lines (the same chart definition applied to its run). */
+export interface CompareLines {
+  label: string;
+  x: readonly number[];
+  lines: ChartLines;
+}
+
+export type SeriesRole = 'data' | 'raw' | 'reference' | 'compare';
+
+export interface DrawnSeries extends SeriesDef {
+  role: SeriesRole;
+}
+
+export interface TableColumn {
+  label: string;
+  col: Column;
+}
+
+export interface ChartModel {
+  x: number[];
+  series: DrawnSeries[];
+  ys: Column[];
+  bands: Band[];
+  table: TableColumn[];
+  /** The live data lines, raw (what data-points, data-series and the constant note read). */
+  live: TableColumn[];
+  /** Labels of the compare lines drawn, in order. */
+  compareLabels: string[];
+}
+
+/** Dash of every compare line: short and even, unlike any member dash. */
+export const COMPARE_DASH = [3, 3];
+
+/** The sorted union of step columns. */
+export function unionX(...xs: readonly (readonly number[])[]): number[] {
+  const set = new Set<number>();
+  for (const x of xs) for (const v of x) set.add(v);
+  return [...set].sort((a, b) => a - b);
+}
+
+/** A column re-indexed from its own steps `fromX` onto `toX` (null where it has no value). */
+export function alignColumn(fromX: readonly number[], col: Column, toX: readonly number[]): Column {
+  const at = new Map<number, number | null>();
+  fromX.forEach((x, i) => at.set(x, col[i] ?? null));
+  return toX.map((x) => at.get(x) ?? null);
+}
+
+function lighter(color: string): string {
+  return withAlpha(color, 0.5);
+}
+
+function smoothable(s: SeriesDef, smoothing: number): boolean {
+  return smoothing > 0 && !s.reference && !s.points;
+}
+
+export function buildChartModel(x: number[], lines: ChartLinesWithBands, compare: readonly CompareLines[], smoothing: number): ChartModel {
+  const merged = compare.length === 0;
+  const X = merged ? x : unionX(x, ...compare.map((c) => c.x));
+  const onX = (fromX: readonly number[], col: Column) => (merged ? col : alignColumn(fromX, col, X));
+  const out: ChartModel = { x: X, series: [], ys: [], bands: [], table: [], live: [], compareLabels: [] };
+
+  for (const layer of compare) {
+    layer.lines.series.forEach((s, i) => {
+      if (s.reference) return;
+      const label = `${layer.label} · ${s.label}`;
+      const col = onX(layer.x, layer.lines.ys[i]);
+      const smooth = smoothable(s, smoothing);
+      const drawn = smooth ? emaSmooth(col, smoothing) : col;
+      out.series.push({ ...s, label, color: lighter(s.color), dash: COMPARE_DASH, width: 1.5, role: 'compare' });
+      out.ys.push(drawn);
+      out.compareLabels.push(label);
+      out.table.push({ label, col });
+      if (smooth) out.table.push({ label: `${label} (smoothed)`, col: drawn });
+    });
+  }
+
+  // Where each live line ends up among the drawn series (for the bands).
+  const drawnIndex: number[] = [];
+  const liveTable: TableColumn[] = [];
+  lines.series.forEach((s, i) => {
+    const col = onX(x, lines.ys[i]);
+    if (s.reference) {
+      drawnIndex.push(out.series.length);
+      out.series.push({ ...s, role: 'reference' });
+      out.ys.push(col);
+      liveTable.push({ label: s.label, col });
+      return;
+    }
+    out.live.push({ label: s.label, col });
+    liveTable.push({ label: s.label, col });
+    if (smoothable(s, smoothing)) {
+      out.series.push({ ...s, label: `${s.label} (raw)`, color: withAlpha(s.color, 0.3), width: 1, raw: true, role: 'raw' });
+      out.ys.push(col);
+      drawnIndex.push(out.series.length);
+      const smoothed = emaSmooth(col, smoothing);
+      out.series.push({ ...s, role: 'data' });
+      out.ys.push(smoothed);
+      liveTable.push({ label: `${s.label} (smoothed)`, col: smoothed });
+    } else {
+      drawnIndex.push(out.series.length);
+      out.series.push({ ...s, role: 'data' });
+      out.ys.push(col);
+    }
+  });
+  out.bands = (lines.bands ?? []).map((b) => ({ ...b, upper: drawnIndex[b.upper], lower: drawnIndex[b.lower] }));
+  out.table = [...liveTable, ...out.table];
+  return out;
+}
+
+/** A number as the table prints it: 3 decimals, whole numbers of 100 and more without; '—' for none. */
+export function fmtCell(v: number | null | undefined): string {
+  if (v == null || !Number.isFinite(v)) return '—';
+  return Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(3);
+}
+
+/** The chart as table rows: a header (x label, then each column) and one row per step with any value. */
+export function chartTable(xLabel: string, x: readonly number[], columns: readonly TableColumn[]): { head: string[]; rows: string[][] } {
+  const head = [xLabel, ...columns.map((c) => c.label)];
+  const rows: string[][] = [];
+  x.forEach((step, i) => {
+    if (!columns.some((c) => c.col[i] != null)) return;
+    rows.push([String(step), ...columns.map((c) => fmtCell(c.col[i]))]);
+  });
+  return { head, rows };
+}
+
+/** The legend of an exported image: every drawn line but the faint raw ones, as drawn. */
+export function legendEntries(model: Pick<ChartModel, 'series'>): { label: string; color: string; dash: number[]; width: number }[] {
+  return model.series.filter((s) => !s.raw).map((s) => ({ label: s.label, color: s.color, dash: s.dash ?? [], width: s.width ?? (s.reference ? 1 : 2) }));
+}

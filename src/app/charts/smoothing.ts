@@ -1,0 +1,29 @@
+/**
+ * Exponential smoothing as TensorBoard's scalar charts do it: an exponential moving average with
+ * weight w in [0, 0.99], debiased so the first points are not dragged towards 0 (the average is
+ * divided by 1 - w^n after n values). Gaps (null) stay gaps and do not advance the average.
+ * Pure; the charts draw the smoothed line over the raw one, drawn faint.
+ */
+import type { Column } from '../store/series';
+
+export const MAX_SMOOTHING = 0.99;
+
+/** A weight the slider may hold: a finite number in [0, 0.99] (anything else is 0). */
+export function clampSmoothing(w: number): number {
+  if (!Number.isFinite(w) || w <= 0) return 0;
+  return Math.min(MAX_SMOOTHING, w);
+}
+
+/** The debiased EMA of a column (weight 0 returns a copy of it). */
+export function emaSmooth(col: readonly (number | null)[], weight: number): Column {
+  const w = clampSmoothing(weight);
+  let last = 0;
+  let n = 0;
+  return col.map((v) => {
+    if (v == null || !Number.isFinite(v)) return v ?? null;
+    last = last * w + (1 - w) * v;
+    n += 1;
+    const debias = 1 - w ** n;
+    return last / debias;
+  });
+}

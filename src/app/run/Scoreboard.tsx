@@ -1,0 +1,103 @@
+/**
+ * The scoreboard above the panels, large enough to read from the back of a room: per arm, the
+ * held-out pass@1 at the start and now with the change, the latest reward, and whether a member
+ * collapsed (scoreboard.ts has the numbers; they are the charts' last values, averaged over the
+ * arm's members). The "Report PNG" button saves it with every chart as one image.
+ */
+import { useMemo, useState } from 'react';
+import { useRunView } from '../charts/useRunView';
+import { useLab } from '../store';
+import { downloadReportPng } from './reportPng';
+import { collapseDefinition, collapsedText, fmt2, fmtSigned, scoreRows } from './scoreboard';
+
+export function Scoreboard() {
+  const { version, series, base, styles, spec } = useRunView();
+  const summary = useLab((s) => s.run.summary);
+  const step = useLab((s) => s.run.step);
+  const backend = useLab((s) => s.engine.report?.backend ?? null);
+  const presetId = useLab((s) => s.presetId);
+  const edited = useLab((s) => s.edited);
+  const [saving, setSaving] = useState(false);
+  const rows = useMemo(
+    () => scoreRows(spec.arms, series, base, summary),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [spec, series, base, summary, version],
+  );
+  const delta = spec.collapseDelta ?? 0.1;
+  const definition = collapseDefinition(delta);
+
+  const saveReport = async () => {
+    setSaving(true);
+    try {
+      await downloadReportPng(
+        {
+          title: `Cohort Lab: ${presetId}${edited ? ' (edited)' : ''}`,
+          subtitle: `seed ${spec.seed} · RL step ${step ?? 0} of ${spec.steps}${backend ? ` · ${backend}` : ''} · pass@1: held-out, mean over each arm's members`,
+          collapseDelta: delta,
+        },
+        rows,
+      );
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section className="panel panel-wide scoreboard" aria-labelledby="scoreboard-title" data-testid="scoreboard">
+      <div className="scoreboard-head">
+        <h2 id="scoreboard-title">Scoreboard</h2>
+        <button type="button" data-testid="report-png" aria-label="Download report PNG: the scoreboard and every chart" disabled={saving} onClick={() => void saveReport()}>
+          {saving ? 'Saving…' : 'Report PNG'}
+        </button>
+      </div>
+      <div className="table-scroll">
+        <table className="scoreboard-table">
+          <caption>
+            Held-out pass@1 is the accuracy of one sample on problems no model trains on, averaged over the arm's members: at the
+            start (the warm-started models) and at the latest evaluation. Reward: the arm's label-free reward at the latest step.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">arm</th>
+              <th scope="col">pass@1 start</th>
+              <th scope="col">pass@1 now</th>
+              <th scope="col">change</th>
+              <th scope="col">reward</th>
+              <th scope="col" title={definition}>
+                collapsed<span aria-hidden="true">*</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr
+                key={r.armId}
+                data-testid={`score-${r.armId}`}
+                data-start={r.start ?? ''}
+                data-now={r.now ?? ''}
+                data-change={r.change ?? ''}
+                data-reward={r.reward ?? ''}
+                data-collapsed={r.collapsed == null ? '' : r.collapsed.length > 0 ? 'yes' : 'no'}
+              >
+                <th scope="row">
+                  <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
+                  {r.armId} <span className="sub">({r.scheme}; {r.memberIds.join(', ')})</span>
+                </th>
+                <td className="num" data-testid={`score-${r.armId}-start`}>{fmt2(r.start)}</td>
+                <td className="num" data-testid={`score-${r.armId}-now`}>{fmt2(r.now)}</td>
+                <td className={`num change ${r.change == null ? '' : r.change < 0 ? 'down' : 'up'}`} data-testid={`score-${r.armId}-change`}>
+                  {fmtSigned(r.change)}
+                </td>
+                <td className="num" data-testid={`score-${r.armId}-reward`}>{fmt2(r.reward)}</td>
+                <td data-testid={`score-${r.armId}-collapsed`}>{collapsedText(r)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="scoreboard-note" data-testid="collapse-definition">
+        <span aria-hidden="true">*</span> {definition}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The scoreboard's numbers, one row per arm: held-out pass@1 at the start (the warm-started
+ * members, before RL) and now (the latest evaluation), the change, the latest label-free reward,
+ * and whether a member collapsed. Each is the mean over the arm's members of the value the charts
+ * draw (pass@1 chart, collapse chart), so the two always agree. Pure.
+ *
+ * Collapsed comes from the run summary the core keeps (summary.ts -> metrics/dynamics.ts
+ * collapseStep): held-out pass@1 more than collapseDelta below its best so far while the reward
+ * (mean of the last 5 steps) is higher than when that best was measured.
+ */
+import type { BaseEvaluation, RunSummary } from '../../core/experiment/events';
+import { type RunSeries, lastValue } from '../store/series';
+
+export interface ScoreArm {
+  id: string;
+  scheme: string;
+  members: readonly string[];
+}
+
+export interface ScoreRow {
+  armId: string;
+  scheme: string;
+  memberIds: string[];
+  /** Mean base (warm-started) held-out pass@1 of the members; null before the base evaluation. */
+  start: number | null;
+  /** Mean latest held-out pass@1; null until every member has had an RL evaluation. */
+  now: number | null;
+  change: number | null;
+  /** Mean label-free reward of the latest step; null before the first step. */
+  reward: number | null;
+  /** Members that collapsed and the step; null when there is no summary to tell (no run yet). */
+  collapsed: { memberId: string; step: number }[] | null;
+}
+
+function mean(values: (number | null | undefined)[]): number | null {
+  if (values.length === 0 || values.some((v) => v == null || !Number.isFinite(v))) return null;
+  return (values as number[]).reduce((a, b) => a + b, 0) / values.length;
+}
+
+export function scoreRows(arms: readonly ScoreArm[], series: RunSeries, base: readonly BaseEvaluation[], summary: RunSummary | null): ScoreRow[] {
+  return arms.map((arm) => {
+    const s = series.arms.find((a) => a.armId === arm.id);
+    const ids = s ? arm.members.filter((id) => s.members[id]) : [];
+    const memberIds = ids.length ? ids : [...arm.members];
+    const start = base.length ? mean(memberIds.map((id) => base.find((b) => b.memberId === id)?.passAt1)) : null;
+    const now = s ? mean(memberIds.map((id) => lastValue(s.members[id]?.evalPassAt1))) : null;
+    const reward = s ? mean(memberIds.map((id) => lastValue(s.members[id]?.reward))) : null;
+    const sumArm = summary?.arms.find((a) => a.id === arm.id);
+    const collapsed =
+      sumArm && sumArm.members.length
+        ? sumArm.members.filter((m) => m.collapseStep != null).map((m) => ({ memberId: m.id, step: m.collapseStep as number }))
+        : null;
+    return {
+      armId: arm.id,
+      scheme: arm.scheme,
+      memberIds,
+      start,
+      now,
+      change: start != null && now != null ? now - start : null,
+      reward,
+      collapsed,
+    };
+  });
+}
+
+/** 2 decimals with a sign: "+0.05", "−0.13" (a true minus), "0.00"; "—" for none. */
+export function fmtSigned(v: number | null): string {
+  if (v == null || !Number.isFinite(v)) return '—';
+  const s = Math.abs(v).toFixed(2);
+  if (s === '0.00') return '0.00';
+  return v > 0 ? `+${s}` : `−${s}`;
+}
+
+export function fmt2(v: number | null): string {
+  return v == null || !Number.isFinite(v) ? '—' : v.toFixed(2);
+}
+
+/** "yes, A at step 40; B at step 52", "no" or "—" (not known yet). */
+export function collapsedText(row: Pick<ScoreRow, 'collapsed'>): string {
+  if (row.collapsed == null) return '—';
+  if (row.collapsed.length === 0) return 'no';
+  return `yes: ${row.collapsed.map((c) => `${c.memberId} at step ${c.step}`).join('; ')}`;
+}
+
+/** What "collapsed" means, in words, for the tooltip and the note under the scoreboard. */
+export function collapseDefinition(delta: number): string {
+  return (
+    `Collapsed: a member's held-out pass@1 fell more than ${delta.toFixed(2)} below its best so far ` +
+    'while its label-free reward (mean of the last 5 steps) was higher than when that best was measured: ' +
+    'the reward rises as real accuracy falls.'
+  );
+}
+
+/** The scoreboard as lines of text (the report PNG draws them). */
+export function scoreboardLines(rows: readonly ScoreRow[]): string[] {
+  return rows.map(
+    (r) =>
+      `${r.armId} (${r.scheme}; ${r.memberIds.join(', ')}) · pass@1 ${fmt2(r.start)} → ${fmt2(r.now)} (${fmtSigned(r.change)}) · ` +
+      `reward ${fmt2(r.reward)} · collapsed: ${collapsedText(r)}`,
+  );
+}
