@@ -16,6 +16,7 @@ import { Notices } from './run/Notices';
 import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { ViewControls } from './run/ViewControls';
+import { RunsList } from './runs/RunsList';
 import { useLab } from './store';
 import { startShareLinks } from './shareLink';
 import { backendFromUrl, connectTrainingWorker } from './trainingWorker';
@@ -53,6 +54,9 @@ export function App() {
           <aside className="side">
             <ErrorBoundary where="The experiment panel">
               <ExperimentPanel />
+            </ErrorBoundary>
+            <ErrorBoundary where="The saved runs">
+              <RunsList />
             </ErrorBoundary>
           </aside>
           <div className="panels">
