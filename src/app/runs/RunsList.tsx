@@ -88,7 +88,7 @@ function RunItem({ row, busy, overlaid }: { row: RunRow; busy: boolean; overlaid
   }
 
   return (
-    <li className="saved-run" data-testid="saved-run" data-run-id={row.id} data-status={row.status} data-steps-done={row.stepsDone} data-steps={row.steps} data-live={row.live}>
+    <li className="saved-run" data-testid="saved-run" data-run-id={row.id} data-status={row.status} data-steps-done={row.stepsDone} data-steps={row.steps} data-checkpoint-step={row.checkpointStep ?? ''} data-live={row.live}>
       {editing ? (
         <form
           className="rename"

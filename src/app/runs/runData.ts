@@ -246,6 +246,8 @@ export interface RunRow {
   summary: string;
   stepsDone: number;
   steps: number;
+  /** Step of the saved checkpoint a resume starts from (null: none, it starts again). */
+  checkpointStep: number | null;
   status: SavedRunStatus;
   /** The status in words ("interrupted" for a run that was going when the page closed). */
   statusText: string;
@@ -288,6 +290,7 @@ export function listRows(metas: readonly SavedRunMeta[], liveId: string | null):
       summary: specSummary(m.presetId, m.edited, m.spec),
       stepsDone: m.stepsDone,
       steps: m.spec.steps,
+      checkpointStep: m.checkpointStep,
       status: m.status,
       statusText: statusText(m.status, m.id === liveId),
       createdAt: m.createdAt,
