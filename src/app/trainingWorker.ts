@@ -23,8 +23,8 @@ export interface RunObserver {
   event(ev: WorkerEvent): void;
 }
 let observer: RunObserver | null = null;
-/** A run continued from a checkpoint emits its 'base' again: the page shows it already. */
-let skipBaseOf = 0;
+/** Runs continued from a checkpoint emit their 'base' again: the page shows it already. */
+const skipBaseOf = new Set<number>();
 
 export function observeRuns(o: RunObserver | null): void {
   observer = o;
@@ -84,10 +84,7 @@ export function connectTrainingWorker(param: string | null): () => void {
     if (ev.type === 'measurement' && ev.status === 'measured' && ev.chosen && ev.measuredAt != null) {
       rememberChoice({ key: ev.key, chosen: ev.chosen, reason: ev.reason ?? '', rows: ev.rows, measuredAt: ev.measuredAt });
     }
-    if (ev.type === 'runner' && ev.event.type === 'base' && ev.runId === skipBaseOf) {
-      skipBaseOf = 0;
-      return;
-    }
+    if (ev.type === 'runner' && ev.event.type === 'base' && skipBaseOf.delete(ev.runId)) return;
     observe((o) => o.event(ev));
     if (ev.type === 'checkpoint') return; // for saving only: the store has no use for weights
     queue.push(ev);
@@ -138,7 +135,7 @@ export const lab = {
     const runId = ++runCounter;
     useLab.setState({ run: { ...shown, runId, phase: 'preparing', paused: false, pauseRequested: false, stepRequested: false, error: null } });
     useLab.getState().selectInspectorStep(null);
-    skipBaseOf = checkpoint ? runId : 0;
+    if (checkpoint) skipBaseOf.add(runId);
     attach(runId);
     send({ type: 'start', runId, spec, backend: backendParam, remembered: loadRememberedChoices(), checkpoint: checkpoint ?? undefined });
     return true;

@@ -7,7 +7,6 @@ import {
   cleanName,
   eventsThroughStep,
   listRows,
-  mergeAppended,
   resumePlan,
   statusOf,
 } from './runData';
@@ -30,19 +29,6 @@ describe('resuming: the events a continued run keeps', () => {
     expect(plan.checkpoint?.step).toBe(5);
     expect(plan.keep.map((e) => (e.type === 'step' ? e.step : e.type))).toEqual(['base', 1, 2, 3, 4, 5]);
     expect(resumePlan({ ...run, checkpoint: null })).toEqual({ keep: [], checkpoint: null });
-  });
-
-  it('merges appended events after the saved ones, an appended one replacing the same seq', () => {
-    const saved = rows([base, step(1), step(2), step(3)]) as { seq: number; event: ReturnType<typeof step> }[];
-    const appended = [
-      { seq: 2, event: step(2) },
-      { seq: 3, event: step(3) },
-      { seq: 4, event: step(4) },
-    ];
-    const merged = mergeAppended(saved, appended);
-    expect(merged.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4]);
-    expect(merged[2]).toBe(appended[0]);
-    expect(mergeAppended([], appended)).toEqual(appended);
   });
 });
 

@@ -209,17 +209,6 @@ export function eventsThroughStep(events: readonly RecordedEvent[], step: number
   return kept;
 }
 
-/**
- * Saved events and ones appended since (in memory, not written yet) as one list in seq order.
- * An appended event replaces a saved one of the same seq (a resumed run wrote over the tail).
- */
-export function mergeAppended(saved: readonly SavedEvent[], appended: readonly SavedEvent[]): SavedEvent[] {
-  const bySeq = new Map<number, SavedEvent>();
-  for (const e of saved) bySeq.set(e.seq, e);
-  for (const e of appended) bySeq.set(e.seq, e);
-  return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
-}
-
 /** How a saved, unfinished run continues: the events it keeps and the checkpoint it starts from. */
 export interface ResumePlan {
   keep: RecordedEvent[];

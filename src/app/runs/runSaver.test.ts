@@ -138,6 +138,7 @@ describe('saving a run as it goes', () => {
     saver.continue(2, 'run-9', 6, 5, 5);
     await settle();
     expect((await loaded(store, 'run-9')).events).toEqual(eventsThrough(5));
+    saver.event(runner(2, base)); // the continued run's base again: already saved
     for (const n of [6, 7, 8]) saver.event(runner(2, step(n)));
     saver.event(cp(2, 8));
     saver.event(runner(2, done()));

@@ -128,7 +128,8 @@ export class RunSaver {
     switch (ev.type) {
       case 'runner': {
         const e = ev.event;
-        if (e.type === 'warmstart') return;
+        // Warm-start progress is not kept; a second base (a continued run's) would break the order.
+        if (e.type === 'warmstart' || (e.type === 'base' && t.nextSeq > 0)) return;
         t.events.push({ seq: t.nextSeq++, event: e });
         t.patch.eventCount = t.nextSeq;
         if (e.type === 'step') t.patch.stepsDone = e.step;

@@ -116,6 +116,8 @@ async function load(id: string): Promise<LoadedRun | null> {
   if (!store) return null;
   const name = useSavedRuns.getState().metas.find((m) => m.id === id)?.name ?? id;
   try {
+    // What the saver still holds (e.g. a run stopped a moment ago) lands first.
+    await saver?.flushAll();
     const raw = await store.load(id);
     if (!raw) {
       set({ notice: `“${name}” is no longer saved.` });
