@@ -18,6 +18,7 @@ import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { Scoreboard } from './run/Scoreboard';
 import { ViewControls } from './run/ViewControls';
+import { RunsList } from './runs/RunsList';
 import { useLab } from './store';
 import { startShareLinks } from './shareLink';
 import { backendFromUrl, connectTrainingWorker } from './trainingWorker';
@@ -56,6 +57,9 @@ export function App() {
           <aside className="side">
             <ErrorBoundary where="The experiment panel">
               <ExperimentPanel />
+            </ErrorBoundary>
+            <ErrorBoundary where="The saved runs">
+              <RunsList />
             </ErrorBoundary>
           </aside>
           <div className="panels">

@@ -4,7 +4,9 @@
  * frame, so an unthrottled run (hundreds of events a second on wasm) costs one render per frame.
  */
 import { cohortSignature } from '../engine/backendChoice';
-import type { WorkerCommand, WorkerEvent } from '../engine/protocol';
+import type { ExperimentSpec } from '../core/experiment/spec';
+import type { Checkpoint, WorkerCommand, WorkerEvent } from '../engine/protocol';
+import type { RunState } from './store/runSlice';
 import { loadRememberedChoices, rememberChoice } from './backendMemory';
 import { useLab } from './store';
 import { recordWorkerEvents, startRecord } from './store/liveRecord';
@@ -15,6 +17,29 @@ let queue: WorkerEvent[] = [];
 let scheduled = false;
 let runCounter = 0;
 let backendParam: string | null = null;
+
+/** Follows the runs Start begins and every worker event: the saved runs (src/app/runs/). */
+export interface RunObserver {
+  started(runId: number, spec: ExperimentSpec): void;
+  event(ev: WorkerEvent): void;
+}
+let observer: RunObserver | null = null;
+/** Runs continued from a checkpoint emit their 'base' again: the page shows it already. */
+const skipBaseOf = new Set<number>();
+
+export function observeRuns(o: RunObserver | null): void {
+  observer = o;
+}
+
+/** Tell the observer; a failure there (saving) must never disturb the run. */
+function observe(call: (o: RunObserver) => void): void {
+  if (!observer) return;
+  try {
+    call(observer);
+  } catch (e) {
+    console.error('Cohort Lab: the saved-runs observer failed', e);
+  }
+}
 
 function flush(): void {
   scheduled = false;
@@ -61,6 +86,9 @@ export function connectTrainingWorker(param: string | null): () => void {
     if (ev.type === 'measurement' && ev.status === 'measured' && ev.chosen && ev.measuredAt != null) {
       rememberChoice({ key: ev.key, chosen: ev.chosen, reason: ev.reason ?? '', rows: ev.rows, measuredAt: ev.measuredAt });
     }
+    if (ev.type === 'runner' && ev.event.type === 'base' && skipBaseOf.delete(ev.runId)) return;
+    observe((o) => o.event(ev));
+    if (ev.type === 'checkpoint') return; // for saving only: the store has no use for weights
     queue.push(ev);
     schedule();
   };
@@ -94,8 +122,32 @@ export const lab = {
     s.beginRun(runId, v.spec);
     startRecord(runId, v.spec, s.engine.report?.backend ?? null, s.presetId);
     s.selectInspectorStep(null);
+    observe((o) => o.started(runId, v.spec));
     send({ type: 'start', runId, spec: v.spec, backend: backendParam, remembered: loadRememberedChoices() });
     return true;
+  },
+  /**
+   * Continue a saved run: show `shown` (its saved events replayed, up to the checkpoint's step)
+   * and train on from `checkpoint` (none: from the start). `attach(runId)` is called before the
+   * worker is told, so whoever saves the run sees all of its events. False when no worker runs.
+   */
+  continueRun(shown: RunState, checkpoint: Checkpoint | null, attach: (runId: number) => void): boolean {
+    if (!worker || !shown.spec) return false;
+    const spec = shown.spec;
+    flush();
+    const runId = ++runCounter;
+    useLab.setState({ run: { ...shown, runId, phase: 'preparing', paused: false, pauseRequested: false, stepRequested: false, error: null } });
+    useLab.getState().selectInspectorStep(null);
+    if (checkpoint) skipBaseOf.add(runId);
+    attach(runId);
+    send({ type: 'start', runId, spec, backend: backendParam, remembered: loadRememberedChoices(), checkpoint: checkpoint ?? undefined });
+    return true;
+  },
+  /** Show a run that is not training (a saved one, replayed); events of an older run are dropped. */
+  showRun(shown: RunState): void {
+    flush();
+    useLab.setState({ run: { ...shown, runId: ++runCounter } });
+    useLab.getState().selectInspectorStep(null);
   },
   pause(): void {
     useLab.getState().requestPause();

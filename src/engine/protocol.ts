@@ -2,10 +2,11 @@
  * The typed messages between the page and the training worker (Sequence Toy's train/protocol.ts).
  *
  *   page -> worker  WorkerCommand: prepare(backend?, remembered?, signature?),
- *                                  start(spec, backend?, remembered?), pause, resume, step, stop,
- *                                  setSpeed
+ *                                  start(spec, backend?, remembered?, checkpoint?), pause, resume,
+ *                                  step, stop, setSpeed
  *   worker -> page  WorkerEvent:   backend(report, probe), measurement(rows, chosen), state(phase),
- *                                  runner(RunnerEvent), error(message, hint)
+ *                                  runner(RunnerEvent), checkpoint(checkpoint, reason),
+ *                                  error(message, hint)
  *
  * The page sends `prepare` once on load, so the backend (and a one-step probe that proves it
  * computes and differentiates) is known before anyone presses Start. Unless ?backend= forces one,
@@ -14,14 +15,33 @@
  * page remembers the choice (localStorage) and hands it back in `prepare` and `start`, so a reload
  * does not measure again. Every event of a run carries
  * the `runId` the page gave in `start`, so after Reset the page can drop events still in flight
- * from the old run. Plain data only: everything here survives structured clone.
+ * from the old run.
+ *
+ * Checkpoints (saved runs, src/app/runs/): once the base is evaluated and after every
+ * CHECKPOINT_EVERY-th RL step, and when the run pauses, is stopped or finishes, the worker posts a
+ * `checkpoint` event (the runner's checkpoint(): weights, optimizer state, step, summary), always
+ * right after the `runner` event of the step it holds, so the page has every event up to it. A
+ * `start` with a `checkpoint` continues that run exactly as the uninterrupted run would have; it
+ * emits the 'base' event again, then steps from checkpoint.step + 1. Plain data only: everything
+ * here survives structured clone (a checkpoint's weights are Float32Arrays).
  */
 import type { RunnerEvent } from '../core/experiment/events';
+import type { Checkpoint } from '../core/experiment/runner';
 import type { ExperimentSpec } from '../core/experiment/spec';
 import type { BackendName, BackendReport } from './backend-common';
 import type { BackendChoiceRecord, MeasuredRow } from './backendChoice';
 
-export type { BackendChoiceRecord, BackendName, BackendReport, MeasuredRow };
+export type { BackendChoiceRecord, BackendName, BackendReport, Checkpoint, MeasuredRow };
+
+/**
+ * A checkpoint every this many RL steps. Taking one reads every weight and optimizer moment back
+ * from the device (and the page stores it), so not every step; a resumed run redoes at most
+ * this many steps minus one.
+ */
+export const CHECKPOINT_EVERY = 5;
+
+/** Why a checkpoint was taken: the base (step 0), every CHECKPOINT_EVERY steps, or the run halting. */
+export type CheckpointReason = 'base' | 'every' | 'paused' | 'stopped' | 'done';
 
 /** Where a run is. `paused` is reported separately: warm start and RL can both be paused. */
 export type RunPhase = 'idle' | 'preparing' | 'warmstart' | 'rl' | 'done' | 'stopped' | 'error';
@@ -37,8 +57,18 @@ export type WorkerCommand =
   /**
    * Start a run (preparing first if needed); a run already going is stopped. Without a forcing
    * ?backend=, the backend is the one remembered for this device and cohort, or measured now.
+   * With `checkpoint` (taken from a run of this same spec) the run continues from it: no warm
+   * start, the 'base' event again, then steps checkpoint.step + 1 ... spec.steps.
    */
-  | { type: 'start'; runId: number; spec: ExperimentSpec; backend?: string | null; paused?: boolean; remembered?: BackendChoiceRecord[] }
+  | {
+      type: 'start';
+      runId: number;
+      spec: ExperimentSpec;
+      backend?: string | null;
+      paused?: boolean;
+      remembered?: BackendChoiceRecord[];
+      checkpoint?: Checkpoint;
+    }
   /** Stop pulling steps; takes effect before the next step starts. */
   | { type: 'pause' }
   | { type: 'resume' }
@@ -79,6 +109,8 @@ export type WorkerEvent =
   /** `paused` is true only once the worker has actually stopped pulling (no step in flight). */
   | { type: 'state'; runId: number; phase: RunPhase; paused: boolean }
   | { type: 'runner'; runId: number; event: RunnerEvent }
+  /** The run's state after its last posted step (or the base: step 0), to continue it later. */
+  | { type: 'checkpoint'; runId: number; reason: CheckpointReason; checkpoint: Checkpoint }
   /** Something failed; `hint` says what to do next, in plain words. runId 0: not about a run. */
   | { type: 'error'; runId: number; message: string; hint: string };
 

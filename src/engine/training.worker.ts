@@ -6,16 +6,25 @@
  *
  * Between RL steps the pump yields to the message loop (a MessageChannel tick), so commands are
  * handled even at full speed; with a speed limit it also sleeps in short slices.
+ *
+ * Checkpoints (protocol.ts): the pump takes one between steps (after the base, every
+ * CHECKPOINT_EVERY steps, on pausing, at the last step) and dispose() takes one when a run is
+ * stopped, so the page can save it and continue the run after a reload. A step that was in flight
+ * when Stop arrived is still posted before that last checkpoint, so the checkpoint never holds a
+ * step the page did not see.
  */
 import type { RunnerEvent } from '../core/experiment/events';
 import { createRun, type ExperimentRun } from '../core/experiment/runner';
 import { parseSpec } from '../core/experiment/spec';
 import { chooseBackend, onDeviceLost, type BackendName, type BackendReport } from './backend';
 import { errorText } from './backend-common';
+import { checkpointProblem } from './checkpoints';
 import { chooseBackendForRun, rememberedBackendFor } from './measuredChoice';
 import { runProbe, probeLooksRight } from './probe';
 import { browserWarmStartCache } from './warmStartSource';
 import {
+  CHECKPOINT_EVERY,
+  type CheckpointReason,
   type ProbeOutcome,
   type RunPhase,
   type WorkerCommand,
@@ -43,6 +52,10 @@ interface ActiveRun {
   disposed: boolean;
   /** Disposed and its generator closed: it holds no tensors any more. */
   released?: boolean;
+  /** Last RL step posted to the page (0 once the base is posted; -1 before). */
+  postedStep: number;
+  /** Step of the last checkpoint posted (-1: none yet). */
+  checkpointStep: number;
 }
 
 let backend: { report: BackendReport; preferred?: BackendName } | null = null;
@@ -135,9 +148,28 @@ async function throttle(a: ActiveRun): Promise<void> {
   }
 }
 
+/**
+ * Post a checkpoint of the run as it is after its last posted step, unless one of that step was
+ * posted already. Only between steps (the pump is not pulling). A failure is reported, not thrown:
+ * the run goes on without it.
+ */
+async function postCheckpoint(a: ActiveRun, reason: CheckpointReason): Promise<void> {
+  if (a.postedStep < 0 || a.postedStep <= a.checkpointStep) return;
+  try {
+    const checkpoint = await a.run.checkpoint();
+    if (checkpoint.step !== a.postedStep) return; // not between posted steps: never save that
+    a.checkpointStep = checkpoint.step;
+    post({ type: 'checkpoint', runId: a.runId, reason, checkpoint });
+  } catch (e) {
+    console.warn(`Cohort Lab: no checkpoint at step ${a.postedStep}: ${errorText(e)}`);
+  }
+}
+
 async function dispose(a: ActiveRun): Promise<void> {
   if (a.disposed) return;
   a.disposed = true;
+  // Stopped (not failed, not finished): keep where it got to, so the page can continue it later.
+  if (a.phase === 'stopped') await postCheckpoint(a, 'stopped');
   try {
     await a.events.return(undefined);
   } catch {
@@ -170,11 +202,26 @@ async function pump(a: ActiveRun): Promise<void> {
   if (a.pumping || a.ended) return;
   a.pumping = true;
   try {
-    while (!a.ended && (!a.paused || a.pendingSteps > 0)) {
+    while (!a.ended) {
+      if (a.paused && a.pendingSteps === 0) {
+        // Pausing: a checkpoint first (a Resume arriving meanwhile is seen by the loop).
+        if (a.postedStep > a.checkpointStep) {
+          await postCheckpoint(a, 'paused');
+          continue;
+        }
+        break;
+      }
       if (a.phase === 'rl' && a.pendingSteps === 0) await throttle(a);
-      if (a.ended || (a.paused && a.pendingSteps === 0)) break;
+      if (a.ended || (a.paused && a.pendingSteps === 0)) continue;
       const r = await a.events.next();
-      if (a.ended) break;
+      if (a.ended) {
+        // Stopped during this step: the page still gets it, then the stop's checkpoint (dispose).
+        if (!r.done && r.value.type === 'step') {
+          post({ type: 'runner', runId: a.runId, event: r.value });
+          a.postedStep = r.value.step;
+        }
+        break;
+      }
       if (r.done) {
         end(a, 'done');
         break;
@@ -183,9 +230,15 @@ async function pump(a: ActiveRun): Promise<void> {
       if (ev.type === 'warmstart' && a.phase !== 'warmstart') setPhase(a, 'warmstart');
       if ((ev.type === 'base' || ev.type === 'step') && a.phase !== 'rl') setPhase(a, 'rl');
       post({ type: 'runner', runId: a.runId, event: ev });
+      if (ev.type === 'base') {
+        a.postedStep = a.checkpointStep >= 0 ? a.checkpointStep : 0;
+        await postCheckpoint(a, 'base');
+      }
       if (ev.type === 'step') {
         lastStepAt = performance.now();
         if (a.pendingSteps > 0) a.pendingSteps--;
+        a.postedStep = ev.step;
+        if (ev.step % CHECKPOINT_EVERY === 0 || ev.step === ev.steps) await postCheckpoint(a, ev.step === ev.steps ? 'done' : 'every');
       }
       if (ev.type === 'done') {
         end(a, 'done');
@@ -208,8 +261,9 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
   lastRunId = cmd.runId;
   pauseBeforeStart = false;
   const parsed = parseSpec(cmd.spec);
-  if (!parsed.ok) {
-    const message = `The experiment spec is invalid: ${parsed.errors.join('; ')}`;
+  const cpProblem = parsed.ok && cmd.checkpoint ? checkpointProblem(parsed.spec, cmd.checkpoint) : null;
+  if (!parsed.ok || cpProblem) {
+    const message = parsed.ok ? `The saved run cannot be continued: ${cpProblem}` : `The experiment spec is invalid: ${parsed.errors.join('; ')}`;
     post({ type: 'error', runId: cmd.runId, message, hint: errorHint(message, null) });
     post({ type: 'state', runId: cmd.runId, phase: 'error', paused: false });
     return;
@@ -232,7 +286,8 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
     if (lastRunId !== cmd.runId) return;
   }
   // Stored warm starts: the site's shipped files (presets), then IndexedDB (custom specs).
-  const runOptions = { backend: report.backend, warmStartCache };
+  // From a checkpoint: no warm start; the runner restores weights, optimizer state and step.
+  const runOptions = { backend: report.backend, warmStartCache, checkpoint: cmd.checkpoint };
   const run = createRun(parsed.spec, runOptions);
   const a: ActiveRun = {
     runId: cmd.runId,
@@ -244,9 +299,12 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
     pumping: false,
     ended: false,
     disposed: false,
+    postedStep: -1,
+    // A continued run does not post again the checkpoint it started from.
+    checkpointStep: cmd.checkpoint ? cmd.checkpoint.step : -1,
   };
   active = a;
-  setPhase(a, 'warmstart', a.paused);
+  setPhase(a, cmd.checkpoint ? 'rl' : 'warmstart', a.paused);
   void pump(a);
 }
 

@@ -1,0 +1,141 @@
+/**
+ * The training worker's checkpoints, driven in Node without a browser: the worker module runs
+ * against a fake `self` (its postMessage collects what it posts, structured-cloned as a real
+ * worker's would be), on the wasm backend, with no stored warm starts. Checks that checkpoints
+ * come after the base, every CHECKPOINT_EVERY steps, on pause, on stop and at the end, each right
+ * after the event of its step, and that a run started from one continues as the whole run did.
+ */
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { layered, member } from '../core/experiment/presets';
+import type { RunnerEvent } from '../core/experiment/events';
+import type { ExperimentSpec } from '../core/experiment/spec';
+import { CHECKPOINT_EVERY, type Checkpoint, type WorkerCommand, type WorkerEvent } from './protocol';
+
+vi.mock('./backend', async () => {
+  const node = await import('./node-backend');
+  return { chooseBackend: () => node.initNodeBackend('wasm'), onDeviceLost: () => () => {} };
+});
+vi.mock('./warmStartSource', () => ({ browserWarmStartCache: () => ({ load: async () => null, save: async () => {} }) }));
+
+const spec: ExperimentSpec = layered({
+  seed: 5,
+  task: { id: 'digitsum', difficulty: 3 },
+  data: { labeledPool: 200, rlPool: 200, heldOut: 8 },
+  members: [member({ id: 'A', family: 'mlp', dModel: 16, layers: 1, warmStartSteps: 5, warmStartExamples: 200 })],
+  arms: [
+    { id: 'oracle', scheme: 'oracle', members: ['A'] },
+    { id: 'self', scheme: 'self', members: ['A'] },
+  ],
+  grpo: { promptsPerStep: 2, groupSize: 4, learningRate: 1e-3, beta: 0.05 },
+  steps: CHECKPOINT_EVERY + 2,
+  evalEvery: 3,
+});
+
+let posted: WorkerEvent[] = [];
+/** Called with every posted event, synchronously (to send a command at an exact moment). */
+let onPost: (ev: WorkerEvent) => void = () => {};
+const fakeSelf = {
+  onmessage: null as ((e: { data: unknown }) => void) | null,
+  postMessage(ev: WorkerEvent) {
+    const copy = structuredClone(ev);
+    posted.push(copy);
+    onPost(copy);
+  },
+  addEventListener() {},
+};
+const send = (cmd: WorkerCommand) => fakeSelf.onmessage!({ data: cmd });
+
+/** Send `start` and collect this run's events until its state is one of `until`. */
+async function runUntil(start: Extract<WorkerCommand, { type: 'start' }>, until: string[], onEvent?: (ev: WorkerEvent) => void): Promise<WorkerEvent[]> {
+  posted = [];
+  onPost = onEvent ?? (() => {});
+  send(start);
+  await vi.waitFor(
+    () => {
+      const ended = posted.some((e) => e.type === 'state' && e.runId === start.runId && until.includes(e.phase));
+      const error = posted.find((e) => e.type === 'error');
+      if (error) throw new Error(`worker error: ${JSON.stringify(error)}`);
+      if (!ended) throw new Error('not yet');
+    },
+    { timeout: 100_000, interval: 20 },
+  );
+  // A stop's checkpoint is posted after the 'stopped' state: let dispose() finish.
+  await new Promise((r) => setTimeout(r, 200));
+  return posted.filter((e) => 'runId' in e && e.runId === start.runId);
+}
+
+const checkpoints = (evs: WorkerEvent[]) => evs.filter((e): e is Extract<WorkerEvent, { type: 'checkpoint' }> => e.type === 'checkpoint');
+const runnerEvents = (evs: WorkerEvent[]): RunnerEvent[] => evs.flatMap((e) => (e.type === 'runner' ? [e.event] : []));
+const stepsOf = (evs: WorkerEvent[]) => runnerEvents(evs).flatMap((e) => (e.type === 'step' ? [e] : []));
+/** What a step computed, without its timing. */
+const science = (e: Extract<RunnerEvent, { type: 'step' }>) => ({ step: e.step, arms: e.arms, samples: e.samples, tokens: e.tokens });
+
+describe('training worker checkpoints', () => {
+  let whole: WorkerEvent[] = [];
+
+  beforeAll(async () => {
+    (globalThis as { self?: unknown }).self = fakeSelf;
+    await import('./training.worker');
+  });
+
+  it('posts one after the base, every CHECKPOINT_EVERY steps and at the end, each after its step', async () => {
+    whole = await runUntil({ type: 'start', runId: 1, spec, backend: 'wasm' }, ['done']);
+    const cps = checkpoints(whole);
+    expect(cps.map((c) => [c.checkpoint.step, c.reason])).toEqual([
+      [0, 'base'],
+      [CHECKPOINT_EVERY, 'every'],
+      [spec.steps, 'done'],
+    ]);
+    for (const cp of cps) {
+      // The event just before a checkpoint is the runner event of its step.
+      const before = whole[whole.indexOf(cp) - 1];
+      expect(before.type).toBe('runner');
+      const ev = (before as Extract<WorkerEvent, { type: 'runner' }>).event;
+      expect(ev.type === 'base' ? 0 : ev.type === 'step' ? ev.step : -1).toBe(cp.checkpoint.step);
+    }
+    // Plain data across the boundary: weights stay Float32Arrays.
+    expect(cps[1].checkpoint.arms[0].members[0].weights[0].values).toBeInstanceOf(Float32Array);
+    expect(stepsOf(whole).map((e) => e.step)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('continues from a checkpoint exactly as the whole run went on', async () => {
+    const from = checkpoints(whole)[1].checkpoint;
+    const rest = await runUntil({ type: 'start', runId: 2, spec, backend: 'wasm', checkpoint: from }, ['done']);
+    const types = runnerEvents(rest).map((e) => e.type);
+    expect(types).toEqual(['base', 'step', 'step', 'done']);
+    expect(stepsOf(rest).map(science)).toEqual(stepsOf(whole).slice(CHECKPOINT_EVERY).map(science));
+    // It does not post again the checkpoint it started from; it posts the end's.
+    expect(checkpoints(rest).map((c) => c.checkpoint.step)).toEqual([spec.steps]);
+    expect(rest.some((e) => e.type === 'state' && e.phase === 'warmstart')).toBe(false);
+  });
+
+  it('posts one when a run pauses and when it is stopped between checkpoints', async () => {
+    const from = checkpoints(whole)[0].checkpoint; // step 0
+    let paused = false;
+    const evs = await runUntil({ type: 'start', runId: 3, spec, backend: 'wasm', checkpoint: from }, ['stopped'], (ev) => {
+      // Pause right after step 1 is posted; once paused, Step +1 (step 2); then Stop after step 3 (resumed).
+      if (ev.type === 'runner' && ev.event.type === 'step' && ev.event.step === 1) send({ type: 'pause' });
+      if (ev.type === 'state' && ev.paused && !paused) {
+        paused = true;
+        send({ type: 'step' });
+      }
+      if (ev.type === 'checkpoint' && ev.checkpoint.step === 2) send({ type: 'resume' });
+      if (ev.type === 'runner' && ev.event.type === 'step' && ev.event.step === 3) send({ type: 'stop' });
+    });
+    expect(checkpoints(evs).map((c) => [c.checkpoint.step, c.reason])).toEqual([
+      [1, 'paused'],
+      [2, 'paused'],
+      [3, 'stopped'],
+    ]);
+    expect(stepsOf(evs).map(science)).toEqual(stepsOf(whole).slice(0, 3).map(science));
+  });
+
+  it('refuses a checkpoint of another experiment, in words', async () => {
+    const from = checkpoints(whole)[1].checkpoint;
+    posted = [];
+    send({ type: 'start', runId: 4, spec: { ...spec, seed: 6 }, backend: 'wasm', checkpoint: from as Checkpoint });
+    await vi.waitFor(() => expect(posted.some((e) => e.type === 'error')).toBe(true));
+    const error = posted.find((e) => e.type === 'error') as Extract<WorkerEvent, { type: 'error' }>;
+    expect(error.message).toBe('The saved run cannot be continued: the checkpoint was taken from another experiment');
+  });
+});
