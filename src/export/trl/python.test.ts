@@ -5,7 +5,7 @@
  * config-to-GRPOConfig plan) on a freshly exported project. Skipped with a notice without python3.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,28 @@ describe.skipIf(!py)('the exported Python project', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Ran 1\d tests/);
+  });
+
+  it("dry-runs the training script's command line: its GRPOConfig arguments and the lab's step-1 prompts, without torch or TRL", () => {
+    const { dir } = exportOf('collapse');
+    const spec = PRESETS.collapse.spec;
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      spawnSync(PYTHON3, ['-B', 'train_cohort.py', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+    const r = run(['--arm', 'peer', '--member', 'A', '--run_id', 'R', '--dry_run', '--learning_rate', '1e-6', '--grpo', 'bf16=false'], { WORLD_SIZE: '2' });
+    expect(r.status, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toMatchObject({ arm: 'peer', scheme: 'peer', member: 'A', peers: ['B'], run_id: 'R', world_size: 2 });
+    expect(plan.grpo_config).toMatchObject({ learning_rate: 1e-6, bf16: false, num_generations: spec.grpo.groupSize, max_steps: spec.steps });
+    expect(plan.grpo_config.per_device_train_batch_size * 2 * plan.grpo_config.gradient_accumulation_steps).toBe(spec.grpo.promptsPerStep * spec.grpo.groupSize);
+    expect(plan.train_rows).toBe(spec.steps * spec.grpo.promptsPerStep);
+    const schedule = JSON.parse(readFileSync(join(dir, 'data', 'schedule.json'), 'utf8'));
+    expect(plan.first_train_row.problem_id).toBe(`rl-${schedule.steps[0][0]}`);
+    expect(plan.first_train_row.prompt[0].role).toBe('user');
+    const lab = JSON.parse(run(['--arm', 'self', '--member', 'B', '--prompt_style', 'lab', '--dry_run']).stdout);
+    expect(lab.first_train_row.prompt).toMatch(/^[0-9+]+=$/);
+    const bad = run(['--arm', 'nope', '--member', 'A', '--dry_run']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toBe("error: no arm 'nope' in the export (exported arms: oracle, self, peer)");
   });
 
   it('plans a GRPOConfig for every exported (arm, member) of every preset', () => {

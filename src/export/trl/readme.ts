@@ -218,7 +218,8 @@ Flags of \`train_cohort.py\` (\`--help\`): \`--dataset lab|gsm8k\` (the lab's pr
 downloaded by \`datasets\` when training starts, answer = the number after the last '>'),
 \`--prompt_style instruct|lab\`, \`--learning_rate\`, \`--max_completion_length\`, \`--max_steps\`,
 \`--use_vllm\`, \`--max_micro_batch\`, \`--report_to\`, \`--grpo KEY=VALUE\` for any other
-\`GRPOConfig\` field, and the rendezvous timeouts.
+\`GRPOConfig\` field, the rendezvous timeouts, and \`--dry_run\` (print the \`GRPOConfig\`
+arguments and the first training row, then exit; needs no GPU, torch or TRL).
 
 ## Before you train
 

@@ -25,7 +25,6 @@ import json
 import os
 import sys
 import time
-import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -63,6 +62,7 @@ def parse_args(argv=None):
     p.add_argument("--max_steps", type=int, default=None)
     p.add_argument("--report_to", default=None, help="e.g. wandb, tensorboard (default: none)")
     p.add_argument("--grpo", action="append", default=[], metavar="KEY=VALUE", help="any other GRPOConfig field, e.g. --grpo bf16=false")
+    p.add_argument("--dry_run", action="store_true", help="print the GRPOConfig arguments and the data, then exit (needs no GPU, torch or TRL)")
     return p.parse_args(argv)
 
 
@@ -341,13 +341,23 @@ def main(argv=None) -> int:
         max_micro_batch=args.max_micro_batch, dataset=args.dataset, overrides=overrides,
     )
 
-    from datasets import Dataset
-    from trl import GRPOConfig
-
     if args.dataset == "lab":
         train_rows, held_rows, answer_of = load_lab_data(config, args.prompt_style, args.heldout_limit)
     else:
         train_rows, held_rows, answer_of = load_gsm8k(args.prompt_style, args.heldout_limit)
+    peers = plan.peers_of(arm, member["id"])
+    if args.dry_run:
+        print(json.dumps({
+            "arm": arm["id"], "scheme": arm["scheme"], "member": member["id"], "model": member["model"],
+            "peers": peers, "teacher": arm.get("teacher"), "run_id": run_id, "world_size": world_size,
+            "grpo_config": kwargs, "train_rows": len(train_rows), "eval_rows": len(held_rows),
+            "first_train_row": train_rows[0] if train_rows else None,
+        }, indent=1))
+        return 0
+
+    from datasets import Dataset
+    from trl import GRPOConfig
+
     training_args = GRPOConfig(**kwargs)
 
     def correctness(prompts, completions, completion_ids, answer, **_):
@@ -365,7 +375,6 @@ def main(argv=None) -> int:
         "tau": float(arm.get("tau") or 0.0), "seed": int(config["seed"]), "answer_of": answer_of,
     }
     rendezvous = None
-    peers = plan.peers_of(arm, member["id"])
     is_main = int(os.environ.get("RANK", "0")) == 0
     if peers and is_main:
         rendezvous = Rendezvous(
