@@ -4,6 +4,7 @@ import { useLab } from '../store';
 import { SPEEDS } from '../store/uiSlice';
 import { lab } from '../trainingWorker';
 import { RunStatus } from './RunStatus';
+import { ExportTrlButton } from './ExportTrlButton';
 
 /** Start, Pause/Resume, Step, Reset and speed, with the status line under them. */
 export function RunBar() {
@@ -37,6 +38,7 @@ export function RunBar() {
         <button type="button" disabled={run.phase === 'idle'} data-testid="reset" title="Stop the run and clear the charts" onClick={() => lab.reset()}>
           ↺ Reset
         </button>
+        <ExportTrlButton />
         <label className="field-inline speed" title="Most RL steps per second; Max runs as fast as the device can.">
           Speed
           <select value={speed == null ? 'max' : String(speed)} data-testid="speed" onChange={(e) => lab.setSpeed(e.target.value === 'max' ? null : Number(e.target.value))}>
