@@ -6,6 +6,7 @@ import { lab } from '../trainingWorker';
 import { ExportMenu } from './ExportMenu';
 import { ImportButton } from './ImportButton';
 import { RunStatus } from './RunStatus';
+import { ExportTrlButton } from './ExportTrlButton';
 
 /** Start, Pause/Resume, Step, Reset and speed, with the status line under them. */
 export function RunBar() {
@@ -39,7 +40,7 @@ export function RunBar() {
         <button type="button" disabled={run.phase === 'idle'} data-testid="reset" title="Stop the run and clear the charts" onClick={() => lab.reset()}>
           ↺ Reset
         </button>
-        <ExportMenu /> <ImportButton />
+        <ExportMenu /> <ImportButton /> <ExportTrlButton />
         <label className="field-inline speed" title="Most RL steps per second; Max runs as fast as the device can.">
           Speed
           <select value={speed == null ? 'max' : String(speed)} data-testid="speed" onChange={(e) => lab.setSpeed(e.target.value === 'max' ? null : Number(e.target.value))}>

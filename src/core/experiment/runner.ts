@@ -13,7 +13,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { Rng } from '../random';
 import type { NamedWeight, Policy } from '../models/policy';
-import { getTask, makeSplit, sequenceLength, type Split } from '../tasks/index';
+import { getTask, sequenceLength, type Split } from '../tasks/index';
 import { VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Task } from '../tasks/types';
 import { Adam, type AdamState } from '../adam';
@@ -25,6 +25,7 @@ import { createPolicy } from '../models/index';
 import { evalPairMetrics, pooledMajAtG } from './measure';
 import { buildTrainingStacks, disposeTrainingStacks, slotId, type Stacking, type TrainingStack } from './stacks';
 import { cohortStep, evaluateCohort } from './step';
+import { experimentSplit, stepPromptIndices } from './data';
 import { emptySummary, foldEvent } from './summary';
 import type { ExperimentSpec } from './spec';
 import type { ArmStepMetrics, BaseEvaluation, MemberInfo, RunnerEvent, RunSummary } from './events';
@@ -87,11 +88,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   const maxLen = Math.max(sequenceLength(task, d), promptTokens + L);
   // An over-large run is refused before any tensor exists (budget.ts; the caller's limits).
   const tooLarge = opts.memoryLimits ? checkMemory(spec, opts.memoryLimits) : null;
-  const split: Split = makeSplit(task, d, root.child('split'), {
-    warmStart: spec.data.labeledPool,
-    rl: spec.data.rlPool,
-    heldOut: spec.data.heldOut,
-  });
+  const split: Split = experimentSplit(spec, root);
 
   const warm = new Map<string, WarmMember>();
   let stacks: TrainingStack[] = [];
@@ -184,8 +181,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
     while (step < spec.steps && !disposed) {
       step += 1;
       const t0 = performance.now();
-      const promptRng = root.child(`prompts/${step}`);
-      const problems = Array.from({ length: spec.grpo.promptsPerStep }, () => split.rl[promptRng.int(split.rl.length)]);
+      const problems = stepPromptIndices(root, step, spec.grpo.promptsPerStep, split.rl.length).map((i) => split.rl[i]);
       const isEval = step % spec.evalEvery === 0 || step === spec.steps;
       const result = await cohortStep(stacks, { step, problems, root, spec, task, difficulty: d, maxNewTokens: L, warm });
       if (isEval) {

@@ -1,0 +1,84 @@
+/**
+ * npm run export: arguments (one line and exit code 2 on every user error), and the files it
+ * writes are the builder's, which the browser's button zips (src/export/trl/build.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from './args';
+import { exportFromArgs, writeProject } from './export';
+import { getPreset } from '../src/core/experiment/presets';
+import { buildTrlZip } from '../src/export/trl/browser';
+import { readZipStore } from '../src/export/zip';
+
+const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const runCli = (...args: string[]) => spawnSync(tsx, ['cli/export.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
+const QWEN = 'Qwen/Qwen2.5-0.5B-Instruct';
+const LLAMA = 'meta-llama/Llama-3.2-1B-Instruct';
+const tmp = () => mkdtempSync(join(tmpdir(), 'cohort-export-'));
+
+describe('export CLI arguments', () => {
+  it('names what is wrong in one line', () => {
+    const err = (argv: string[]) => {
+      try {
+        exportFromArgs(argv);
+      } catch (e) {
+        expect(e).toBeInstanceOf(UsageError);
+        return (e as Error).message;
+      }
+      throw new Error(`no error for ${argv.join(' ')}`);
+    };
+    const out = ['--out', join(tmp(), 'p')];
+    expect(err(['--preset', 'collapse', '--model', QWEN, ...out])).toMatch(/--to is needed: --to trl/);
+    expect(err(['--preset', 'collapse', '--to', 'verl', '--model', QWEN, ...out])).toMatch(/--to must be one of trl, got "verl"/);
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', QWEN])).toMatch(/--out DIR is needed/);
+    expect(err(['--preset', 'collapse', '--to', 'trl', ...out])).toMatch(/give one model id per member \(A, B\)/);
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', QWEN, ...out])).toBe('the experiment has 2 members (A, B) and 1 model id was given: give one per member, in that order');
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', QWEN, '--model-c', LLAMA, ...out])).toMatch(/--model-c is given without --model-b/);
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', QWEN, '--model-b', 'bad id', ...out])).toMatch(/member B: "bad id" is not a Hugging Face model id/);
+    expect(err(['--preset', 'nope', '--to', 'trl', '--model', QWEN, ...out])).toMatch(/unknown preset "nope"/);
+    expect(err(['--to', 'trl', '--model', QWEN, ...out])).toMatch(/exactly one of --preset NAME or --spec FILE/);
+    const bad = join(tmp(), 'bad.json');
+    const quick = getPreset('quick')!.spec;
+    writeFileSync(bad, JSON.stringify({ ...quick, arms: [{ id: 'p', scheme: 'ring', members: ['A', 'B'] }] }));
+    expect(err(['--spec', bad, '--to', 'trl', '--model', QWEN, '--model-b', QWEN, ...out])).toMatch(/not a valid experiment spec: .*ring reward needs at least 3 members/);
+    writeFileSync(bad, '{"__proto__": {"x": 1}, "version": 1');
+    expect(err(['--spec', bad, '--to', 'trl', '--model', QWEN, ...out])).toMatch(/is not valid JSON/);
+  });
+
+  it('maps --model, --model-b, ... to the members in order and writes the project', () => {
+    const dir = join(tmp(), 'proj');
+    const r = exportFromArgs(['--preset', 'ring', '--to', 'trl', '--model', QWEN, '--model-b', LLAMA, '--model-c', 'HuggingFaceTB/SmolLM2-135M-Instruct', '--out', dir])!;
+    writeProject(r.out, r.built, r.force);
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config.members.map((m: { model: string }) => m.model)).toEqual([QWEN, LLAMA, 'HuggingFaceTB/SmolLM2-135M-Instruct']);
+    expect(statSync(join(dir, 'launch.sh')).mode & 0o111).not.toBe(0);
+    // The same files the lab's button zips for the same experiment and models.
+    const zip = buildTrlZip(getPreset('ring')!.spec, [QWEN, LLAMA, 'HuggingFaceTB/SmolLM2-135M-Instruct'], 'ring');
+    for (const e of readZipStore(zip.bytes)) {
+      const rel = e.path.split('/').slice(1).join('/');
+      expect(readFileSync(join(dir, rel), 'utf8'), rel).toBe(new TextDecoder().decode(e.data));
+    }
+    expect(() => writeProject(r.out, r.built, false)).toThrow(/is not empty \(add --force/);
+    expect(() => writeProject(r.out, r.built, true)).not.toThrow();
+  });
+});
+
+describe('export CLI end to end', () => {
+  it('exits 0 and says what it wrote; exits 2 with one line on a bad model count', () => {
+    const dir = join(tmp(), 'p');
+    const ok = runCli('--preset', 'intrinsic', '--to', 'trl', '--model', QWEN, '--model-b', LLAMA, '--out', dir);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^wrote 14 files to .*: a TRL project for arm peer \(not run here\)/);
+    expect(ok.stderr).toMatch(/note: arm entropy is not exported/);
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/has not been run where it was exported/);
+    const bad = runCli('--preset', 'collapse', '--to', 'trl', '--model', QWEN, '--out', join(tmp(), 'q'));
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual(['error: the experiment has 2 members (A, B) and 1 model id was given: give one per member, in that order (npm run export -- --help)']);
+    const help = runCli('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/usage: npm run export -- \(--preset NAME \| --spec FILE\.json\) --to trl --model HF_ID/);
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Hugging Face model ids for the TRL export: one per cohort member, in the spec's member order.
+ * Ids are checked by form only (nothing is looked up): `name` or `owner/name`, letters, digits,
+ * '.', '_' and '-', no '--' or '..', at most 96 characters per part.
+ */
+export const DEFAULT_MODEL_ID = 'Qwen/Qwen2.5-0.5B-Instruct';
+
+const PART = /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/;
+
+/** Why `id` is not a model id, or null when it is one. */
+export function modelIdProblem(id: string): string | null {
+  const v = id.trim();
+  if (v === '') return 'a model id is needed, e.g. Qwen/Qwen2.5-0.5B-Instruct';
+  const parts = v.split('/');
+  if (parts.length > 2) return `"${v}" has more than one '/': a model id is owner/name`;
+  for (const p of parts) {
+    if (!PART.test(p) || p.includes('--') || p.includes('..') || p.endsWith('.') || p.endsWith('-')) {
+      return `"${v}" is not a Hugging Face model id (owner/name: letters, digits, '.', '_', '-')`;
+    }
+  }
+  return null;
+}
+
+/** The model count must equal the member count: one sentence naming what is missing or extra. */
+export function modelCountProblem(memberIds: readonly string[], models: readonly string[]): string | null {
+  if (models.length === memberIds.length) return null;
+  const n = memberIds.length;
+  return `the experiment has ${n} member${n === 1 ? '' : 's'} (${memberIds.join(', ')}) and ${models.length} model id${models.length === 1 ? ' was' : 's were'} given: give one per member, in that order`;
+}
+
+/**
+ * Parameters in billions read from a model id (`0.5B`, `135M`, `7b`), or null. Only for the
+ * README's rough GPU memory estimate; ids without a size in the name get the formula alone.
+ */
+export function paramsFromId(id: string): number | null {
+  const name = id.split('/').pop() ?? id;
+  const m = /(?:^|[^0-9.])(\d+(?:\.\d+)?)([BbMm])(?![A-Za-z0-9])/.exec(name);
+  if (!m) return null;
+  const n = Number(m[1]);
+  return m[2].toLowerCase() === 'b' ? n : n / 1000;
+}

@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""Train one member of one arm of a Cohort Lab experiment with TRL's GRPOTrainer (TRL 0.26.2).
+
+    accelerate launch --num_processes 1 train_cohort.py --arm peer --member A --run_id R --run_dir runs/R
+
+Every (arm, member) pair is its own process (its own accelerate world, as in Co-RL); launch.sh
+starts all members of an arm together. The trainer is TRL's GRPOTrainer with one override,
+`_calculate_rewards` (present with this signature in TRL 0.19 to 1.x; checked against v0.26.2):
+in training it extracts an answer from each completion, votes, exchanges labels with the arm's
+other member processes through a shared directory (rendezvous.py) where the scheme needs it, and
+returns the arm's rewards (cohort_rewards.py, the lab's logic). In evaluation it returns the
+correctness against the truth (pass@1 on the held-out set) and logs maj@G.
+
+The truth enters training only in the oracle arm; elsewhere it is used for the logged metrics
+(cohort/pseudo_label_accuracy, cohort/oracle_reward), as in the lab.
+
+Exported by Cohort Lab; it was not run where it was exported. See README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import cohort_plan as plan  # noqa: E402
+import cohort_rewards as cr  # noqa: E402
+from rendezvous import Rendezvous  # noqa: E402
+
+# ---------------------------------------------------------------------------------------------
+# Arguments
+# ---------------------------------------------------------------------------------------------
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", default=str(HERE / "config.json"), help="the export's config.json")
+    p.add_argument("--arm", required=True, help="arm id (config.json 'arms')")
+    p.add_argument("--member", required=True, help="member id in that arm")
+    p.add_argument("--run_dir", default=None, help="outputs and the rendezvous directory (default runs/<run_id>)")
+    p.add_argument("--run_id", default=None, help="the same for every member process of one launch (launch.sh sets it)")
+    p.add_argument("--dataset", choices=["lab", "gsm8k"], default="lab",
+                   help="lab: the experiment's own problems (data/*.jsonl); gsm8k: openai/gsm8k, downloaded by `datasets` when training starts")
+    p.add_argument("--prompt_style", choices=["instruct", "lab"], default="instruct",
+                   help="instruct: a chat message asking for the answer after '>'; lab: the lab's raw prompt, e.g. '8+3+9=' (for a base or tiny model)")
+    p.add_argument("--heldout_limit", type=int, default=None, help="evaluate on at most this many held-out problems")
+    p.add_argument("--max_micro_batch", type=int, default=32, help="most completions per forward/backward pass on one GPU")
+    p.add_argument("--rendezvous_timeout", type=float, default=3600.0, help="seconds to wait for a live peer's labels")
+    p.add_argument("--peer_start_timeout", type=float, default=1800.0, help="seconds to wait for a peer process to start")
+    p.add_argument("--heartbeat_stale_after", type=float, default=300.0, help="a peer without a heartbeat this long is gone")
+    p.add_argument("--use_vllm", action="store_true", help="generate with vLLM in colocate mode (pip install -r requirements-vllm.txt)")
+    p.add_argument("--vllm_gpu_memory_utilization", type=float, default=0.3)
+    p.add_argument("--learning_rate", type=float, default=None, help="override the lab's learning rate (see README)")
+    p.add_argument("--max_completion_length", type=int, default=None)
+    p.add_argument("--max_steps", type=int, default=None)
+    p.add_argument("--report_to", default=None, help="e.g. wandb, tensorboard (default: none)")
+    p.add_argument("--grpo", action="append", default=[], metavar="KEY=VALUE", help="any other GRPOConfig field, e.g. --grpo bf16=false")
+    p.add_argument("--dry_run", action="store_true", help="print the GRPOConfig arguments and the data, then exit (needs no GPU, torch or TRL)")
+    return p.parse_args(argv)
+
+
+# ---------------------------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------------------------
+
+
+def read_jsonl(path: Path) -> list:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def lab_row(problem: dict, prompt_style: str, row: str) -> dict:
+    prompt = [{"role": "user", "content": problem["question"]}] if prompt_style == "instruct" else problem["lab_prompt"]
+    return {"prompt": prompt, "answer": problem["answer"], "problem_id": problem["id"], "row": row}
+
+
+def load_lab_data(config: dict, prompt_style: str, heldout_limit):
+    """The lab's own split: the RL prompts in the lab's per-step order, and the held-out problems."""
+    data = HERE / "data"
+    rl = read_jsonl(data / "rl.jsonl")
+    heldout = read_jsonl(data / "heldout.jsonl")
+    with open(data / "schedule.json", encoding="utf-8") as f:
+        schedule = json.load(f)
+    rows = []
+    for step, indices in enumerate(schedule["steps"], start=1):
+        for k, i in enumerate(indices):
+            rows.append(lab_row(rl[i], prompt_style, f"s{step}p{k}"))
+    held = [lab_row(p, prompt_style, p["id"]) for p in heldout[: heldout_limit or None]]
+    task = config["task"]
+
+    def answer_of(text: str, truncated: bool):
+        return cr.extract_answer(text, task["id"], task["difficulty"], truncated)
+
+    return rows, held, answer_of
+
+
+GSM8K_INSTRUCTION = "Solve the problem. Finish your reply with the character > followed by the final number, and nothing after it."
+
+
+def load_gsm8k(prompt_style: str, heldout_limit):
+    from datasets import load_dataset
+
+    ds = load_dataset("openai/gsm8k", "main")
+
+    def rows_of(split, prefix):
+        out = []
+        for i, ex in enumerate(split):
+            question = f"{ex['question']}\n\n{GSM8K_INSTRUCTION}"
+            prompt = [{"role": "user", "content": question}] if prompt_style == "instruct" else f"Question: {ex['question']}\nAnswer:"
+            out.append({"prompt": prompt, "answer": cr.gsm8k_truth(ex["answer"]), "problem_id": f"{prefix}{i}", "row": f"{prefix}{i}"})
+        return out
+
+    train = rows_of(ds["train"], "gsm8k-train-")
+    held = rows_of(ds["test"], "gsm8k-test-")[: heldout_limit or 500]
+
+    def answer_of(text: str, truncated: bool):
+        return cr.extract_number_answer(text, truncated)
+
+    return train, held, answer_of
+
+
+def completion_text(completion) -> str:
+    """TRL passes a string, or for conversational prompts a list of messages."""
+    if isinstance(completion, str):
+        return completion
+    return "".join(m.get("content", "") for m in completion if isinstance(m, dict))
+
+
+# ---------------------------------------------------------------------------------------------
+# The frozen teacher (teacher arms): samples G completions per prompt from a member's base model
+# ---------------------------------------------------------------------------------------------
+
+
+class FrozenTeacher:
+    def __init__(self, model_id: str, device, temperature: float, max_new_tokens: int, chunk: int = 8):
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        self.torch = torch
+        self.tok = AutoTokenizer.from_pretrained(model_id, padding_side="left")
+        if self.tok.pad_token is None:
+            self.tok.pad_token = self.tok.eos_token
+        self.model = AutoModelForCausalLM.from_pretrained(model_id, dtype=torch.bfloat16).to(device).eval()
+        self.model.requires_grad_(False)
+        self.device = device
+        self.temperature = temperature
+        self.max_new_tokens = max_new_tokens
+        self.chunk = chunk
+        eos = self.model.generation_config.eos_token_id
+        self.eos_ids = set(eos if isinstance(eos, list) else [eos]) | {self.tok.eos_token_id}
+
+    def sample(self, prompts: list, n: int) -> list:
+        """n (text, truncated) pairs per prompt, prompt-major."""
+        out = []
+        for start in range(0, len(prompts), self.chunk):
+            part = prompts[start : start + self.chunk]
+            chat = isinstance(part[0], list)
+            texts = [self.tok.apply_chat_template(p, tokenize=False, add_generation_prompt=True) if chat else p for p in part]
+            enc = self.tok(texts, return_tensors="pt", padding=True, add_special_tokens=not chat).to(self.device)
+            with self.torch.no_grad():
+                gen = self.model.generate(
+                    **enc, do_sample=True, temperature=self.temperature, top_p=1.0, top_k=0,
+                    max_new_tokens=self.max_new_tokens, num_return_sequences=n, pad_token_id=self.tok.pad_token_id,
+                )
+            for row in gen[:, enc["input_ids"].shape[1]:].tolist():
+                cut = next((k for k, t in enumerate(row) if t in self.eos_ids), None)
+                ids = row if cut is None else row[:cut]
+                out.append((self.tok.decode(ids, skip_special_tokens=True), cut is None))
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The trainer
+# ---------------------------------------------------------------------------------------------
+
+
+def build_trainer_class():
+    import torch
+    from accelerate.utils import broadcast_object_list, gather_object
+    from trl import GRPOTrainer
+
+    class CohortGRPOTrainer(GRPOTrainer):
+        """GRPOTrainer whose rewards are the Cohort Lab arm's (one override: _calculate_rewards)."""
+
+        def __init__(self, *args, cohort: dict, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.cohort = cohort
+            self._rl_step = 0  # RL steps (generation batches) so far; the lab's step is this + 1
+            self._eval_calls = 0
+
+        # -- helpers -----------------------------------------------------------------------------
+
+        def _gather(self, values: list) -> list:
+            return gather_object(values) if self.accelerator.num_processes > 1 else list(values)
+
+        def _on_main(self, fn):
+            """Run fn on the main process and broadcast its result (or its error) to every rank."""
+            box = [None]
+            if self.accelerator.is_main_process:
+                try:
+                    box[0] = {"ok": fn()}
+                except Exception as e:  # noqa: BLE001 - every rank must stop with the same message
+                    box[0] = {"error": f"{type(e).__name__}: {e}"}
+            if self.accelerator.num_processes > 1:
+                broadcast_object_list(box, from_process=0)
+            if "error" in box[0]:
+                raise RuntimeError(box[0]["error"])
+            return box[0]["ok"]
+
+        def _answers(self, completions, completion_ids_list) -> list:
+            stop = {self.eos_token_id, self.pad_token_id}
+            return [
+                self.cohort["answer_of"](completion_text(c), len(ids) == 0 or ids[-1] not in stop)
+                for c, ids in zip(completions, completion_ids_list)
+            ]
+
+        # -- the override --------------------------------------------------------------------------
+
+        def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+            if not self.model.training:
+                rewards = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+                self._log_eval_majority(inputs, completions, completion_ids_list)
+                return rewards
+
+            c = self.cohort
+            G = self.num_generations
+            answers = self._gather(self._answers(completions, completion_ids_list))
+            truths_all = self._gather([x["answer"] for x in inputs])
+            rows_all = self._gather([x["row"] for x in inputs])
+            prompts_all = self._gather(list(prompts)) if c["scheme"] == "teacher" else None
+            if len(answers) % G != 0:
+                raise RuntimeError(f"{len(answers)} completions are not whole groups of {G}")
+            B = len(answers) // G
+            truths = [truths_all[b * G] for b in range(B)]
+            rows = [rows_all[b * G] for b in range(B)]
+            self._rl_step += 1
+            step = self._rl_step
+            scheme, seed, tau, arm_id, me = c["scheme"], c["seed"], c["tau"], c["arm"], c["member"]
+
+            own = cr.own_votes(answers, B, seed, arm_id, me, step, tau)
+            if scheme == "oracle":
+                labels = list(truths)
+                rewards = cr.compute_rewards("oracle", answers, B, G, truths=truths).rewards
+            elif scheme in ("self", "self-soft"):
+                out = cr.compute_rewards(scheme, answers, B, G, rng=cr.ballot_rng(seed, arm_id, me, step), tau=tau)
+                labels, rewards = out.labels, out.rewards
+            elif scheme in cr.EXCHANGE_SCHEMES:
+                batch_key = hashlib.sha1("|".join(rows).encode()).hexdigest()[:16]
+                payload = cr.exchange_payload(answers, B, own)
+
+                def exchange():
+                    t0 = time.perf_counter()
+                    got = c["rendezvous"].exchange(step, batch_key, payload)
+                    return got, time.perf_counter() - t0
+
+                received, waited = self._on_main(exchange)
+                received[me] = payload
+                labels = cr.supervision_labels(scheme, c["members"], me, received, tau)
+                rewards = cr.rewards_for_labels(answers, G, labels)
+                self._metrics["train"]["cohort/rendezvous_wait_s"].append(waited)
+            elif scheme == "teacher":
+                unique_prompts = [prompts_all[b * G] for b in range(B)]
+
+                def teach():
+                    sampled = c["teacher"].sample(unique_prompts, G)
+                    return [c["answer_of"](text, truncated) for text, truncated in sampled]
+
+                teacher_answers = self._on_main(teach)
+                votes = cr.plurality_votes(
+                    teacher_answers, B, cr.ballot_rng(seed, arm_id, cr.teacher_voter_id(c["teacher_id"]), step), tau
+                )
+                labels = [v.label for v in votes]
+                rewards = cr.rewards_for_labels(answers, G, labels)
+            else:
+                raise RuntimeError(f"scheme {scheme!r} is not exported")
+
+            # Measurement only (the truth never reaches a label-free reward).
+            m = self._metrics["train"]
+            labeled = [(lab, t) for lab, t in zip(labels, truths) if lab is not None]
+            m["cohort/labeled_fraction"].append(len(labeled) / B)
+            m["cohort/pseudo_label_accuracy"].append(sum(lab == t for lab, t in labeled) / len(labeled) if labeled else 0.0)
+            m["cohort/own_vote_accuracy"].append(sum(v.label is not None and v.label == t for v, t in zip(own, truths)) / B)
+            m["cohort/own_tie_rate"].append(sum(v.tied for v in own) / B)
+            m["cohort/own_majority_ratio"].append(sum(v.majority_ratio for v in own) / B)
+            m["cohort/parseable_fraction"].append(sum(a is not None for a in answers) / len(answers))
+            m["cohort/oracle_reward"].append(sum(cr.oracle_reward(a, truths[i // G]) for i, a in enumerate(answers)) / len(answers))
+
+            out = torch.tensor(rewards, dtype=torch.float32, device=self.accelerator.device).unsqueeze(1)
+            return out.repeat(1, len(self.reward_funcs))
+
+        def _log_eval_majority(self, inputs, completions, completion_ids_list):
+            G = self.num_generations_eval
+            answers = self._gather(self._answers(completions, completion_ids_list))
+            truths_all = self._gather([x["answer"] for x in inputs])
+            if len(answers) % G != 0:
+                return
+            B = len(answers) // G
+            self._eval_calls += 1
+            votes = cr.plurality_votes(answers, B, cr.Rng(self.cohort["seed"]).child(f"eval/{self._eval_calls}"))
+            correct = sum(v.label is not None and v.label == truths_all[b * G] for b, v in enumerate(votes))
+            self._metrics["eval"]["cohort/maj_at_g"].append(correct / B)
+
+    return CohortGRPOTrainer
+
+
+# ---------------------------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    config = plan.load_config(args.config)
+    try:
+        arm, member = plan.find_slot(config, args.arm, args.member)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    run_id = args.run_id or os.environ.get("COHORT_RUN_ID") or time.strftime("%Y%m%d-%H%M%S")
+    run_dir = Path(args.run_dir or HERE / "runs" / run_id)
+    world_size = int(os.environ.get("WORLD_SIZE", "1"))
+
+    overrides = {}
+    for text in args.grpo:
+        key, value = plan.parse_override(text)
+        overrides[key] = value
+    for key in ("learning_rate", "max_completion_length", "max_steps", "report_to"):
+        if getattr(args, key) is not None:
+            overrides[key] = getattr(args, key)
+    if args.use_vllm:
+        overrides.update(use_vllm=True, vllm_mode="colocate", vllm_gpu_memory_utilization=args.vllm_gpu_memory_utilization)
+    kwargs = plan.grpo_config_kwargs(
+        config, args.arm, args.member, world_size, str(run_dir / args.arm / args.member),
+        max_micro_batch=args.max_micro_batch, dataset=args.dataset, overrides=overrides,
+    )
+
+    if args.dataset == "lab":
+        train_rows, held_rows, answer_of = load_lab_data(config, args.prompt_style, args.heldout_limit)
+    else:
+        train_rows, held_rows, answer_of = load_gsm8k(args.prompt_style, args.heldout_limit)
+    peers = plan.peers_of(arm, member["id"])
+    if args.dry_run:
+        print(json.dumps({
+            "arm": arm["id"], "scheme": arm["scheme"], "member": member["id"], "model": member["model"],
+            "peers": peers, "teacher": arm.get("teacher"), "run_id": run_id, "world_size": world_size,
+            "grpo_config": kwargs, "train_rows": len(train_rows), "eval_rows": len(held_rows),
+            "first_train_row": train_rows[0] if train_rows else None,
+        }, indent=1))
+        return 0
+
+    from datasets import Dataset
+    from trl import GRPOConfig
+
+    training_args = GRPOConfig(**kwargs)
+
+    def correctness(prompts, completions, completion_ids, answer, **_):
+        """Evaluation reward: 1 if the completion's answer is the truth (pass@1 on the held-out set)."""
+        stop = {trainer.eos_token_id, trainer.pad_token_id}
+        return [
+            cr.oracle_reward(answer_of(completion_text(c), len(ids) == 0 or ids[-1] not in stop), t)
+            for c, ids, t in zip(completions, completion_ids, answer)
+        ]
+
+    correctness.__name__ = "arm_reward"
+
+    cohort = {
+        "arm": arm["id"], "scheme": arm["scheme"], "members": arm["members"], "member": member["id"],
+        "tau": float(arm.get("tau") or 0.0), "seed": int(config["seed"]), "answer_of": answer_of,
+    }
+    rendezvous = None
+    is_main = int(os.environ.get("RANK", "0")) == 0
+    if peers and is_main:
+        rendezvous = Rendezvous(
+            run_dir / "rendezvous" / arm["id"], member["id"], peers, run_id,
+            timeout=args.rendezvous_timeout, start_timeout=args.peer_start_timeout, stale_after=args.heartbeat_stale_after,
+        ).start()
+    cohort["rendezvous"] = rendezvous
+
+    Trainer = build_trainer_class()
+    trainer = None
+    try:
+        trainer = Trainer(
+            model=member["model"], reward_funcs=[correctness], args=training_args,
+            train_dataset=Dataset.from_list(train_rows), eval_dataset=Dataset.from_list(held_rows), cohort=cohort,
+        )
+        if arm["scheme"] == "teacher" and trainer.accelerator.is_main_process:
+            cohort["teacher_id"] = arm["teacher"]
+            cohort["teacher"] = FrozenTeacher(
+                plan.model_of(config, arm["teacher"]), trainer.accelerator.device,
+                training_args.temperature, training_args.max_completion_length,
+            )
+        elif arm["scheme"] == "teacher":
+            cohort["teacher_id"] = arm["teacher"]
+        trainer.train()
+        trainer.save_model(str(run_dir / args.arm / args.member / "final"))
+    except BaseException as e:  # PeerGone, TimeoutError, a CUDA error, Ctrl-C: tell the peers, then stop
+        if rendezvous is not None:
+            rendezvous.fail(f"{type(e).__name__}: {e}".splitlines()[0])
+        print(f"error: {args.arm}/{args.member}: {type(e).__name__}: {e}".splitlines()[0], file=sys.stderr)
+        raise
+    if rendezvous is not None:
+        rendezvous.finish()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
