@@ -13,6 +13,7 @@ import { DisagreementPanel } from './panels/DisagreementPanel';
 import { InspectorPanel } from './panels/InspectorPanel';
 import { PseudoLabelPanel } from './panels/PseudoLabelPanel';
 import { Notices } from './run/Notices';
+import { PwaNotices } from './pwa/PwaNotices';
 import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { ViewControls } from './run/ViewControls';
@@ -48,6 +49,7 @@ export function App() {
           <RunBar />
           <CohortSummary />
           <Notices />
+          <PwaNotices />
         </ErrorBoundary>
         <main className="layout">
           <aside className="side">
