@@ -6,6 +6,7 @@
  *   resetLab();   // between tests
  */
 import { create } from 'zustand';
+import { createClassroomSlice, initialClassroomState } from './classroomSlice';
 import { createCompareSlice } from './compareSlice';
 import { createRunSlice, initialEngineState, initialRunState } from './runSlice';
 import { createSpecSlice, initialSpecState } from './specSlice';
@@ -19,9 +20,10 @@ export const useLab = create<LabState>()((...a) => ({
   ...createRunSlice(...a),
   ...createUiSlice(...a),
   ...createCompareSlice(...a),
+  ...createClassroomSlice(...a),
 }));
 
 /** Back to a fresh page: default preset, no run, default UI. Actions are kept. */
 export function resetLab(presetId?: string): void {
-  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [] });
+  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [], classroom: initialClassroomState() });
 }

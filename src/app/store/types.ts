@@ -1,10 +1,11 @@
 import type { StateCreator } from 'zustand';
+import type { ClassroomSlice } from './classroomSlice';
 import type { CompareSlice } from './compareSlice';
 import type { RunSlice } from './runSlice';
 import type { SpecSlice } from './specSlice';
 import type { UiSlice } from './uiSlice';
 
 /** The whole lab store: one store built from slices (zustand's slices pattern). */
-export type LabState = SpecSlice & RunSlice & UiSlice & CompareSlice;
+export type LabState = SpecSlice & RunSlice & UiSlice & CompareSlice & ClassroomSlice;
 
 export type LabSlice<T> = StateCreator<LabState, [], [], T>;
