@@ -1,5 +1,6 @@
 import { useLab } from '../store';
 import { CopyLinkButton } from './CopyLinkButton';
+import { WorkshopButton } from '../workshop/WorkshopButton';
 
 /** Copy link, light/dark theme and presenter (large type) switches. */
 export function ViewControls() {
@@ -9,6 +10,7 @@ export function ViewControls() {
   return (
     <div className="view-controls">
       <CopyLinkButton />
+      <WorkshopButton />
       <button type="button" aria-pressed={ui.theme === 'dark'} data-testid="theme-toggle" onClick={() => setTheme(ui.theme === 'dark' ? 'light' : 'dark')}>
         {ui.theme === 'dark' ? '☀ Light' : '☾ Dark'}
       </button>
