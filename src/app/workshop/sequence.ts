@@ -58,8 +58,8 @@ export const WORKSHOP: readonly WorkshopStep[] = [
       'from 0.44 to 0.26, lower at the end in all 8 seeds. Its own majority vote is wrong exactly where the ' +
       'model is, so it is paid for its own mistakes. Did not reproduce: the early gain before the fall that ' +
       'TTRL and SRT report (at the first evaluation it is already −0.02). The peer arm ends above the self ' +
-      "arm (+0.16), because a partner's vote is right on about a quarter of a model's wrong answers, but it " +
-      'only holds its start (−0.01): here it does not learn. The oracle arm gains +0.14.',
+      "arm (+0.16), because a partner's vote is right on about a quarter of the items where a model's own vote is wrong, " +
+      'but it only holds its start (−0.01): here it does not learn. The oracle arm gains +0.14.',
   },
   {
     presetId: 'ensemble-control',
@@ -105,8 +105,8 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     title: 'A different partner',
     setup:
       'One transformer A with three partners, each in its own peer arm: T, a transformer of the same size; S, ' +
-      'a wider transformer; M, a small MLP, another model family. All four start equally strong; the cohort ' +
-      'summary shows how much each pair overlaps in its errors before training. About 2 minutes on a 2-core CPU (wasm).',
+      'a wider transformer; M, a small MLP, another model family. All four start equally strong; panel 2 shows ' +
+      'how much each pair overlaps in its errors (kappa) before training. About 2 minutes on a 2-core CPU (wasm).',
     question: 'Co-RL reports that a more different partner teaches more. Next to the MLP, compared with next to the same-size transformer, A will gain…',
     answers: { up: 'more', level: 'about the same (within 0.03)', down: 'less' },
     quantity: { kind: 'gainDifference', member: 'A', arm: 'peer-mlp', than: 'peer-same' },
