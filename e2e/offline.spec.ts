@@ -2,7 +2,8 @@
  * Offline (src/pwa/pwaOptions.ts, src/app/pwa/): after one visit the service worker controls the
  * page; with the network off the lab reloads from its cache, is still cross-origin isolated (the
  * page and the training worker: wasm threads need it), and trains: a preset from its shipped warm
- * start, then an edited experiment that warm-starts itself. wasm throughout.
+ * start, then an edited experiment that warm-starts itself. wasm throughout. A new browser
+ * context (what every other test gets) starts without the service worker.
  */
 import { type Page, expect, test } from '@playwright/test';
 import { collectErrors } from './helpers';
@@ -24,7 +25,7 @@ function fetchUncached(page: Page): Promise<string> {
   return page.evaluate(() => fetch(`/not-cached-${Date.now()}.txt`).then((r) => `HTTP ${r.status}`, () => 'failed'));
 }
 
-test('after one visit the lab reloads and trains with the network off', async ({ page, context }) => {
+test('after one visit the lab reloads and trains with the network off', async ({ page, context, browser }) => {
   test.setTimeout(300_000);
   const errors = collectErrors(page);
   // Which loads failed (the console names the resource): only the test's own uncached probes may.
@@ -73,6 +74,21 @@ test('after one visit the lab reloads and trains with the network off', async ({
 
   // Still offline at the end (the reload did not bring the network back).
   expect(await fetchUncached(page)).toBe('failed');
+
+  // Another context (every Playwright test gets its own) starts without this service worker: the
+  // other specs never see one left over from here.
+  const fresh = await browser.newContext({ serviceWorkers: 'allow' });
+  const other = await fresh.newPage();
+  await other.addInitScript(() => Object.assign(window, { controlledAtStart: navigator.serviceWorker.controller !== null }));
+  await other.goto(new URL('/?backend=wasm', page.url()).href);
+  await expect(other.getByRole('heading', { name: 'Cohort Lab', level: 1 })).toBeVisible();
+  expect(await other.evaluate(() => (window as unknown as { controlledAtStart: boolean }).controlledAtStart)).toBe(false);
+  await fresh.close();
+  await page.addInitScript(() => Object.assign(window, { controlledAtStart: navigator.serviceWorker.controller !== null }));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Cohort Lab', level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { controlledAtStart: boolean }).controlledAtStart)).toBe(true);
+
   expect(failedLoads.length).toBe(2);
   expect(failedLoads.filter((path) => !path.startsWith('/not-cached-'))).toEqual([]);
   expect(errors.filter((e) => !e.startsWith('console: Failed to load resource'))).toEqual([]);
