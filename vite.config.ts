@@ -1,4 +1,6 @@
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { pwaOptions } from './src/pwa/pwaOptions.js';
 
 /**
  * Cross-origin isolation (COOP same-origin + COEP require-corp) lets the wasm backend use threads
@@ -10,6 +12,8 @@ const crossOriginIsolation = {
 };
 
 export default defineConfig({
+  // Offline and installable: service worker and web manifest (src/pwa/pwaOptions.ts).
+  plugins: [VitePWA(pwaOptions)],
   // Vite's built-in Oxc transform, React 17+ automatic JSX runtime (no plugin-react, no Fast Refresh).
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'react' },

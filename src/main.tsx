@@ -9,3 +9,6 @@ createRoot(container).render(
     <App />
   </StrictMode>,
 );
+
+// Offline and installable: the service worker, in production builds only (src/app/pwa/register.ts).
+if (import.meta.env.PROD) void import('./app/pwa/register').then((m) => m.registerServiceWorker());

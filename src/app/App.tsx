@@ -14,6 +14,10 @@ import { InspectorPanel } from './panels/InspectorPanel';
 import { PseudoLabelPanel } from './panels/PseudoLabelPanel';
 import { Notices } from './run/Notices';
 import { ImportNotices } from './run/ImportNotices';
+import { PwaNotices } from './pwa/PwaNotices';
+import { ClassroomNotices } from './workshop/ClassroomNotices';
+import { WorkshopPanel } from './workshop/WorkshopPanel';
+import { startClassroom } from './workshop/startClassroom';
 import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { Scoreboard } from './run/Scoreboard';
@@ -30,6 +34,8 @@ export function App() {
   // The experiment a shared URL names, then the URL following every edit. First: the worker is
   // told the cohort on screen (for a backend choice remembered for it).
   useEffect(() => startShareLinks(), []);
+  // Classroom links (?hide=, ?workshop=1&step=N), read after the shared experiment is loaded.
+  useEffect(() => startClassroom(), []);
   useEffect(() => connectTrainingWorker(backendFromUrl()), []);
   useEffect(() => {
     const root = document.documentElement;
@@ -47,11 +53,16 @@ export function App() {
           </div>
           <ViewControls />
         </header>
+        <ErrorBoundary where="The workshop">
+          <WorkshopPanel />
+        </ErrorBoundary>
         <ErrorBoundary where="The run bar">
           <RunBar />
           <CohortSummary />
           <Notices />
           <ImportNotices />
+          <PwaNotices />
+          <ClassroomNotices />
         </ErrorBoundary>
         <main className="layout">
           <aside className="side">

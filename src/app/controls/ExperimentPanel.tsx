@@ -8,27 +8,38 @@ import { TaskControls } from './TaskControls';
 /** The left column: everything that defines the next run. */
 export function ExperimentPanel() {
   const running = useLab((s) => s.run.phase === 'preparing' || s.run.phase === 'warmstart' || s.run.phase === 'rl');
+  // A classroom link (?hide=) may hide the whole panel or some of its sections: not rendered at all.
+  const hidden = useLab((s) => s.classroom.hidden);
+  if (hidden.includes('experiment')) return null;
   return (
     <section className="experiment" aria-labelledby="experiment-title" data-testid="experiment-panel">
       <h2 id="experiment-title">Experiment</h2>
       {running && <p className="notice">Edits apply to the next run (press Reset, then Start).</p>}
       <PresetPicker />
-      <details open className="group">
-        <summary>Task and run</summary>
-        <TaskControls />
-      </details>
-      <details open className="group">
-        <summary>Cohort</summary>
-        <CohortEditor />
-      </details>
-      <details open className="group">
-        <summary>Arms (reward schemes)</summary>
-        <ArmsEditor />
-      </details>
-      <details className="group">
-        <summary>GRPO</summary>
-        <GrpoControls />
-      </details>
+      {!hidden.includes('task') && (
+        <details open className="group">
+          <summary>Task and run</summary>
+          <TaskControls />
+        </details>
+      )}
+      {!hidden.includes('cohort') && (
+        <details open className="group">
+          <summary>Cohort</summary>
+          <CohortEditor />
+        </details>
+      )}
+      {!hidden.includes('arms') && (
+        <details open className="group">
+          <summary>Arms (reward schemes)</summary>
+          <ArmsEditor />
+        </details>
+      )}
+      {!hidden.includes('grpo') && (
+        <details className="group">
+          <summary>GRPO</summary>
+          <GrpoControls />
+        </details>
+      )}
     </section>
   );
 }

@@ -5,9 +5,12 @@ export function PresetPicker() {
   const presetId = useLab((s) => s.presetId);
   const edited = useLab((s) => s.edited);
   const choosePreset = useLab((s) => s.choosePreset);
+  // ?hide=preset: no menu (the description stays).
+  const hideMenu = useLab((s) => s.classroom.hidden.includes('preset'));
   const preset = PRESETS[presetId];
   return (
     <div className="preset">
+      {!hideMenu && (
       <label className="field">
         <span>Preset</span>
         <select value={presetId} data-testid="preset-select" onChange={(e) => choosePreset(e.target.value)}>
@@ -18,6 +21,7 @@ export function PresetPicker() {
           ))}
         </select>
       </label>
+      )}
       {preset && (
         <div className="preset-about" data-testid="preset-about">
           <h3>

@@ -5,6 +5,7 @@ import { SPEEDS } from '../store/uiSlice';
 import { lab } from '../trainingWorker';
 import { ExportMenu } from './ExportMenu';
 import { ImportButton } from './ImportButton';
+import { startBlockReason } from '../store/classroomSlice';
 import { RunStatus } from './RunStatus';
 import { ExportTrlButton } from './ExportTrlButton';
 
@@ -13,19 +14,22 @@ export function RunBar() {
   const run = useLab((s) => s.run);
   const speed = useLab((s) => s.ui.stepsPerSecond);
   const validation = useDraftValidation();
+  // Workshop mode: the audience predicts before Start. A classroom link may hide some controls.
+  const blocked = useLab(startBlockReason);
+  const hidden = useLab((s) => s.classroom.hidden);
   const active = isActivePhase(run.phase);
   const startReason = !validation.ok
     ? `Fix the experiment first: ${validation.problems[0].message}${validation.problems.length > 1 ? ` (and ${validation.problems.length - 1} more)` : ''}`
     : active
       ? 'A run is in progress: Reset it first.'
-      : null;
+      : blocked;
   return (
     <div className="run-bar" data-testid="run-bar" role="region" aria-label="Run controls">
       <div className="buttons">
         <button type="button" className="primary" disabled={startReason != null} title={startReason ?? 'Warm-start the cohort, then train every arm'} aria-describedby={startReason ? 'start-reason' : undefined} data-testid="start" onClick={() => lab.start()}>
           ▶ Start
         </button>
-        {run.paused ? (
+        {hidden.includes('pause') ? null : run.paused ? (
           <button type="button" disabled={!active} data-testid="resume" onClick={() => lab.resume()}>
             ▶ Resume
           </button>
@@ -34,13 +38,16 @@ export function RunBar() {
             {run.pauseRequested ? 'Pausing…' : '❚❚ Pause'}
           </button>
         )}
+        {!hidden.includes('step') && (
         <button type="button" disabled={!active || !run.paused || run.stepRequested} data-testid="step" title={run.paused ? 'Run exactly one RL step' : 'Pause first, then step one RL step at a time'} onClick={() => lab.step()}>
           {run.stepRequested ? 'Stepping…' : 'Step +1'}
         </button>
+        )}
         <button type="button" disabled={run.phase === 'idle'} data-testid="reset" title="Stop the run and clear the charts" onClick={() => lab.reset()}>
           ↺ Reset
         </button>
         <ExportMenu /> <ImportButton /> <ExportTrlButton />
+        {!hidden.includes('speed') && (
         <label className="field-inline speed" title="Most RL steps per second; Max runs as fast as the device can.">
           Speed
           <select value={speed == null ? 'max' : String(speed)} data-testid="speed" onChange={(e) => lab.setSpeed(e.target.value === 'max' ? null : Number(e.target.value))}>
@@ -51,6 +58,7 @@ export function RunBar() {
             ))}
           </select>
         </label>
+        )}
       </div>
       {startReason && !active && (
         <p className="start-reason" id="start-reason" data-testid="start-reason">

@@ -2,6 +2,7 @@ import { useLab } from '../store';
 import { CopyLinkButton } from './CopyLinkButton';
 import { KeyboardShortcuts } from './KeyboardShortcuts';
 import { SmoothingControl } from './SmoothingControl';
+import { WorkshopButton } from '../workshop/WorkshopButton';
 
 /** Chart smoothing, copy link, light/dark theme and presenter (large type) switches, keyboard shortcuts. */
 export function ViewControls() {
@@ -12,6 +13,7 @@ export function ViewControls() {
     <div className="view-controls">
       <SmoothingControl />
       <CopyLinkButton />
+      <WorkshopButton />
       <button type="button" aria-pressed={ui.theme === 'dark'} data-testid="theme-toggle" onClick={() => setTheme(ui.theme === 'dark' ? 'light' : 'dark')}>
         {ui.theme === 'dark' ? '☀ Light' : '☾ Dark'}
       </button>

@@ -6,6 +6,7 @@
  *   resetLab();   // between tests
  */
 import { create } from 'zustand';
+import { createClassroomSlice, initialClassroomState } from './classroomSlice';
 import { createCompareSlice } from './compareSlice';
 import { createImportSlice } from './importSlice';
 import { createRunSlice, initialEngineState, initialRunState } from './runSlice';
@@ -21,6 +22,7 @@ export const useLab = create<LabState>()((...a) => ({
   ...createUiSlice(...a),
   ...createCompareSlice(...a),
   ...createImportSlice(...a),
+  ...createClassroomSlice(...a),
 }));
 
 // The store on window, for the console and for e2e tests that set state no button sets yet
@@ -29,5 +31,5 @@ if (typeof window !== 'undefined') (window as unknown as { cohortLab?: { useLab:
 
 /** Back to a fresh page: default preset, no run, default UI. Actions are kept. */
 export function resetLab(presetId?: string): void {
-  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [], importNotice: null, imported: null });
+  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [], importNotice: null, imported: null, classroom: initialClassroomState() });
 }

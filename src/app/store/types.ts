@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import type { ClassroomSlice } from './classroomSlice';
 import type { CompareSlice } from './compareSlice';
 import type { ImportSlice } from './importSlice';
 import type { RunSlice } from './runSlice';
@@ -6,6 +7,6 @@ import type { SpecSlice } from './specSlice';
 import type { UiSlice } from './uiSlice';
 
 /** The whole lab store: one store built from slices (zustand's slices pattern). */
-export type LabState = SpecSlice & RunSlice & UiSlice & CompareSlice & ImportSlice;
+export type LabState = SpecSlice & RunSlice & UiSlice & CompareSlice & ImportSlice & ClassroomSlice;
 
 export type LabSlice<T> = StateCreator<LabState, [], [], T>;

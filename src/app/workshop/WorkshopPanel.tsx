@@ -1,0 +1,125 @@
+/**
+ * The workshop card, above the run bar in workshop mode: the step (previous / next), its title
+ * and set-up, the "predict first" question (Start waits for an answer: classroomSlice's
+ * startBlockReason), then the prediction next to what this run measured, and the talking point:
+ * what 8 seeds measured, shown when the run is done or when the presenter asks for it.
+ */
+import './workshop.css';
+import { useLab } from '../store';
+import { type Direction, WORKSHOP, type WorkshopStep, directionOf, readRun, signed } from './sequence';
+import { workshop } from './actions';
+import { PRESETS } from '../../core/experiment/presets';
+
+const DIRECTIONS: readonly Direction[] = ['up', 'level', 'down'];
+
+export function WorkshopPanel() {
+  const w = useLab((s) => s.classroom.workshop);
+  const presetId = useLab((s) => s.presetId);
+  const phase = useLab((s) => s.run.phase);
+  const predict = useLab((s) => s.predict);
+  const reveal = useLab((s) => s.revealMeasured);
+  if (!w) return null;
+  const step = WORKSHOP[w.step - 1];
+  const locked = phase !== 'idle';
+  const revealed = w.revealed || phase === 'done';
+  return (
+    <section className="workshop" aria-labelledby="workshop-title" data-testid="workshop" data-step={w.step}>
+      <nav className="workshop-nav" aria-label="Workshop steps">
+        <button type="button" data-testid="workshop-prev" disabled={w.step === 1} onClick={() => workshop.goTo(w.step - 1)}>
+          ← Previous
+        </button>
+        <span className="workshop-progress" data-testid="workshop-progress">
+          Step {w.step} of {WORKSHOP.length}
+        </span>
+        <button type="button" data-testid="workshop-next" disabled={w.step === WORKSHOP.length} onClick={() => workshop.goTo(w.step + 1)}>
+          Next →
+        </button>
+      </nav>
+      <h2 id="workshop-title" data-testid="workshop-title">
+        {step.title}
+      </h2>
+      <p className="workshop-setup" data-testid="workshop-setup">
+        {step.setup}
+      </p>
+      {presetId !== step.presetId && (
+        <p className="notice notice-warn" data-testid="workshop-off-preset">
+          The experiment is no longer this step's preset ({PRESETS[step.presetId]?.title ?? step.presetId}), so what it shows may differ from what was measured.{' '}
+          <button type="button" className="link" onClick={() => workshop.reloadStepPreset()}>
+            Load the step's preset
+          </button>
+        </p>
+      )}
+      <fieldset className="workshop-predict" data-testid="workshop-predict" disabled={locked}>
+        <legend>
+          <strong>Predict first.</strong> {step.question}
+        </legend>
+        <div className="workshop-choices">
+          {DIRECTIONS.map((d) => (
+            <label key={d} className={w.prediction === d ? 'chosen' : undefined}>
+              <input type="radio" name="workshop-prediction" value={d} checked={w.prediction === d} data-testid={`predict-${d}`} onChange={() => predict(d)} />
+              {step.answers[d]}
+            </label>
+          ))}
+        </div>
+        {locked && w.prediction && <p className="sub">The prediction is locked while this run is on screen (Reset to predict again).</p>}
+      </fieldset>
+      {locked && w.prediction && <Outcome step={step} prediction={w.prediction} revealed={revealed} />}
+      <div className="workshop-measured">
+        {revealed ? (
+          <p data-testid="workshop-talking-point">{step.talkingPoint}</p>
+        ) : (
+          <button type="button" data-testid="workshop-reveal" disabled={!w.prediction} title={w.prediction ? 'Show it before the run ends' : 'Predict first'} onClick={reveal}>
+            Show what 8 seeds measured
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The prediction next to what this run measured (so far, or at its end), and the 8-seed answer once shown. */
+function Outcome({ step, prediction, revealed }: { step: WorkshopStep; prediction: Direction; revealed: boolean }) {
+  const summary = useLab((s) => s.run.summary);
+  const done = useLab((s) => s.run.phase === 'done');
+  const seed = useLab((s) => s.run.spec?.seed);
+  // The summary grows in place; the version says when.
+  useLab((s) => s.run.version);
+  const reading = readRun(step.quantity, summary);
+  const measured = directionOf(step.measured);
+  return (
+    <dl className="workshop-outcome" data-testid="workshop-outcome">
+      <div>
+        <dt>Your prediction</dt>
+        <dd data-testid="outcome-prediction">{step.answers[prediction]}</dd>
+      </div>
+      <div>
+        <dt>
+          {done ? 'This run' : 'This run so far'}
+          {seed !== undefined && ` (seed ${seed})`}
+        </dt>
+        <dd data-testid="outcome-run" data-direction={reading.ok ? reading.direction : ''}>
+          {reading.ok ? (
+            <>
+              <strong>{step.answers[reading.direction]}</strong> · {reading.detail}
+              {done && (
+                <span className="workshop-verdict" data-testid="outcome-verdict">
+                  {reading.direction === prediction ? 'As predicted.' : 'Not what was predicted.'}
+                </span>
+              )}
+            </>
+          ) : (
+            <span className="sub">{reading.why}</span>
+          )}
+        </dd>
+      </div>
+      {revealed && (
+        <div>
+          <dt>Over 8 seeds</dt>
+          <dd data-testid="outcome-measured">
+            <strong>{step.answers[measured]}</strong> ({signed(step.measured)} on average)
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}

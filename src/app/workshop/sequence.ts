@@ -1,0 +1,237 @@
+/**
+ * The workshop: a presenter's sequence of presets, each with a question the audience answers
+ * before the run ("predict first"), and a talking point that says only what was measured over
+ * 8 seeds (docs/RESULTS.md), what did not reproduce included. Pure data and pure readings of a
+ * run (no React, no store): the UI is WorkshopPanel.tsx.
+ *
+ * Every step's question is about one signed number a run can measure (Quantity): a change of
+ * held-out pass@1, or a difference of two. Its three answers are read off that number the same
+ * way for the live run and for the 8-seed mean quoted in `measured`: up, level (within
+ * LEVEL_BAND either way) or down.
+ */
+import type { RunSummary } from '../../core/experiment/events';
+
+export type Direction = 'up' | 'level' | 'down';
+
+/** A change smaller than this either way counts as level: one evaluation on 100 held-out problems varies by about 0.03-0.05. */
+export const LEVEL_BAND = 0.03;
+
+export type Quantity =
+  /** Held-out pass@1 of an arm at its last evaluation minus before RL, mean over its members (or one member). */
+  | { kind: 'change'; arm: string; member?: string }
+  /** One member's change of held-out pass@1 in `arm` minus its change in `than`. */
+  | { kind: 'gainDifference'; member: string; arm: string; than: string }
+  /** The pair of `arm` pooled into one majority vote (maj@G) minus the pair of `than`, at the last evaluation. */
+  | { kind: 'pooledDifference'; arm: string; than: string };
+
+export interface WorkshopStep {
+  presetId: string;
+  title: string;
+  /** What is on screen: the models, the arms, how long it takes. */
+  setup: string;
+  /** What the audience predicts, before Start. */
+  question: string;
+  /** The answers, for a quantity that comes out up, level and down. */
+  answers: Record<Direction, string>;
+  quantity: Quantity;
+  /** The same quantity measured over 8 seeds (mean of the per-seed values, docs/RESULTS.md). */
+  measured: number;
+  /** What 8 seeds measured, what did not reproduce included. Shown after the prediction. */
+  talkingPoint: string;
+}
+
+export const WORKSHOP: readonly WorkshopStep[] = [
+  {
+    presetId: 'collapse',
+    title: 'Self-reward collapses',
+    setup:
+      'Two small models (MLPs) of equal strength, each right on about 44% of held-out sums of three digits, ' +
+      'train from the same weights in three arms: on the true answers (oracle), on their own majority vote ' +
+      "(self) and on their partner's majority vote (peer). No labels in the self and peer arms; 80 RL steps.",
+    question: 'The self arm pays each model for agreeing with its own majority vote. Over the run, its held-out accuracy will…',
+    answers: { up: 'rise', level: 'hold (within 0.03)', down: 'fall' },
+    quantity: { kind: 'change', arm: 'self' },
+    // Claim (a): self start − self end +0.17.
+    measured: -0.17,
+    talkingPoint:
+      "Measured over 8 seeds: the self arm's reward climbs from 0.53 to 0.81 while its held-out pass@1 falls " +
+      'from 0.44 to 0.26, lower at the end in all 8 seeds. Its own majority vote is wrong exactly where the ' +
+      'model is, so it is paid for its own mistakes. Did not reproduce: the early gain before the fall that ' +
+      'TTRL and SRT report (at the first evaluation it is already −0.02). The peer arm ends above the self ' +
+      "arm (+0.16), because a partner's vote is right on about a quarter of the items where a model's own vote is wrong, " +
+      'but it only holds its start (−0.01): here it does not learn. The oracle arm gains +0.14.',
+  },
+  {
+    presetId: 'ensemble-control',
+    title: 'The compute-matched control',
+    setup:
+      'The same pair in two arms only, self and peer. At every evaluation the lab pools each arm\'s two models ' +
+      'into one majority vote (the dotted ensemble lines of the maj@G chart); the thin dashed line is the same ' +
+      'pair pooled before training.',
+    question: 'Is a peer pair more than two models trained apart? Pooled into one vote, the peer pair will end, against the two self-trained models…',
+    answers: { up: 'above', level: 'level (within 0.03)', down: 'below' },
+    quantity: { kind: 'pooledDifference', arm: 'peer', than: 'self' },
+    // Claim (d) on collapse: peer pooled − self pooled +0.33.
+    measured: 0.33,
+    talkingPoint:
+      'Measured over 8 seeds: the peer pair pools +0.33 above the two self-trained models (7 of 8 seeds; in ' +
+      'the eighth neither self-trained model collapsed). Read it with care: a collapsed model casts its votes ' +
+      'for a few answers and outvotes its partner, so two self-trained models make a poor ensemble. And both ' +
+      'trained pairs pool below the same pair untrained (the peer pair 0.56 against 0.80): the peer reward ' +
+      'avoided a collapse; it did not make the pair reason better.',
+  },
+  {
+    presetId: 'peers-teach',
+    title: 'Does a peer teach?',
+    setup:
+      'Two small transformers, each right on about 45% of held-out sums, train four ways from the same weights: ' +
+      "oracle, self, peer, and A alone on the votes of a frozen copy of B (teacher). About 2 minutes on a " +
+      '2-core CPU (wasm).',
+    question: "The peer arm pays each transformer for agreeing with the other's majority vote. Its held-out accuracy will…",
+    answers: { up: 'rise', level: 'hold (within 0.03)', down: 'fall' },
+    quantity: { kind: 'change', arm: 'peer' },
+    // Claim (learns) on peers-teach: peer end − peer start +0.05.
+    measured: 0.05,
+    talkingPoint:
+      'Measured over 8 seeds: here the peer arm learns, +0.05 (95% interval +0.01 to +0.10; higher at the end ' +
+      'in 6 of 8 seeds). A small effect: on the 4 seeds run after the settings were fixed it is the same +0.05 ' +
+      'but inside its noise. The same models under self-reward lose 0.06, and on the true answers gain 0.16. ' +
+      'Did not reproduce: co-evolution. A learning from a frozen copy of B ends where A learning from B as it ' +
+      "learns ends (−0.01), so the quality of the partner's labels at the start, not its improvement, carries " +
+      'the gain; and the peer pair pooled ends 0.07 below the same pair untrained.',
+  },
+  {
+    presetId: 'families',
+    title: 'A different partner',
+    setup:
+      'One transformer A with three partners, each in its own peer arm: T, a transformer of the same size; S, ' +
+      'a wider transformer; M, a small MLP, another model family. All four start equally strong; panel 2 shows ' +
+      'how much each pair overlaps in its errors (kappa) before training. About 2 minutes on a 2-core CPU (wasm).',
+    question: 'Co-RL reports that a more different partner teaches more. Next to the MLP, compared with next to the same-size transformer, A will gain…',
+    answers: { up: 'more', level: 'about the same (within 0.03)', down: 'less' },
+    quantity: { kind: 'gainDifference', member: 'A', arm: 'peer-mlp', than: 'peer-same' },
+    // A's gain next to M (+0.05) − next to T (+0.06).
+    measured: -0.01,
+    talkingPoint:
+      'Measured over 8 seeds: A gained about as much next to each partner: +0.06 next to the same-size ' +
+      'transformer, +0.05 next to the MLP, +0.03 next to the wider transformer (the last two inside their ' +
+      'noise). Independently seeded members hardly share errors here, whatever their family (kappa 0.01-0.06), ' +
+      'so difference had nothing to act on: that the least overlapping partner helps most is not shown (+0.00). ' +
+      "Did not reproduce: Co-RL's cross-family advantage, measured there on pretrained checkpoints that share " +
+      'their data. The wider transformer was the weakest teacher: its pair shares the most errors (0.18 against 0.08-0.10).',
+  },
+  {
+    presetId: 'length',
+    title: 'When answers can change length',
+    setup:
+      'The collapse pair again, warm-started on a mix of answers with the running-sum scratchpad (six tokens, ' +
+      'more often right) and bare guesses (two tokens), so the length of an answer can change. They start ' +
+      'weaker than in the collapse preset: about 31% right.',
+    question: 'The self arm again, paid for agreeing with its own majority vote. Here its held-out accuracy will…',
+    answers: { up: 'rise', level: 'hold (within 0.03)', down: 'fall' },
+    quantity: { kind: 'change', arm: 'self' },
+    // Claim (a) on length, contradicted: self start − self end −0.15.
+    measured: 0.15,
+    talkingPoint:
+      'Measured over 8 seeds: here self-reward does not collapse within 80 steps. It gains early (+0.05 at ' +
+      'the first evaluation) and ends +0.15, and no arm shortens its answers: every arm moves towards the ' +
+      "scratchpad (about one token longer). The peer arm gains more (+0.23), and the accuracy of its partner's " +
+      'votes rises with it (+0.27); the oracle gains +0.35. So the collapse depends on the setting; why this ' +
+      'one learns is not settled (these members start weaker and less confident). In a 200-step pilot ' +
+      '(4 seeds) self-reward rose, then slid a little, and one peer pair colluded on short wrong answers.',
+  },
+];
+
+/** Which answer a value is: up, level (|value| < band) or down. */
+export function directionOf(value: number, band = LEVEL_BAND): Direction {
+  if (value >= band) return 'up';
+  if (value <= -band) return 'down';
+  return 'level';
+}
+
+export type Reading =
+  /** What this run measured, with the numbers behind it in words. */
+  | { ok: true; value: number; direction: Direction; detail: string }
+  /** Why this run does not answer the question (yet). */
+  | { ok: false; why: string };
+
+/** A signed number as the docs print it: +0.05, −0.17, 0.00. */
+export function signed(v: number): string {
+  const s = Math.abs(v).toFixed(2);
+  if (s === '0.00') return '0.00';
+  return v > 0 ? `+${s}` : `−${s}`;
+}
+
+function armOf(summary: RunSummary, armId: string) {
+  return summary.arms.find((a) => a.id === armId);
+}
+
+/** A member's held-out pass@1 before RL and at its arm's last evaluation, or why not. */
+function memberChange(summary: RunSummary, armId: string, memberId: string): { start: number; end: number } | string {
+  const arm = armOf(summary, armId);
+  if (!arm) return `this run has no ${armId} arm`;
+  const member = arm.members.find((m) => m.id === memberId);
+  if (!member) return `the ${armId} arm has no member ${memberId}`;
+  const base = summary.base.find((b) => b.memberId === memberId);
+  if (!base) return 'the run has not evaluated its members yet';
+  const evals = member.history.filter((h) => h.evalPassAt1 !== undefined);
+  const last = evals[evals.length - 1];
+  if (!last || last.evalPassAt1 === undefined) return 'no evaluation after training has started yet';
+  return { start: base.passAt1, end: last.evalPassAt1 };
+}
+
+function armChange(summary: RunSummary, armId: string, memberIds: readonly string[]): { start: number; end: number } | string {
+  let start = 0;
+  let end = 0;
+  for (const id of memberIds) {
+    const c = memberChange(summary, armId, id);
+    if (typeof c === 'string') return c;
+    start += c.start / memberIds.length;
+    end += c.end / memberIds.length;
+  }
+  return { start, end };
+}
+
+function lastPooled(summary: RunSummary, armId: string): number | string {
+  const arm = armOf(summary, armId);
+  if (!arm) return `this run has no ${armId} arm`;
+  const last = arm.ensemble[arm.ensemble.length - 1];
+  return last ? last.majAtG : 'no pooled evaluation yet';
+}
+
+function reading(value: number, detail: string): Reading {
+  return { ok: true, value, direction: directionOf(value), detail };
+}
+
+/** What a run (live or finished) says about a step's quantity. */
+export function readRun(quantity: Quantity, summary: RunSummary | null): Reading {
+  if (!summary) return { ok: false, why: 'no run yet' };
+  switch (quantity.kind) {
+    case 'change': {
+      const arm = armOf(summary, quantity.arm);
+      if (!arm) return { ok: false, why: `this run has no ${quantity.arm} arm` };
+      const ids = quantity.member ? [quantity.member] : arm.members.map((m) => m.id);
+      if (ids.length === 0) return { ok: false, why: 'the run has not evaluated its members yet' };
+      const c = armChange(summary, quantity.arm, ids);
+      if (typeof c === 'string') return { ok: false, why: c };
+      const whose = quantity.member ? `${quantity.member}'s held-out pass@1 in the ${quantity.arm} arm` : `the ${quantity.arm} arm's held-out pass@1`;
+      return reading(c.end - c.start, `${whose} ${c.start.toFixed(2)} → ${c.end.toFixed(2)} (${signed(c.end - c.start)})`);
+    }
+    case 'gainDifference': {
+      const a = armChange(summary, quantity.arm, [quantity.member]);
+      if (typeof a === 'string') return { ok: false, why: a };
+      const b = armChange(summary, quantity.than, [quantity.member]);
+      if (typeof b === 'string') return { ok: false, why: b };
+      const ga = a.end - a.start;
+      const gb = b.end - b.start;
+      return reading(ga - gb, `${quantity.member} gained ${signed(ga)} in ${quantity.arm} and ${signed(gb)} in ${quantity.than} (difference ${signed(ga - gb)})`);
+    }
+    case 'pooledDifference': {
+      const a = lastPooled(summary, quantity.arm);
+      if (typeof a === 'string') return { ok: false, why: a };
+      const b = lastPooled(summary, quantity.than);
+      if (typeof b === 'string') return { ok: false, why: b };
+      return reading(a - b, `pooled maj@G: the ${quantity.arm} pair ${a.toFixed(2)}, the ${quantity.than} pair ${b.toFixed(2)} (${signed(a - b)})`);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The service worker and web manifest (vite-plugin-pwa, Workbox's generateSW), used by
+ * vite.config.ts. What it makes the lab do: after one visit it reloads and trains with the network
+ * off, and it can be installed as an app.
+ *
+ * - Precached at install (one list, revisioned, replaced as a whole by the next build): the page,
+ *   its CSS and JS, the training worker and its lazily imported chunks, tfjs's three wasm binaries
+ *   (plain, SIMD, threaded SIMD: which one runs depends on the browser), the icons and manifest,
+ *   and every shipped warm start (public/warmstarts, about 3.4 MB). The warm starts are precached,
+ *   not cached at run time, because the worker trusts the index it reads: a preset whose index
+ *   entry is cached but whose file is not would stop offline; precached, every preset works.
+ * - Cross-origin isolation (COOP/COEP, wasm threads) survives: the Cache API keeps each response's
+ *   headers as the server sent them, so index.html and the worker script come back from the cache
+ *   with the headers vite.config.ts sets (e2e/offline.spec.ts checks crossOriginIsolated offline).
+ * - Updates wait: a new version installs in the background and the page offers to reload
+ *   (src/app/pwa/); it never reloads on its own in the middle of a run. The first install claims
+ *   the open page at once (clientsClaim), so that visit is already offline-ready.
+ * - Production builds only: the dev server and Vitest never see a service worker.
+ */
+import type { VitePWAOptions } from 'vite-plugin-pwa';
+
+/**
+ * Files of the build (dist/) the service worker precaches; the manifest and its icons are added by
+ * the plugin (includeManifestIcons), so they are not globbed twice.
+ */
+export const PRECACHE_GLOBS = ['**/*.{html,js,css,wasm}', 'warmstarts/*.json'];
+
+/** Largest file the precache takes. The training worker bundle (tfjs) is about 2.1 MB, over Workbox's 2 MiB default. */
+export const MAX_PRECACHE_FILE_BYTES = 8 * 1024 * 1024;
+
+export const pwaOptions: Partial<VitePWAOptions> = {
+  strategies: 'generateSW',
+  registerType: 'prompt',
+  // src/main.tsx registers it, in production builds only (src/app/pwa/register.ts).
+  injectRegister: false,
+  devOptions: { enabled: false },
+  manifest: {
+    name: 'Cohort Lab',
+    short_name: 'Cohort Lab',
+    description: 'Train cohorts of tiny language models in the browser with label-free RL, and watch self-reward collapse.',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    background_color: '#f6f7f9',
+    theme_color: '#2563eb',
+    icons: [
+      { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: PRECACHE_GLOBS,
+    maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
+    // Every navigation (/?v=1&preset=..., /?workshop=1&step=2) is the one page.
+    navigateFallback: 'index.html',
+    cleanupOutdatedCaches: true,
+    clientsClaim: true,
+    skipWaiting: false,
+  },
+};
