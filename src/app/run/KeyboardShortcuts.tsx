@@ -8,6 +8,7 @@ import { validationOf } from '../controls/validation';
 import { useLab } from '../store';
 import { lab } from '../trainingWorker';
 import { SHORTCUTS, runActionFor, shortcutFor } from './shortcuts';
+import { startBlockReason } from '../store/classroomSlice';
 
 function targetOf(t: EventTarget | null) {
   if (!(t instanceof HTMLElement)) return null;
@@ -29,7 +30,8 @@ export function KeyboardShortcuts() {
         return;
       }
       const s = useLab.getState();
-      const action = runActionFor(shortcut, s.run, validationOf(s.draft).ok);
+      // Start needs what the Start button needs: a valid draft and, in workshop mode, a prediction.
+      const action = runActionFor(shortcut, s.run, validationOf(s.draft).ok && startBlockReason(s) === null, s.classroom.hidden);
       if (action) lab[action]();
     };
     window.addEventListener('keydown', onKey);

@@ -55,4 +55,12 @@ describe('runActionFor', () => {
     expect(runActionFor('step', run({ phase: 'done', paused: true }), true)).toBeNull();
     expect(runActionFor('help', run({ phase: 'rl' }), true)).toBeNull();
   });
+
+  it('never does what a classroom link hid: no pause, resume or step without their buttons', () => {
+    expect(runActionFor('toggle', run({ phase: 'rl' }), true, ['pause'])).toBeNull();
+    expect(runActionFor('toggle', run({ phase: 'rl', paused: true }), true, ['pause'])).toBeNull();
+    expect(runActionFor('toggle', run({ phase: 'idle' }), true, ['pause'])).toBe('start');
+    expect(runActionFor('step', run({ phase: 'rl', paused: true }), true, ['step'])).toBeNull();
+    expect(runActionFor('step', run({ phase: 'rl', paused: true }), true, ['speed'])).toBe('step');
+  });
 });

@@ -71,14 +71,19 @@ export interface RunView {
   stepRequested: boolean;
 }
 
-/** What a shortcut does to the run now (null: nothing; 'help' is the caller's). */
-export function runActionFor(shortcut: Shortcut, run: RunView, canStart: boolean): RunAction | null {
+/**
+ * What a shortcut does to the run now (null: nothing; 'help' is the caller's). `hidden`: the
+ * controls a classroom link left out of the page (src/share/classroom.ts): a shortcut never does
+ * what its button, hidden, could not.
+ */
+export function runActionFor(shortcut: Shortcut, run: RunView, canStart: boolean, hidden: readonly string[] = []): RunAction | null {
   const active = isActivePhase(run.phase);
   if (shortcut === 'toggle') {
     if (!active) return canStart ? 'start' : null;
+    if (hidden.includes('pause')) return null;
     if (run.paused) return 'resume';
     return run.pauseRequested ? null : 'pause';
   }
-  if (shortcut === 'step') return active && run.paused && !run.stepRequested ? 'step' : null;
+  if (shortcut === 'step') return active && run.paused && !run.stepRequested && !hidden.includes('step') ? 'step' : null;
   return null;
 }
