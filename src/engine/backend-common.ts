@@ -70,6 +70,11 @@ export function onDeviceLost(callback: DeviceLostListener): () => void {
 
 /** The device we registered last; losses of older (replaced) devices are not reported. */
 let currentDevice: GPUDevice | null = null;
+
+/** The WebGPU device's largest storage binding (the largest tensor it holds), when one is up. */
+export function webgpuBindingLimit(): number | undefined {
+  return currentDevice?.limits.maxStorageBufferBindingSize;
+}
 const intentionallyDestroyed = new WeakSet<GPUDevice>();
 
 export function errorText(e: unknown): string {

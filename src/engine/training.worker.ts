@@ -13,11 +13,12 @@
  * when Stop arrived is still posted before that last checkpoint, so the checkpoint never holds a
  * step the page did not see.
  */
+import { defaultLimits } from '../core/experiment/budget';
 import type { RunnerEvent } from '../core/experiment/events';
 import { createRun, type ExperimentRun } from '../core/experiment/runner';
 import { parseSpec } from '../core/experiment/spec';
 import { chooseBackend, onDeviceLost, type BackendName, type BackendReport } from './backend';
-import { errorText } from './backend-common';
+import { errorText, webgpuBindingLimit } from './backend-common';
 import { checkpointProblem } from './checkpoints';
 import { chooseBackendForRun, rememberedBackendFor } from './measuredChoice';
 import { runProbe, probeLooksRight } from './probe';
@@ -287,7 +288,10 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
   }
   // Stored warm starts: the site's shipped files (presets), then IndexedDB (custom specs).
   // From a checkpoint: no warm start; the runner restores weights, optimizer state and step.
-  const runOptions = { backend: report.backend, warmStartCache, checkpoint: cmd.checkpoint };
+  // memoryLimits: a run estimated above what this backend holds is refused before it starts
+  // (src/core/experiment/budget.ts; docs/RELIABILITY.md).
+  const memoryLimits = defaultLimits(report.backend, report.backend === 'webgpu' ? webgpuBindingLimit() : undefined);
+  const runOptions = { backend: report.backend, warmStartCache, checkpoint: cmd.checkpoint, memoryLimits };
   const run = createRun(parsed.spec, runOptions);
   const a: ActiveRun = {
     runId: cmd.runId,
