@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { readSoak, type SoakSample } from './soak-lib';
+
+const flat = (n: number, mem: (i: number) => number, tensors = (_: number) => 100): SoakSample[] =>
+  Array.from({ length: n }, (_, i) => ({ step: (i + 1) * 100, tensors: tensors(i), tensorBytes: 4096, memory: mem(i) }));
+
+describe('soak verdict', () => {
+  it('flat tensors and noisy but flat memory pass', () => {
+    const v = readSoak(flat(20, (i) => 500e6 + (i % 3) * 5e6));
+    expect(v.tensorsFlat).toBe(true);
+    expect(v.memoryFlat).toBe(true);
+  });
+
+  it('one tensor leaked anywhere fails', () => {
+    expect(readSoak(flat(20, () => 500e6, (i) => (i === 13 ? 101 : 100))).tensorsFlat).toBe(false);
+  });
+
+  it('memory that keeps growing fails', () => {
+    // 1 MB a step = 1,000 MB per 1,000 steps.
+    const v = readSoak(flat(20, (i) => 500e6 + i * 100e6));
+    expect(v.memoryFlat).toBe(false);
+    expect(v.memoryGrowthPer1000!).toBeGreaterThan(900e6);
+  });
+
+  it('without a memory figure says so', () => {
+    const v = readSoak(flat(8, () => 0).map((s) => ({ ...s, memory: null })));
+    expect(v.memoryFlat).toBeNull();
+    expect(v.lines[1]).toMatch(/not measured/);
+  });
+});
