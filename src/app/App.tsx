@@ -14,6 +14,7 @@ import { InspectorPanel } from './panels/InspectorPanel';
 import { PseudoLabelPanel } from './panels/PseudoLabelPanel';
 import { Notices } from './run/Notices';
 import { ImportNotices } from './run/ImportNotices';
+import { ReferenceBar } from './reference/ReferenceBar';
 import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { ViewControls } from './run/ViewControls';
@@ -50,6 +51,7 @@ export function App() {
           <CohortSummary />
           <Notices />
           <ImportNotices />
+          <ReferenceBar />
         </ErrorBoundary>
         <main className="layout">
           <aside className="side">
