@@ -148,7 +148,7 @@ describe('siteReferenceSource: the index, then the preset file', () => {
 
   it('a reference made for another version of the preset is stale; a broken file an error in words', async () => {
     const index = JSON.parse(shippedIndex);
-    index.references[0].fingerprint = 'old';
+    index.references.find((r: { preset: string }) => r.preset === 'quick').fingerprint = 'old';
     expect((await site({ '/base/references/index.json': JSON.stringify(index) }).source.lookup('quick')).kind).toBe('stale');
     const broken = await site({ '/base/references/index.json': shippedIndex, '/base/references/quick.json': '{"format":' }).source.lookup('quick');
     expect(broken).toMatchObject({ kind: 'error', message: expect.stringContaining('not valid JSON') });
