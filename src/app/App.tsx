@@ -18,6 +18,7 @@ import { PwaNotices } from './pwa/PwaNotices';
 import { ClassroomNotices } from './workshop/ClassroomNotices';
 import { WorkshopPanel } from './workshop/WorkshopPanel';
 import { startClassroom } from './workshop/startClassroom';
+import { ReferenceBar } from './reference/ReferenceBar';
 import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { Scoreboard } from './run/Scoreboard';
@@ -63,6 +64,7 @@ export function App() {
           <ImportNotices />
           <PwaNotices />
           <ClassroomNotices />
+          <ReferenceBar />
         </ErrorBoundary>
         <main className="layout">
           <aside className="side">

@@ -1,0 +1,85 @@
+/**
+ * Reference runs (src/app/reference/): a preset with a shipped reference (public/references/) shows
+ * the "Show reference run" toggle and what the layer is, and the toggle takes the layer out of the
+ * lab's compare layers and puts it back (the reference bar's data-layer: the charts' drawing of
+ * compare layers is tested with the charts); a preset without one says so, an edit drops it;
+ * "Show the reference only" fills the charts with the reference, under its banner, without
+ * training, and Start trains the preset as usual. wasm: fast and the same everywhere.
+ */
+import { expect, test } from '@playwright/test';
+import { collectErrors } from './helpers';
+import { CHARTS, LabPage } from './helpers/lab';
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+test('a preset with a shipped reference: toggle, label, the reference alone, then a run of its own', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = collectErrors(page);
+  const lab = new LabPage(page);
+  await lab.open('?backend=wasm');
+  const bar = page.getByTestId('reference-bar');
+  const toggle = page.getByTestId('reference-toggle');
+  // The default preset, collapse, ships the measured run behind docs/RESULTS.md.
+  await expect(bar).toHaveAttribute('data-status', 'ready');
+  await expect(page.getByTestId('reference-label')).toContainText('reference: 8 seeds, mean (seeds 1-8, trained on wasm)');
+  await lab.choosePreset('quick');
+
+  await expect(bar).toHaveAttribute('data-status', 'ready');
+  await expect(toggle).toBeChecked();
+  await expect(bar).toHaveAttribute('data-layer', 'on');
+  await expect(page.getByTestId('reference-label')).toHaveText('reference: 8 seeds, mean (seeds 1-8, trained on wasm), drawn dashed behind the live curves');
+
+  // The toggle takes the layer away and brings it back.
+  await toggle.uncheck();
+  await expect(bar).toHaveAttribute('data-layer', 'off');
+  await expect(page.getByTestId('reference-label')).toContainText(', hidden');
+  await toggle.check();
+  await expect(bar).toHaveAttribute('data-layer', 'on');
+
+  // A preset without a reference says so; an edited experiment drops the reference.
+  await lab.choosePreset('ring');
+  await expect(page.getByTestId('reference-none')).toHaveText('No reference run shipped for this preset.');
+  await expect(bar).toHaveAttribute('data-layer', 'off');
+  await lab.choosePreset('quick');
+  await expect(bar).toHaveAttribute('data-layer', 'on');
+  await lab.setField('steps', 5);
+  await expect(page.getByTestId('reference-edited')).toHaveText("Edited experiment: the preset's reference run does not apply.");
+  await expect(bar).toHaveAttribute('data-layer', 'off');
+  await lab.choosePreset('ring');
+  await lab.choosePreset('quick');
+  await expect(bar).toHaveAttribute('data-layer', 'on');
+
+  // Nothing trained, the layer off: the charts are empty.
+  await toggle.uncheck();
+  for (const id of CHARTS) expect(await lab.points(id), id).toBe(0);
+
+  // The reference alone: the banner, and every chart filled from the reference.
+  await page.getByTestId('reference-only').click();
+  const banner = page.getByTestId('reference-banner');
+  await expect(page.getByTestId('reference-banner-title')).toHaveText('Reference run (measured, 8 seeds, mean) — not trained on this machine');
+  await expect(banner).toContainText('preset quick (seeds 1-8, trained on wasm)');
+  await expect(banner).toHaveAttribute('data-reason', 'asked');
+  for (const id of CHARTS) await expect.poll(() => lab.points(id), { message: id }).toBeGreaterThan(0);
+  expect(await lab.chart('chart-entropy').getAttribute('data-steps')).toBe('6');
+  await expect(lab.phase).toHaveAttribute('data-phase', 'idle');
+  await expect(lab.stepCounter).toHaveAttribute('data-received', '0');
+  await lab.screenshot('reference-only');
+
+  // Back: the charts are empty again, the bar is back.
+  await page.getByTestId('reference-back').click();
+  await expect(banner).toBeHidden();
+  await expect(bar).toBeVisible();
+  for (const id of CHARTS) await expect.poll(() => lab.points(id), { message: id }).toBe(0);
+
+  // From the reference alone, "Train it here" trains the preset: the banner goes, the run fills the charts.
+  await toggle.check();
+  await page.getByTestId('reference-only').click();
+  await expect(banner).toBeVisible();
+  await page.getByTestId('reference-train').click();
+  await expect(banner).toBeHidden();
+  await lab.waitForPhase('done');
+  await expect(lab.stepCounter).toHaveAttribute('data-received', '6');
+  await expect(bar).toHaveAttribute('data-layer', 'on');
+  for (const id of CHARTS) expect(await lab.points(id), id).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
