@@ -48,6 +48,11 @@ test('scoreboard equals the charts; smoothing, tables, compare layers and PNG ex
   const lab = new LabPage(page);
   await lab.open('?backend=wasm');
   await lab.choosePreset('quick');
+  // quick's shipped reference run is a compare layer of its own (e2e/reference.spec.ts): off here,
+  // so the tables and legends below hold this run and the layer this test adds.
+  await expect(page.getByTestId('reference-bar')).toHaveAttribute('data-layer', 'on');
+  await page.getByTestId('reference-toggle').uncheck();
+  await expect(page.getByTestId('reference-bar')).toHaveAttribute('data-layer', 'off');
 
   // Before the run: one line per arm, no numbers yet.
   for (const arm of ARMS) await expect(page.getByTestId(`score-${arm}-now`)).toHaveText('—');
