@@ -53,6 +53,9 @@ test('after one visit the lab reloads and trains with the network off', async ({
   // Responses from the cache still carry COOP/COEP: the page and its worker stay isolated.
   expect(await isolation(page)).toEqual({ page: true, worker: true });
 
+  // quick's reference run comes from the cache too.
+  await expect(page.getByTestId('reference-bar')).toHaveAttribute('data-status', 'ready');
+
   // A preset: its warm starts come from the cached site files; RL steps arrive.
   await lab.button('start').click();
   for (const id of ['A', 'B']) await expect(page.getByTestId(`base-source-${id}`)).toHaveText('shipped (made on wasm)', { timeout: 120_000 });

@@ -38,6 +38,11 @@ describe('the web manifest and the precache', () => {
     expect(Math.max(...sizes)).toBeLessThan(MAX_PRECACHE_FILE_BYTES);
   });
 
+  it('precaches the reference runs with their index, so a preset draws its reference offline', () => {
+    expect(PRECACHE_GLOBS).toContain('references/*.json');
+    expect(readdirSync(join(PUBLIC, 'references'))).toContain('index.json');
+  });
+
   it('serves the page for every navigation and waits for the user before updating', () => {
     expect(pwaOptions.workbox?.navigateFallback).toBe('index.html');
     expect(pwaOptions.workbox?.skipWaiting).toBe(false);

@@ -8,7 +8,8 @@
  *   (plain, SIMD, threaded SIMD: which one runs depends on the browser), the icons and manifest,
  *   and every shipped warm start (public/warmstarts, about 3.4 MB). The warm starts are precached,
  *   not cached at run time, because the worker trusts the index it reads: a preset whose index
- *   entry is cached but whose file is not would stop offline; precached, every preset works.
+ *   entry is cached but whose file is not would stop offline; precached, every preset works. The
+ *   presets' reference runs (public/references, about 200 KB) are precached for the same reason.
  * - Cross-origin isolation (COOP/COEP, wasm threads) survives: the Cache API keeps each response's
  *   headers as the server sent them, so index.html and the worker script come back from the cache
  *   with the headers vite.config.ts sets (e2e/offline.spec.ts checks crossOriginIsolated offline).
@@ -23,7 +24,7 @@ import type { VitePWAOptions } from 'vite-plugin-pwa';
  * Files of the build (dist/) the service worker precaches; the manifest and its icons are added by
  * the plugin (includeManifestIcons), so they are not globbed twice.
  */
-export const PRECACHE_GLOBS = ['**/*.{html,js,css,wasm}', 'warmstarts/*.json'];
+export const PRECACHE_GLOBS = ['**/*.{html,js,css,wasm}', 'warmstarts/*.json', 'references/*.json'];
 
 /** Largest file the precache takes. The training worker bundle (tfjs) is about 2.1 MB, over Workbox's 2 MiB default. */
 export const MAX_PRECACHE_FILE_BYTES = 8 * 1024 * 1024;
