@@ -21,6 +21,7 @@ import { startClassroom } from './workshop/startClassroom';
 import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { Scoreboard } from './run/Scoreboard';
+import { SeedClaims } from './run/SeedClaims';
 import { ViewControls } from './run/ViewControls';
 import { RunsList } from './runs/RunsList';
 import { useLab } from './store';
@@ -74,6 +75,9 @@ export function App() {
             </ErrorBoundary>
           </aside>
           <div className="panels">
+            <ErrorBoundary where="The claims over seeds">
+              <SeedClaims />
+            </ErrorBoundary>
             <ErrorBoundary where="The scoreboard">
               <Scoreboard />
             </ErrorBoundary>
