@@ -20,6 +20,7 @@
  *   c       the lowest-overlap pair gains more held-out pass@1 than the highest-overlap pair.
  * Arm values are means over the arm's members; pass@1 values are held-out evaluations.
  */
+import { seedDifference } from '../src/core/experiment/claims';
 import type { RunSummary } from '../src/core/experiment/events';
 import { armMean, armMembers, basePooled, baseKappa, COLLAPSE, ensembleEnd, fmt } from './science-stats';
 import { changeWord, describePaired, paired, type Paired, type Verdict } from './science-paired';
@@ -65,7 +66,7 @@ const perSeed = (runs: RunSummary[], d: number[], f: (run: RunSummary, i: number
 
 /** (a) The self arm's held-out pass@1 falls; supplementary: its reward rises, the collapse criterion. */
 export function claimCollapse(runs: RunSummary[]): ClaimResult {
-  const d = runs.map((r) => armMean(r, 'self', 'passStart') - armMean(r, 'self', 'passEnd'));
+  const d = runs.map((r) => seedDifference(r, 'a'));
   const lines = perSeed(runs, d, (run) =>
     armMembers(run, 'self')
       .map((s) => `${s.member} pass@1 ${fmt(s.passStart)}→${fmt(s.passEnd)}, reward ${fmt(s.rewardStart)}→${fmt(s.reward)}, entropy ${fmt(s.entropy)}${s.collapsed ? ' COLLAPSED' : ''}`)
@@ -89,14 +90,14 @@ export function claimEarlyGain(runs: RunSummary[]): ClaimResult {
 
 /** (b) Peers beat self at the end. */
 export function claimPeersHelp(runs: RunSummary[]): ClaimResult {
-  const d = runs.map((r) => armMean(r, 'peer', 'passEnd') - armMean(r, 'self', 'passEnd'));
+  const d = runs.map((r) => seedDifference(r, 'b'));
   const lines = perSeed(runs, d, (run) => `peer ${fmt(armMean(run, 'peer', 'passEnd'))}, self ${fmt(armMean(run, 'self', 'passEnd'))}, oracle ${fmt(armMean(run, 'oracle', 'passEnd'))}`);
   return claim('b', 'peer reward beats self-reward: the peer arm ends above the self arm', 'peer end − self end, pass@1', d, lines);
 }
 
 /** (learns) The peer arm ends above its own start; supplementary: the partner's votes get better. */
 export function claimPeersLearn(runs: RunSummary[]): ClaimResult {
-  const d = runs.map((r) => armMean(r, 'peer', 'passEnd') - armMean(r, 'peer', 'passStart'));
+  const d = runs.map((r) => seedDifference(r, 'learns'));
   const lines = perSeed(runs, d, (run) =>
     armMembers(run, 'peer')
       .map((s) => `${s.member} ${fmt(s.passStart)}→${fmt(s.passEnd)}, partner votes right ${fmt(s.pseudoStart)}→${fmt(s.pseudo)}, rescue ${fmt(s.rescue)}, shared error ${fmt(s.shared)}`)
@@ -111,7 +112,7 @@ export function claimPeersLearn(runs: RunSummary[]): ClaimResult {
 
 /** (oracle) The oracle arm ends above the peer arm. */
 export function claimOracleCeiling(runs: RunSummary[]): ClaimResult {
-  const d = runs.map((r) => armMean(r, 'oracle', 'passEnd') - armMean(r, 'peer', 'passEnd'));
+  const d = runs.map((r) => seedDifference(r, 'oracle'));
   const lines = perSeed(runs, d, (run) => `oracle ${fmt(armMean(run, 'oracle', 'passStart'))}→${fmt(armMean(run, 'oracle', 'passEnd'))}, peer ${fmt(armMean(run, 'peer', 'passEnd'))}`);
   return claim('oracle', 'the true labels stay ahead: the oracle arm ends above the peer arm', 'oracle end − peer end, pass@1', d, lines);
 }

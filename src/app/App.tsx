@@ -22,6 +22,7 @@ import { ReferenceBar } from './reference/ReferenceBar';
 import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { Scoreboard } from './run/Scoreboard';
+import { SeedClaims } from './run/SeedClaims';
 import { ViewControls } from './run/ViewControls';
 import { RunsList } from './runs/RunsList';
 import { useLab } from './store';
@@ -76,6 +77,9 @@ export function App() {
             </ErrorBoundary>
           </aside>
           <div className="panels">
+            <ErrorBoundary where="The claims over seeds">
+              <SeedClaims />
+            </ErrorBoundary>
             <ErrorBoundary where="The scoreboard">
               <Scoreboard />
             </ErrorBoundary>

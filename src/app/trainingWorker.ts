@@ -112,18 +112,24 @@ export function connectTrainingWorker(param: string | null): () => void {
 
 /** What the run bar's buttons do. */
 export const lab = {
-  /** Start the draft; returns false (and does nothing) when the draft is invalid. */
-  start(): boolean {
+  /**
+   * Start the draft; returns false (and does nothing) when the draft is invalid. `seed` runs it
+   * with that experiment seed (one seed of "Run N seeds", seedRuns.ts); a plain Start forgets the
+   * seeds of an earlier "Run N seeds".
+   */
+  start(opts: { seed?: number } = {}): boolean {
     const s = useLab.getState();
     const v = validationOf(s.draft);
     if (!v.ok || !worker) return false;
+    const spec = opts.seed === undefined ? v.spec : { ...v.spec, seed: opts.seed };
+    if (opts.seed === undefined) s.clearSeeds();
     flush();
     const runId = ++runCounter;
-    s.beginRun(runId, v.spec);
-    startRecord(runId, v.spec, s.engine.report?.backend ?? null, s.presetId);
+    s.beginRun(runId, spec);
+    startRecord(runId, spec, s.engine.report?.backend ?? null, s.presetId);
     s.selectInspectorStep(null);
-    observe((o) => o.started(runId, v.spec));
-    send({ type: 'start', runId, spec: v.spec, backend: backendParam, remembered: loadRememberedChoices() });
+    observe((o) => o.started(runId, spec));
+    send({ type: 'start', runId, spec, backend: backendParam, remembered: loadRememberedChoices() });
     return true;
   },
   /**
@@ -161,10 +167,11 @@ export const lab = {
     useLab.getState().requestStep();
     send({ type: 'step' });
   },
-  /** Stop the run and clear everything it drew. */
+  /** Stop the run and clear everything it drew (the rest of a "Run N seeds" is cancelled). */
   reset(): void {
     send({ type: 'stop' });
     queue = [];
+    useLab.getState().clearSeeds();
     useLab.getState().resetRun();
     useLab.getState().selectInspectorStep(null);
   },

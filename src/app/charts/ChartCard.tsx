@@ -13,6 +13,7 @@ import type { RunSeries } from '../store/series';
 import { type AxisKind, constantNote, lengthAxisMax } from './axes';
 import { type ChartLinesWithBands, buildChartModel, chartTable, legendEntries } from './chartModel';
 import { registerChart } from './chartRegistry';
+import { aggregateSeedLines } from './seedAggregate';
 import { ChartTable } from './ChartTable';
 import { composeChart, downloadPng, pageColors } from './pngExport';
 import { pngFileName } from './pngLayout';
@@ -46,11 +47,18 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
   const holder = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
 
+  // "Run N seeds": the finished seeds as mean and band (rebuilt when a seed finishes, not every step).
+  const seedResults = useLab((s) => s.seeds.results);
+  const seeds = useMemo(
+    () => (seedResults.length ? aggregateSeedLines(seedResults.map((r) => ({ x: r.series.x, lines: build(r.series) }))) : null),
+    [build, seedResults],
+  );
+
   const model = useMemo(() => {
     const layers = compare.map((l) => ({ label: l.label, x: l.series.x, lines: build(l.series) }));
-    return buildChartModel(series.x, build(series), layers, smoothing);
+    return buildChartModel(series.x, build(series), layers, smoothing, seeds);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [build, series, version, compare, smoothing]);
+  }, [build, series, version, compare, smoothing, seeds]);
   const note = useMemo(() => constantNote(model.live), [model]);
   const lengthMax = axis === 'length' ? safeLengthMax(spec) : 0;
   const modelRef = useRef(model);
@@ -87,6 +95,8 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
         live={model.live}
         liveSteps={series.x.length}
         compareLabels={model.compareLabels}
+        seeds={model.seeds}
+        seedLabels={model.seedLabels}
         holderRef={holder}
       />
       {note && (

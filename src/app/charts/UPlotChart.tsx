@@ -11,6 +11,9 @@
  *   data-compare    the labels of the compare-layer lines, joined by '|'
  *   data-instances  how many uPlot instances this chart has created (stays 1 during a run)
  *   data-bands      shaded bands drawn (e.g. the hacking gap of a collapse chart)
+ *   data-seeds      seeds drawn as mean and band ("Run N seeds"; 0: none)
+ *   data-seed-means the labels of the seed-mean lines ("mean of 3 seeds · self · A"), joined by '|'
+ *   data-drawn      every series uPlot draws (live, raw, guide, compare and seed lines)
  */
 import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
@@ -55,6 +58,9 @@ export interface ChartProps {
   live: { label: string; col: Column }[];
   liveSteps: number;
   compareLabels?: string[];
+  /** Seeds drawn as mean and band, and the labels of their mean lines. */
+  seeds?: number;
+  seedLabels?: string[];
   /** The holder element once uPlot has drawn into it (for the PNG export). */
   holderRef?: React.RefObject<HTMLDivElement | null>;
 }
@@ -64,7 +70,7 @@ function cssVar(el: Element, name: string, fallback: string): string {
 }
 
 export function UPlotChart(props: ChartProps) {
-  const { testId, xLabel, yLabel, series, x, ys, version, axis, lengthMax = 0, bands, height = 220, live, liveSteps, compareLabels = [] } = props;
+  const { testId, xLabel, yLabel, series, x, ys, version, axis, lengthMax = 0, bands, height = 220, live, liveSteps, compareLabels = [], seeds = 0, seedLabels = [] } = props;
   const ownHolder = useRef<HTMLDivElement>(null);
   const holder = props.holderRef ?? ownHolder;
   const plot = useRef<uPlot | null>(null);
@@ -161,6 +167,9 @@ export function UPlotChart(props: ChartProps) {
       data-compare={compareLabels.join('|')}
       data-version={version}
       data-bands={bands?.length ?? 0}
+      data-seeds={seeds}
+      data-seed-means={seedLabels.join('|')}
+      data-drawn={series.length}
     />
   );
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { armMetrics, stepEvent } from '../store/fixtures';
 import { type RunSeries, appendStep, emptySeries } from '../store/series';
-import { COMPARE_DASH, alignColumn, buildChartModel, chartTable, fmtCell, unionX } from './chartModel';
+import { COMPARE_DASH, alignColumn, buildChartModel, chartTable, fmtCell, legendEntries, unionX } from './chartModel';
+import { aggregateSeedLines } from './seedAggregate';
 import { type Styles, armCollapseLines, concat, memberLines } from './seriesDefs';
 import { emaSmooth } from './smoothing';
 
@@ -99,5 +100,54 @@ describe('chartTable', () => {
       ['3', '1.000', '250'],
     ]);
     expect(fmtCell(undefined)).toBe('—');
+  });
+});
+
+describe('buildChartModel with several seeds', () => {
+  it('draws each seed faint, a min–max band and the mean between the layers and the live run', () => {
+    const live = run([1, 2, 3], (s) => s / 10);
+    const seed1 = run([1, 2, 3], () => 0.2);
+    const seed2 = run([1, 2, 3, 4], () => 0.6);
+    const def = (r: RunSeries) => concat(memberLines(r, 'reward', styles), guide);
+    const seeds = aggregateSeedLines([seed1, seed2].map((r) => ({ x: r.x, lines: def(r) })));
+    const m = buildChartModel(live.x, def(live), [{ label: 'saved', x: seed1.x, lines: def(seed1) }], 0, seeds);
+    expect(m.series.map((s) => [s.label, s.role])).toEqual([
+      ['saved · self · A', 'compare'],
+      ['seed 1 · self · A', 'seed'],
+      ['seed 2 · self · A', 'seed'],
+      ['mean of 2 seeds · self · A (max)', 'seed-band'],
+      ['mean of 2 seeds · self · A (min)', 'seed-band'],
+      ['mean of 2 seeds · self · A', 'seed-mean'],
+      ['self · A', 'data'],
+      ['oracle 1.0', 'reference'],
+    ]);
+    expect(m.seeds).toBe(2);
+    expect(m.seedLabels).toEqual(['mean of 2 seeds · self · A']);
+    expect(m.bands).toEqual([{ upper: 3, lower: 4, fill: 'rgba(228, 87, 46, 0.16)' }]);
+    expect(m.x).toEqual([1, 2, 3, 4]);
+    expect(m.ys[3]).toEqual([0.6, 0.6, 0.6, 0.6]);
+    expect(m.ys[4]).toEqual([0.2, 0.2, 0.2, 0.6]);
+    expect(m.ys[5].map((v) => Number(v?.toFixed(6)))).toEqual([0.4, 0.4, 0.4, 0.6]);
+    // The seeds' singles are out of the legend (raw), the mean is in it.
+    expect(legendEntries(m).map((e) => e.label)).toEqual(['saved · self · A', 'mean of 2 seeds · self · A', 'self · A', 'oracle 1.0']);
+    expect(m.table.map((c) => c.label)).toEqual(['self · A', 'oracle 1.0', 'saved · self · A', 'mean of 2 seeds · self · A', 'mean of 2 seeds · self · A (min)', 'mean of 2 seeds · self · A (max)']);
+    // The live lines are what data-points counts, seeds or not.
+    expect(m.live.map((l) => l.label)).toEqual(['self · A']);
+  });
+
+  it('keeps the live bands on their lines after the seed bands, and smooths mean and band like a live line', () => {
+    const live = emptySeries();
+    appendStep(live, stepEvent(1, [armMetrics('self', 'self', { A: {} })]));
+    appendStep(live, stepEvent(2, [armMetrics('self', 'self', { A: { reward: 0.9 } })]));
+    const lines = armCollapseLines(live.arms[0], styles);
+    const seeds = aggregateSeedLines([{ x: live.x, lines }]);
+    const m = buildChartModel(live.x, lines, [], 0.5, seeds);
+    const roles = m.series.map((s) => s.role);
+    // 3 lines, each: 1 seed, 2 edges, 1 mean; then the live lines.
+    expect(roles.slice(0, 12)).toEqual(Array.from({ length: 3 }, () => ['seed', 'seed-band', 'seed-band', 'seed-mean']).flat());
+    expect(m.bands.length).toBe(4);
+    expect(m.bands[3]).toMatchObject({ upper: 13, lower: 15 });
+    expect(m.ys[3]).toEqual(emaSmooth(live.arms[0].members.A.reward, 0.5));
+    expect(m.seedLabels[0]).toBe('mean of 1 seed · reward · A');
   });
 });

@@ -8,9 +8,13 @@
  *     and smoothed over it; sparse lines (held-out evaluations, drawn as dots) are not smoothed
  *   - the steps of the live run and the layers are merged into one x column (uPlot has one)
  *   - the table holds the same numbers: every line raw, and smoothed where it is drawn smoothed
+ *   - several seeds (seedAggregate.ts) come after the layers and before the live run: each seed
+ *     faint and thin, then per line a shaded min–max band and the mean over it, labelled
+ *     "mean of N seeds · <line>"; smoothed like the live lines; the table gets mean, min and max
  */
 import { withAlpha } from '../lib/colors';
 import type { Column } from '../store/series';
+import type { SeedAggregate } from './seedAggregate';
 import { emaSmooth } from './smoothing';
 import type { ChartLines } from './seriesDefs';
 import type { SeriesDef } from './UPlotChart';
@@ -33,7 +37,7 @@ export interface CompareLines {
   lines: ChartLines;
 }
 
-export type SeriesRole = 'data' | 'raw' | 'reference' | 'compare';
+export type SeriesRole = 'data' | 'raw' | 'reference' | 'compare' | 'seed' | 'seed-band' | 'seed-mean';
 
 export interface DrawnSeries extends SeriesDef {
   role: SeriesRole;
@@ -54,6 +58,14 @@ export interface ChartModel {
   live: TableColumn[];
   /** Labels of the compare lines drawn, in order. */
   compareLabels: string[];
+  /** Seeds drawn as mean and band (0: none), and the labels of their mean lines. */
+  seeds: number;
+  seedLabels: string[];
+}
+
+/** "mean of 3 seeds" (the legend's prefix of a seed-mean line). */
+export function seedMeanLabel(seeds: number, label: string): string {
+  return `mean of ${seeds} seed${seeds === 1 ? '' : 's'} · ${label}`;
 }
 
 /** Dash of every compare line: short and even, unlike any member dash. */
@@ -81,11 +93,12 @@ function smoothable(s: SeriesDef, smoothing: number): boolean {
   return smoothing > 0 && !s.reference && !s.points;
 }
 
-export function buildChartModel(x: number[], lines: ChartLinesWithBands, compare: readonly CompareLines[], smoothing: number): ChartModel {
-  const merged = compare.length === 0;
-  const X = merged ? x : unionX(x, ...compare.map((c) => c.x));
+export function buildChartModel(x: number[], lines: ChartLinesWithBands, compare: readonly CompareLines[], smoothing: number, seeds: SeedAggregate | null = null): ChartModel {
+  const withSeeds = seeds != null && seeds.seeds > 0 && seeds.lines.length > 0;
+  const merged = compare.length === 0 && !withSeeds;
+  const X = merged ? x : unionX(x, ...compare.map((c) => c.x), ...(withSeeds ? [seeds.x] : []));
   const onX = (fromX: readonly number[], col: Column) => (merged ? col : alignColumn(fromX, col, X));
-  const out: ChartModel = { x: X, series: [], ys: [], bands: [], table: [], live: [], compareLabels: [] };
+  const out: ChartModel = { x: X, series: [], ys: [], bands: [], table: [], live: [], compareLabels: [], seeds: withSeeds ? seeds.seeds : 0, seedLabels: [] };
 
   for (const layer of compare) {
     layer.lines.series.forEach((s, i) => {
@@ -100,6 +113,31 @@ export function buildChartModel(x: number[], lines: ChartLinesWithBands, compare
       out.table.push({ label, col });
       if (smooth) out.table.push({ label: `${label} (smoothed)`, col: drawn });
     });
+  }
+
+  if (withSeeds) {
+    for (const line of seeds.lines) {
+      const s = line.def;
+      const smooth = smoothable(s, smoothing);
+      const drawn = (col: Column) => (smooth ? emaSmooth(col, smoothing) : col);
+      line.singles.forEach((col, k) => {
+        out.series.push({ ...s, label: `seed ${k + 1} · ${s.label}`, color: withAlpha(s.color, 0.22), width: 1, raw: true, role: 'seed' });
+        out.ys.push(onX(seeds.x, col));
+      });
+      const label = seedMeanLabel(seeds.seeds, s.label);
+      const edge = { ...s, color: 'rgba(0, 0, 0, 0)', width: 0, points: false, raw: true, role: 'seed-band' as const };
+      const upper = out.series.length;
+      out.series.push({ ...edge, label: `${label} (max)` });
+      out.ys.push(drawn(onX(seeds.x, line.max)));
+      out.series.push({ ...edge, label: `${label} (min)` });
+      out.ys.push(drawn(onX(seeds.x, line.min)));
+      out.bands.push({ upper, lower: upper + 1, fill: withAlpha(s.color, 0.16) });
+      const mean = onX(seeds.x, line.mean);
+      out.series.push({ ...s, label, width: 3, role: 'seed-mean' });
+      out.ys.push(drawn(mean));
+      out.seedLabels.push(label);
+      out.table.push({ label, col: mean }, { label: `${label} (min)`, col: onX(seeds.x, line.min) }, { label: `${label} (max)`, col: onX(seeds.x, line.max) });
+    }
   }
 
   // Where each live line ends up among the drawn series (for the bands).
@@ -130,7 +168,7 @@ export function buildChartModel(x: number[], lines: ChartLinesWithBands, compare
       out.ys.push(col);
     }
   });
-  out.bands = (lines.bands ?? []).map((b) => ({ ...b, upper: drawnIndex[b.upper], lower: drawnIndex[b.lower] }));
+  out.bands = [...out.bands, ...(lines.bands ?? []).map((b) => ({ ...b, upper: drawnIndex[b.upper], lower: drawnIndex[b.lower] }))];
   out.table = [...liveTable, ...out.table];
   return out;
 }

@@ -8,6 +8,7 @@ import { ImportButton } from './ImportButton';
 import { startBlockReason } from '../store/classroomSlice';
 import { RunStatus } from './RunStatus';
 import { ExportTrlButton } from './ExportTrlButton';
+import { SeedsControl } from './SeedsControl';
 
 /** Start, Pause/Resume, Step, Reset and speed, with the status line under them. */
 export function RunBar() {
@@ -29,6 +30,7 @@ export function RunBar() {
         <button type="button" className="primary" disabled={startReason != null} title={startReason ?? 'Warm-start the cohort, then train every arm'} aria-describedby={startReason ? 'start-reason' : undefined} data-testid="start" onClick={() => lab.start()}>
           ▶ Start
         </button>
+        <SeedsControl disabledReason={startReason} />
         {hidden.includes('pause') ? null : run.paused ? (
           <button type="button" disabled={!active} data-testid="resume" onClick={() => lab.resume()}>
             ▶ Resume

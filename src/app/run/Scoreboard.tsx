@@ -43,7 +43,7 @@ export function Scoreboard() {
   };
 
   return (
-    <section className="panel panel-wide scoreboard" aria-labelledby="scoreboard-title" data-testid="scoreboard">
+    <section className="panel panel-wide scoreboard" aria-labelledby="scoreboard-title" data-testid="scoreboard" data-seed={spec.seed}>
       <div className="scoreboard-head">
         <h2 id="scoreboard-title">Scoreboard</h2>
         <button type="button" data-testid="report-png" aria-label="Download report PNG: the scoreboard and every chart" disabled={saving} onClick={() => void saveReport()}>

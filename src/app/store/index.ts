@@ -10,6 +10,7 @@ import { createClassroomSlice, initialClassroomState } from './classroomSlice';
 import { createCompareSlice } from './compareSlice';
 import { createImportSlice } from './importSlice';
 import { createRunSlice, initialEngineState, initialRunState } from './runSlice';
+import { createSeedsSlice, initialSeedsState } from './seedsSlice';
 import { createSpecSlice, initialSpecState } from './specSlice';
 import type { LabState } from './types';
 import { createUiSlice, initialUiState } from './uiSlice';
@@ -23,6 +24,7 @@ export const useLab = create<LabState>()((...a) => ({
   ...createCompareSlice(...a),
   ...createImportSlice(...a),
   ...createClassroomSlice(...a),
+  ...createSeedsSlice(...a),
 }));
 
 // The store on window, for the console and for e2e tests that set state no button sets yet
@@ -31,5 +33,5 @@ if (typeof window !== 'undefined') (window as unknown as { cohortLab?: { useLab:
 
 /** Back to a fresh page: default preset, no run, default UI. Actions are kept. */
 export function resetLab(presetId?: string): void {
-  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [], importNotice: null, imported: null, classroom: initialClassroomState() });
+  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [], importNotice: null, imported: null, classroom: initialClassroomState(), seeds: initialSeedsState() });
 }

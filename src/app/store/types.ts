@@ -3,10 +3,11 @@ import type { ClassroomSlice } from './classroomSlice';
 import type { CompareSlice } from './compareSlice';
 import type { ImportSlice } from './importSlice';
 import type { RunSlice } from './runSlice';
+import type { SeedsSlice } from './seedsSlice';
 import type { SpecSlice } from './specSlice';
 import type { UiSlice } from './uiSlice';
 
 /** The whole lab store: one store built from slices (zustand's slices pattern). */
-export type LabState = SpecSlice & RunSlice & UiSlice & CompareSlice & ImportSlice & ClassroomSlice;
+export type LabState = SpecSlice & RunSlice & UiSlice & CompareSlice & ImportSlice & ClassroomSlice & SeedsSlice;
 
 export type LabSlice<T> = StateCreator<LabState, [], [], T>;

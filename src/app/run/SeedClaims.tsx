@@ -1,0 +1,72 @@
+/**
+ * Above the scoreboard after "Run N seeds": in how many seeds each claim held (core/experiment/
+ * claims.ts: the CLI's paired differences of held-out pass@1, arm means over members), and each
+ * seed's difference, so a student sees the seeds disagree. Nothing when no seed has finished.
+ */
+import { useMemo } from 'react';
+import { CLAIM_TIE, claimHeld, countSeedClaims } from '../../core/experiment/claims';
+import type { RunSummary } from '../../core/experiment/events';
+import { useLab } from '../store';
+import { fmtSigned } from './scoreboard';
+
+export function SeedClaims() {
+  const results = useLab((s) => s.seeds.results);
+  const plan = useLab((s) => s.seeds.plan);
+  const summaries = useMemo(() => results.map((r) => r.summary).filter((x): x is RunSummary => x != null), [results]);
+  const claims = useMemo(() => countSeedClaims(summaries), [summaries]);
+  if (results.length === 0) return null;
+  const n = summaries.length;
+  const seedsWord = (k: number) => `${k} seed${k === 1 ? '' : 's'}`;
+  return (
+    <section className="panel panel-wide seed-claims" aria-labelledby="seed-claims-title" data-testid="seed-claims" data-seeds={n} data-running={plan != null}>
+      <h2 id="seed-claims-title">
+        Claims over {seedsWord(n)}
+        {plan ? ` (${plan.count - results.length} more to run)` : ''}
+      </h2>
+      <p className="seed-claims-lead">One seed is not evidence: see how the seeds disagree.</p>
+      {claims.length === 0 ? (
+        <p data-testid="seed-claims-none">This experiment has none of the arms the claims compare (oracle, self, peer).</p>
+      ) : (
+        <>
+          <ul className="seed-claims-list">
+            {claims.map((c) => (
+              <li key={c.id} data-testid={`seed-claim-${c.id}`} data-held={c.held} data-of={c.of} title={c.measure}>
+                {c.text}: <strong>{c.held} of {seedsWord(c.of)}</strong>
+              </li>
+            ))}
+          </ul>
+          <div className="table-scroll">
+            <table className="seed-claims-table" data-testid="seed-claims-table">
+              <caption>Each seed's difference of held-out pass@1 (arm means over members); a claim held where it is at least {CLAIM_TIE}.</caption>
+              <thead>
+                <tr>
+                  <th scope="col">seed</th>
+                  {claims.map((c) => (
+                    <th scope="col" key={c.id}>
+                      {c.measure}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {summaries.map((r, i) => (
+                  <tr key={`${r.seed}-${i}`} data-testid="seed-claims-row" data-seed={r.seed}>
+                    <th scope="row">{r.seed}</th>
+                    {claims.map((c) => (
+                      <td key={c.id} className={`num ${claimHeld(c.diffs[i]) ? 'held' : 'not-held'}`} data-claim={c.id} data-diff={c.diffs[i]} data-held={claimHeld(c.diffs[i])}>
+                        {fmtSigned(c.diffs[i])} {claimHeld(c.diffs[i]) ? '✓' : '✗'}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <p className="seed-claims-note" data-testid="seed-claims-tie">
+        A tie (|difference| &lt; {CLAIM_TIE}) counts as not held. Start: the warm-started models; end: the last held-out evaluation.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * "Run N seeds": the experiment trained once per seed, spec.seed, spec.seed + 1, ..., one after
+ * another through the one training worker (one lab.start per seed; the next starts when the
+ * previous is done). Pause pauses the seed training now; Reset (lab.reset) cancels the rest and
+ * clears the results; a seed that stops or fails ends the sequence, keeping the seeds finished.
+ * Each finished seed's RunRecord (liveRecord.ts) goes to the seeds slice (store/seedsSlice.ts).
+ */
+import { validationOf } from './controls/validation';
+import { useLab } from './store';
+import { recordOf } from './store/liveRecord';
+import { clampSeeds } from './store/seedsSlice';
+import { lab } from './trainingWorker';
+
+/** Seeds are 31-bit (spec.ts): past the top they wrap to 0. */
+const SEED_LIMIT = 2 ** 31;
+
+function startNext(): boolean {
+  const s = useLab.getState();
+  const plan = s.seeds.plan;
+  if (!plan) return false;
+  const index = s.seeds.results.length;
+  if (index >= plan.count) {
+    s.endSeeds();
+    return false;
+  }
+  // runId 0 while starting: the watcher below ignores the run change lab.start makes.
+  s.seedStarted(index, 0);
+  if (!lab.start({ seed: (plan.firstSeed + index) % SEED_LIMIT })) {
+    useLab.getState().endSeeds();
+    return false;
+  }
+  useLab.getState().seedStarted(index, useLab.getState().run.runId);
+  return true;
+}
+
+let watching = false;
+
+/** Follow the run of the seed training now: keep it when done, then start the next. */
+function watch(): void {
+  if (watching) return;
+  watching = true;
+  useLab.subscribe((s, prev) => {
+    const plan = s.seeds.plan;
+    if (!plan || plan.runId === 0) return;
+    if (s.run.runId !== plan.runId) {
+      // The page moved on to another run (opened, resumed): the sequence is over.
+      s.endSeeds();
+      return;
+    }
+    if (s.run.phase === prev.run.phase && prev.run.runId === plan.runId) return;
+    if (s.run.phase === 'done') {
+      const shown = recordOf(plan.runId);
+      if (shown) s.addSeedResult(structuredClone(shown.record));
+      // Not from inside the store's notification: the next Start sets state again.
+      setTimeout(startNext, 0);
+    } else if (s.run.phase === 'stopped' || s.run.phase === 'error') {
+      s.endSeeds();
+    }
+  });
+}
+
+export const seedRuns = {
+  /** Run the draft over `count` seeds (2-8); false when the draft cannot start. */
+  start(count: number): boolean {
+    const s = useLab.getState();
+    const v = validationOf(s.draft);
+    if (!v.ok) return false;
+    watch();
+    s.beginSeeds(v.spec.seed, clampSeeds(count));
+    return startNext();
+  },
+};

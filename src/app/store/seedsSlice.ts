@@ -1,0 +1,73 @@
+/**
+ * Seeds slice: "Run N seeds" trains the experiment once per seed (spec.seed, spec.seed + 1, ...),
+ * one after another (src/app/seedRuns.ts drives it). Each finished seed's RunRecord is kept here
+ * with its chart columns (replayed once) and run summary, for the seed bands on the charts and the
+ * claims counted over seeds. Reset clears it, and so does a plain Start.
+ */
+import type { RunSummary } from '../../core/experiment/events';
+import { type RunRecord, replayRecord } from './record';
+import type { RunSeries } from './series';
+import type { LabSlice } from './types';
+
+/** How many seeds "Run N seeds" may run. */
+export const MIN_SEEDS = 2;
+export const MAX_SEEDS = 8;
+export const DEFAULT_SEEDS = 3;
+
+export interface SeedResult {
+  seed: number;
+  record: RunRecord;
+  series: RunSeries;
+  /** The runner's summary (the record's 'done' event). */
+  summary: RunSummary | null;
+}
+
+export interface SeedPlan {
+  firstSeed: number;
+  count: number;
+  /** 0-based: the seed training now is firstSeed + index. */
+  index: number;
+  /** The run of that seed (0 while it is being started). */
+  runId: number;
+}
+
+export interface SeedsState {
+  /** The sequence in progress (null: none). */
+  plan: SeedPlan | null;
+  /** Finished seeds, in order. */
+  results: SeedResult[];
+}
+
+export function initialSeedsState(): SeedsState {
+  return { plan: null, results: [] };
+}
+
+export function clampSeeds(n: number): number {
+  return Number.isFinite(n) ? Math.min(MAX_SEEDS, Math.max(MIN_SEEDS, Math.round(n))) : DEFAULT_SEEDS;
+}
+
+/** A finished seed's result: its columns as a live run would have drawn them. */
+export function seedResult(record: RunRecord): SeedResult {
+  const done = record.events.at(-1);
+  return { seed: record.spec.seed, record, series: replayRecord(record, 0).series, summary: done?.type === 'done' ? done.summary : null };
+}
+
+export interface SeedsSlice {
+  seeds: SeedsState;
+  /** A new sequence; forgets earlier results. */
+  beginSeeds(firstSeed: number, count: number): void;
+  seedStarted(index: number, runId: number): void;
+  addSeedResult(record: RunRecord): void;
+  /** The sequence is over (finished, stopped or cancelled); its results stay. */
+  endSeeds(): void;
+  clearSeeds(): void;
+}
+
+export const createSeedsSlice: LabSlice<SeedsSlice> = (set) => ({
+  seeds: initialSeedsState(),
+  beginSeeds: (firstSeed, count) => set({ seeds: { plan: { firstSeed, count: clampSeeds(count), index: 0, runId: 0 }, results: [] } }),
+  seedStarted: (index, runId) => set((s) => (s.seeds.plan ? { seeds: { ...s.seeds, plan: { ...s.seeds.plan, index, runId } } } : {})),
+  addSeedResult: (record) => set((s) => ({ seeds: { ...s.seeds, results: [...s.seeds.results, seedResult(record)] } })),
+  endSeeds: () => set((s) => (s.seeds.plan ? { seeds: { ...s.seeds, plan: null } } : {})),
+  clearSeeds: () => set((s) => (s.seeds.plan || s.seeds.results.length ? { seeds: initialSeedsState() } : {})),
+});
