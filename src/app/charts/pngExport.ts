@@ -5,6 +5,7 @@
  * The report stacks the scoreboard's lines and every chart's image into one PNG. Layout:
  * pngLayout.ts (pure, tested); this file only draws and downloads.
  */
+import { downloadBlob } from '../lib/download';
 import { type LegendEntry, PNG_STYLE, chartImageLayout, stackLayout, titleLineHeight, wrapText } from './pngLayout';
 
 export interface Colors {
@@ -122,15 +123,7 @@ export function downloadPng(canvas: HTMLCanvasElement, fileName: string): Promis
         reject(new Error('The image could not be encoded as PNG.'));
         return;
       }
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = fileName;
-      a.rel = 'noopener';
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      downloadBlob(fileName, blob);
       resolve();
     }, 'image/png');
   });

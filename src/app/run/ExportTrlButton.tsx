@@ -2,21 +2,9 @@ import { useEffect, useState } from 'react';
 import { useDraftValidation } from '../controls/validation';
 import { useLab } from '../store';
 import { DEFAULT_MODEL_ID, modelIdProblem } from '../../export/trl/modelIds';
+import { downloadBlob } from '../lib/download';
 
 type ExportState = { kind: 'idle' } | { kind: 'building' } | { kind: 'done'; fileName: string; notes: string[] } | { kind: 'error'; message: string };
-
-/** Saves bytes as a file download (an object URL on a temporary link). */
-function download(bytes: Uint8Array, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/zip' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-}
 
 /**
  * "Export for GPUs": the experiment on screen as a runnable TRL project (a zip), one Hugging Face
@@ -52,7 +40,7 @@ export function ExportTrlButton() {
     try {
       const { buildTrlZip } = await import('../../export/trl/browser');
       const zip = buildTrlZip(validation.spec, memberIds.map(modelOf), presetId);
-      download(zip.bytes, zip.fileName);
+      downloadBlob(zip.fileName, new Blob([zip.bytes as BlobPart], { type: 'application/zip' }));
       setState({ kind: 'done', fileName: zip.fileName, notes: zip.export.notes });
     } catch (e) {
       setState({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
