@@ -12,6 +12,7 @@
  * event schemas (runEventsSchema.ts), then checked for consistency with its spec. Every failure is
  * a message in words (shown as text), never a throw.
  */
+import { parseStrictJson } from './strictJson';
 import { version as appVersion } from '../../package.json';
 import { getPreset } from '../core/experiment/presets';
 import { ExperimentSpecSchema, SPEC_VERSION } from '../core/experiment/spec';
@@ -113,19 +114,9 @@ export function parseBundle(text: string, migrations: Readonly<Record<number, Bu
 function parseUnsafe(text: string, migrations: Readonly<Record<number, BundleMigration>>): ParseBundleResult {
   if (typeof text !== 'string') return fail('not-json', 'it is not text');
   if (text.length > MAX_BUNDLE_CHARS) return fail('too-large', `it is ${megabytes(text.length)}; the limit is ${megabytes(MAX_BUNDLE_CHARS)}`);
-  let value: unknown;
-  let protoKey = false;
-  try {
-    // JSON.parse makes "__proto__" an own key (no pollution), and zod would drop it from a record
-    // silently; refuse it in words instead, as share links do.
-    value = JSON.parse(text, (key, v) => {
-      if (key === '__proto__') protoKey = true;
-      return v;
-    });
-  } catch {
-    return fail('not-json', 'it is not valid JSON (cut short, or not a run file)');
-  }
-  if (protoKey) return fail('invalid', 'it contains a "__proto__" key');
+  const json = parseStrictJson(text);
+  if (!json.ok) return json.problem === 'not-json' ? fail('not-json', 'it is not valid JSON (cut short, or not a run file)') : fail('invalid', 'it contains a "__proto__" key');
+  const value = json.value;
   if (!isObject(value) || value.format !== BUNDLE_FORMAT) {
     const what = isObject(value) && typeof value.format === 'string' ? `its format is ${quote(value.format)}` : 'it has no "format" field';
     return fail('wrong-format', `it is not a Cohort Lab run file (${what}; expected "${BUNDLE_FORMAT}")`);

@@ -32,6 +32,7 @@
  * bundle.ts): refused unread above MAX_REFERENCE_CHARS, validated by a bounded zod schema, then
  * checked for consistency with its own spec; every failure is a message in words, never a throw.
  */
+import { parseStrictJson } from './strictJson';
 import { z } from 'zod';
 import { ExperimentSpecSchema, REWARD_SCHEMES, SPEC_VERSION, type ExperimentSpec, type RewardSchemeId } from '../core/experiment/spec';
 import { specFingerprint } from './url';
@@ -331,17 +332,9 @@ function readDocument(
 ): { ok: true; value: Record<string, unknown> } | { ok: false; kind: ReferenceErrorKind; error: string } {
   if (typeof text !== 'string') return fail('not-json', 'it is not text');
   if (text.length > limit) return fail('too-large', `it is ${text.length} characters long; the limit is ${limit}`);
-  let value: unknown;
-  let protoKey = false;
-  try {
-    value = JSON.parse(text, (key, v) => {
-      if (key === '__proto__') protoKey = true;
-      return v;
-    });
-  } catch {
-    return fail('not-json', 'it is not valid JSON (cut short, or not a reference file)');
-  }
-  if (protoKey) return fail('invalid', 'it contains a "__proto__" key');
+  const parsed = parseStrictJson(text);
+  if (!parsed.ok) return parsed.problem === 'not-json' ? fail('not-json', 'it is not valid JSON (cut short, or not a reference file)') : fail('invalid', 'it contains a "__proto__" key');
+  const value = parsed.value;
   if (!isObject(value) || value.format !== format) {
     const what = isObject(value) && typeof value.format === 'string' ? `its format is ${quote(value.format)}` : 'it has no "format" field';
     return fail('wrong-format', `it is not a Cohort Lab reference (${what}; expected "${format}")`);
