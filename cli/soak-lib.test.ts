@@ -22,6 +22,10 @@ describe('soak verdict', () => {
     expect(v.memoryGrowthPer1000!).toBeGreaterThan(900e6);
   });
 
+  it('warm-up growth in the first quarter is not a leak', () => {
+    expect(readSoak(flat(20, (i) => (i < 5 ? 300e6 + i * 20e6 : 400e6))).memoryFlat).toBe(true);
+  });
+
   it('without a memory figure says so', () => {
     const v = readSoak(flat(8, () => 0).map((s) => ({ ...s, memory: null })));
     expect(v.memoryFlat).toBeNull();

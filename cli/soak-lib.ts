@@ -14,7 +14,7 @@ export interface SoakSample {
 
 export interface SoakVerdict {
   tensorsFlat: boolean;
-  /** Growth of process memory from the first to the last quarter's median, in bytes per 1,000 steps. */
+  /** Growth of process memory from the second to the last quarter's median, in bytes per 1,000 steps. */
   memoryGrowthPer1000: number | null;
   memoryFlat: boolean | null;
   lines: string[];
@@ -28,10 +28,11 @@ const median = (xs: number[]) => {
 /**
  * Tensors are flat when every sample after the first holds exactly the first's count (a leak of
  * one tensor a step shows at once). Memory is noisier (allocator, GC, JIT): flat when the median of
- * the last quarter exceeds the first quarter's by less than `memoryTolerance` bytes per 1,000 steps.
+ * the last quarter exceeds the second quarter's (the first is warm-up) by less than
+ * `memoryTolerance` bytes per 1,000 steps.
  */
 export function readSoak(samples: SoakSample[], memoryTolerance = 32 * 1024 * 1024): SoakVerdict {
-  if (samples.length < 4) throw new Error('soak: at least 4 samples are needed');
+  if (samples.length < 8) throw new Error('soak: at least 8 samples are needed');
   const [first] = samples;
   const tensorsFlat = samples.every((s) => s.tensors === first.tensors && s.tensorBytes === first.tensorBytes);
   const q = Math.max(1, Math.floor(samples.length / 4));
@@ -39,7 +40,9 @@ export function readSoak(samples: SoakSample[], memoryTolerance = 32 * 1024 * 10
   let memoryGrowthPer1000: number | null = null;
   let memoryFlat: boolean | null = null;
   if (mem.every((m): m is number => m !== null)) {
-    const head = samples.slice(0, q);
+    // The first quarter is warm-up (the wasm heap and V8's JIT settle): growth is read from the
+    // second quarter to the last.
+    const head = samples.slice(q, 2 * q);
     const tail = samples.slice(-q);
     const steps = median(tail.map((s) => s.step)) - median(head.map((s) => s.step));
     memoryGrowthPer1000 = steps > 0 ? ((median(tail.map((s) => s.memory!)) - median(head.map((s) => s.memory!))) * 1000) / steps : 0;

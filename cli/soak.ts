@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const every = intFlag(args, 'every', 1, steps) ?? 100;
   const backend = choiceFlag(args, 'backend', ['wasm', 'cpu'] as const) ?? 'wasm';
   const preset = (args.flags.get('preset') as string | undefined) ?? 'quick';
-  if (steps / every < 4) throw new UsageError('--steps / --every must give at least 4 samples');
+  if (steps / every < 8) throw new UsageError('--steps / --every must give at least 8 samples');
   const spec = { ...resolveSpec(preset, undefined, steps), evalEvery: 100 };
   const report = await initNodeBackend(backend);
   console.error(`soak: ${preset}, ${steps} RL steps on ${report.backend}, a sample every ${every} steps`);
