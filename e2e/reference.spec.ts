@@ -16,6 +16,12 @@ test('a preset with a shipped reference: toggle, label, the reference alone, the
   test.setTimeout(240_000);
   const errors = collectErrors(page);
   const lab = new LabPage(page);
+  // Every preset ships a reference now; a site whose index leaves ring out stands for a preset
+  // without one (the page reads only what the index lists).
+  await page.route('**/references/index.json', async (route) => {
+    const index = (await (await route.fetch()).json()) as { references: { preset: string }[] };
+    await route.fulfill({ json: { ...index, references: index.references.filter((r) => r.preset !== 'ring') } });
+  });
   await lab.open('?backend=wasm');
   const bar = page.getByTestId('reference-bar');
   const toggle = page.getByTestId('reference-toggle');
@@ -36,7 +42,8 @@ test('a preset with a shipped reference: toggle, label, the reference alone, the
   await toggle.check();
   await expect(bar).toHaveAttribute('data-layer', 'on');
 
-  // A preset without a reference says so; an edited experiment drops the reference.
+  // A preset without a reference (ring, left out of the index above) says so; an edited
+  // experiment drops the reference.
   await lab.choosePreset('ring');
   await expect(page.getByTestId('reference-none')).toHaveText('No reference run shipped for this preset.');
   await expect(bar).toHaveAttribute('data-layer', 'off');
