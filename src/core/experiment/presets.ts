@@ -92,6 +92,15 @@ export function layered(layer: Layer, base: ExperimentSpecInput = BASE): Experim
   return ExperimentSpecSchema.parse(merged);
 }
 
+/** The pair presets' three arms over members A and B: the labels, their own vote, the partner's vote. */
+function pairArms(): ExperimentSpecInput['arms'] {
+  return [
+    { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
+    { id: 'self', scheme: 'self', members: ['A', 'B'] },
+    { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
+  ];
+}
+
 // ---- the measured regime -----------------------------------------------------------------------
 
 /**
@@ -147,11 +156,7 @@ const quick: Preset = {
     // labeled + RL + held-out = 964 (a UI test quotes the sum).
     data: { labeledPool: 600, rlPool: 300, heldOut: 64 },
     members: [mlp('A', TARGET), mlp('B', TARGET)],
-    arms: [
-      { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
-      { id: 'self', scheme: 'self', members: ['A', 'B'] },
-      { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
-    ],
+    arms: pairArms(),
     grpo: { learningRate: 5e-4 },
     steps: 6,
     evalEvery: 3,
@@ -177,11 +182,7 @@ const collapse: Preset = {
   runtime: '21-24 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [mlp('A', TARGET), mlp('B', TARGET)],
-    arms: [
-      { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
-      { id: 'self', scheme: 'self', members: ['A', 'B'] },
-      { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
-    ],
+    arms: pairArms(),
     steps: 80,
   }),
 };
@@ -304,9 +305,7 @@ const peersTeach: Preset = {
     warmStart: { onMiss: 'retry', retries: 2 },
     members: [transformer('A', TARGET), transformer('B', TARGET)],
     arms: [
-      { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
-      { id: 'self', scheme: 'self', members: ['A', 'B'] },
-      { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
+      ...pairArms(),
       { id: 'teacher', scheme: 'teacher', members: ['A'], teacher: 'B' },
     ],
     grpo: { learningRate: 3e-4 },
@@ -364,11 +363,7 @@ const length: Preset = {
     // The target counts only the reference completion (one of two valid ones), so it undercounts
     // pass@1 under 'mixed' (docs/RESULTS.md, "length"): a fixed warm-start budget instead.
     members: [mlp('A', 0, { warmStartSteps: 200 }), mlp('B', 0, { warmStartSteps: 200 })],
-    arms: [
-      { id: 'oracle', scheme: 'oracle', members: ['A', 'B'] },
-      { id: 'self', scheme: 'self', members: ['A', 'B'] },
-      { id: 'peer', scheme: 'peer', members: ['A', 'B'] },
-    ],
+    arms: pairArms(),
     steps: 80,
   }),
 };
