@@ -2,6 +2,7 @@
  * Run files (bundle.ts): a record survives serialize -> parse unchanged; every kind of bad file is
  * refused with a message in words; random and mutated files never throw (fast-check).
  */
+import { jsonPaths, setAt } from './testing/jsonPaths';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RolloutSample, RunSummary } from '../core/experiment/events';
@@ -250,26 +251,8 @@ describe('parseBundle never throws (fast-check)', () => {
   const valid = serializeBundle(makeRecord(), 'r');
   const base = JSON.parse(valid);
 
-  /** Every path (array of keys) to a value in a JSON value. */
-  function paths(v: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-    out.push(prefix);
-    if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...prefix, i], out));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) paths(x, [...prefix, k], out);
-    return out;
-  }
-  const allPaths = paths(base).filter((p) => p.length > 0);
+  const allPaths = jsonPaths(base).filter((p) => p.length > 0);
 
-  function setAt(root: any, path: (string | number)[], value: unknown, remove: boolean): any {
-    const copy = structuredClone(root);
-    let node = copy;
-    for (const k of path.slice(0, -1)) node = node[k];
-    const last = path[path.length - 1];
-    if (remove) {
-      if (Array.isArray(node)) node.splice(Number(last), 1);
-      else delete node[last];
-    } else node[last] = value;
-    return copy;
-  }
 
   const expectTyped = (r: ParseBundleResult) => {
     if (r.ok) expect(r.bundle.format).toBe('cohort-lab-run');

@@ -4,6 +4,7 @@
  * start from valid documents (every preset; a real run file) and replace one value anywhere in
  * them with something hostile, so they reach deep into the schemas instead of failing at the top.
  */
+import { jsonPaths, setAt } from './testing/jsonPaths';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../core/experiment/presets';
@@ -13,24 +14,6 @@ import { decodeShare, encodeShare, toBase64Url } from './url';
 import { parseBundle, serializeBundle } from './bundle';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-/** Every path to a value in a JSON document. */
-function paths(doc: Json, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(at);
-  if (Array.isArray(doc)) doc.forEach((v, i) => paths(v, [...at, i], out));
-  else if (doc && typeof doc === 'object') for (const [k, v] of Object.entries(doc)) paths(v, [...at, k], out);
-  return out;
-}
-
-/** A copy of `doc` with the value at `path` replaced (the root replaced when the path is empty). */
-function replaced(doc: Json, path: (string | number)[], value: Json): Json {
-  if (path.length === 0) return value;
-  const copy = structuredClone(doc) as Record<string | number, Json>;
-  let node = copy;
-  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, Json>;
-  node[path[path.length - 1]] = value;
-  return copy;
-}
 
 /** What an attacker or a broken file puts in a field. */
 const hostile: fc.Arbitrary<Json> = fc.oneof(
@@ -43,8 +26,8 @@ const hostile: fc.Arbitrary<Json> = fc.oneof(
 
 function mutation(docs: Json[]): fc.Arbitrary<Json> {
   return fc.tuple(fc.nat(docs.length - 1), fc.nat(), hostile).map(([d, p, value]) => {
-    const all = paths(docs[d]);
-    return replaced(docs[d], all[p % all.length], value);
+    const all = jsonPaths(docs[d]);
+    return setAt(docs[d], all[p % all.length], value);
   });
 }
 

@@ -3,6 +3,7 @@
  * bad file is refused with a message in words; random and mutated files never throw (fast-check);
  * the helpers round and average as documented.
  */
+import { jsonPaths, setAt } from './testing/jsonPaths';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -118,24 +119,7 @@ describe('parseReference', () => {
 
 describe('parseReference never throws (fast-check)', () => {
   const base = doc();
-  function paths(v: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-    out.push(prefix);
-    if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...prefix, i], out));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) paths(x, [...prefix, k], out);
-    return out;
-  }
-  const allPaths = paths(base).filter((p) => p.length > 0);
-  function setAt(root: any, path: (string | number)[], value: unknown, remove: boolean): any {
-    const copy = structuredClone(root);
-    let node = copy;
-    for (const k of path.slice(0, -1)) node = node[k];
-    const last = path[path.length - 1];
-    if (remove) {
-      if (Array.isArray(node)) node.splice(Number(last), 1);
-      else delete node[last];
-    } else node[last] = value;
-    return copy;
-  }
+  const allPaths = jsonPaths(base).filter((p) => p.length > 0);
   const expectTyped = (r: ParseReferenceResult) => {
     if (r.ok) expect(r.reference.format).toBe('cohort-lab-reference');
     else {
