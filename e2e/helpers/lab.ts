@@ -82,6 +82,19 @@ export class LabPage {
     await expect(this.phase).toHaveAttribute('data-paused', 'true', { timeout: 120_000 });
   }
 
+  /**
+   * Paused, on the worker's word (src/engine/runController.ts): `paused` means nothing is in
+   * flight, and `data-worker-step` is the last step it posted. Returns that step, once the page
+   * shows it: no later step can arrive until Resume or Step, so no sleep is needed to prove it.
+   */
+  async waitPausedAt(step?: number): Promise<number> {
+    await this.waitPaused();
+    if (step !== undefined) await expect(this.phase).toHaveAttribute('data-worker-step', String(step), { timeout: 240_000 });
+    const k = Number(await this.phase.getAttribute('data-worker-step'));
+    await expect.poll(() => this.step(), { timeout: 30_000 }).toBe(k);
+    return k;
+  }
+
   async points(testId: string): Promise<number> {
     return Number(await this.chart(testId).getAttribute('data-points'));
   }

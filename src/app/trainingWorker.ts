@@ -5,11 +5,12 @@
  */
 import { cohortSignature } from '../engine/backendChoice';
 import type { ExperimentSpec } from '../core/experiment/spec';
-import type { Checkpoint, WorkerCommand, WorkerEvent } from '../engine/protocol';
+import { type Checkpoint, type WorkerCommand, type WorkerEvent, isActivePhase } from '../engine/protocol';
 import type { RunState } from './store/runSlice';
 import { loadRememberedChoices, rememberChoice } from './backendMemory';
 import { useLab } from './store';
-import { recordWorkerEvents, startRecord } from './store/liveRecord';
+import { recordOf, recordWorkerEvents, startRecord } from './store/liveRecord';
+import { replayRecord } from './store/record';
 import { validationOf } from './controls/validation';
 
 let worker: Worker | null = null;
@@ -24,8 +25,6 @@ export interface RunObserver {
   event(ev: WorkerEvent): void;
 }
 let observer: RunObserver | null = null;
-/** Runs continued from a checkpoint emit their 'base' again: the page shows it already. */
-const skipBaseOf = new Set<number>();
 
 export function observeRuns(o: RunObserver | null): void {
   observer = o;
@@ -46,8 +45,45 @@ function flush(): void {
   if (queue.length === 0) return;
   const batch = queue;
   queue = [];
-  recordWorkerEvents(batch);
-  useLab.getState().applyWorkerEvents(batch);
+  // A 'recovered' event cuts the batch: what came before it is folded, then the charts are rebuilt.
+  let from = 0;
+  batch.forEach((ev, i) => {
+    if (ev.type !== 'recovered') return;
+    apply(batch.slice(from, i + 1));
+    showRecovered(ev);
+    from = i + 1;
+  });
+  apply(batch.slice(from));
+}
+
+function apply(events: WorkerEvent[]): void {
+  if (events.length === 0) return;
+  recordWorkerEvents(events);
+  useLab.getState().applyWorkerEvents(events);
+}
+
+/**
+ * The worker rebuilt the run after a lost device from the checkpoint of `fromStep`: show the run
+ * as it was at that step (the record already dropped what came after; liveRecord.ts) and say so.
+ */
+function showRecovered(ev: Extract<WorkerEvent, { type: 'recovered' }>): void {
+  const s = useLab.getState();
+  const shown = recordOf(ev.runId);
+  if (s.run.runId !== ev.runId || !shown) return;
+  const replayed = replayRecord(shown.record, ev.runId);
+  const live = s.run;
+  useLab.setState({
+    run: {
+      ...replayed,
+      spec: live.spec,
+      phase: live.phase,
+      paused: live.paused,
+      pauseRequested: live.pauseRequested,
+      workerStep: ev.fromStep ?? 0,
+      warm: live.warm,
+      recovery: { fromStep: ev.fromStep, lostAtStep: live.step },
+    },
+  });
 }
 
 function schedule(): void {
@@ -86,7 +122,6 @@ export function connectTrainingWorker(param: string | null): () => void {
     if (ev.type === 'measurement' && ev.status === 'measured' && ev.chosen && ev.measuredAt != null) {
       rememberChoice({ key: ev.key, chosen: ev.chosen, reason: ev.reason ?? '', rows: ev.rows, measuredAt: ev.measuredAt });
     }
-    if (ev.type === 'runner' && ev.event.type === 'base' && skipBaseOf.delete(ev.runId)) return;
     observe((o) => o.event(ev));
     if (ev.type === 'checkpoint') return; // for saving only: the store has no use for weights
     queue.push(ev);
@@ -94,7 +129,7 @@ export function connectTrainingWorker(param: string | null): () => void {
   };
   w.onerror = (event) => {
     event.preventDefault();
-    useLab.getState().reportPageError(`The training worker failed: ${event.message || 'it could not be loaded'}`, 'Reload the page. If it keeps happening, open it with ?backend=wasm.');
+    workerDied(w, event.message || 'it could not be loaded', param);
   };
   w.onmessageerror = () => {
     useLab.getState().reportPageError('A message from the training worker could not be read.', 'Reload the page.');
@@ -108,6 +143,30 @@ export function connectTrainingWorker(param: string | null): () => void {
     if (worker === w) worker = null;
     queue = [];
   };
+}
+
+/**
+ * The worker died (an uncaught error or running out of memory inside it: its state is unknown, so
+ * it is not trusted again). The page says so, the saved run is marked stopped with the reason (its
+ * last checkpoint is already saved), and a fresh worker is started so that run can be resumed.
+ */
+function workerDied(w: Worker, detail: string, param: string | null): void {
+  if (worker !== w) return;
+  w.terminate();
+  worker = null;
+  flush();
+  const s = useLab.getState();
+  const { runId, phase, workerStep, step } = s.run;
+  const message = `The training worker stopped: ${detail}`;
+  if (runId !== 0 && isActivePhase(phase)) {
+    const hint = 'Your run is saved up to its last checkpoint: press Resume to continue it from there. If it happens again, make the run smaller or open the page with ?backend=wasm.';
+    observe((o) => o.event({ type: 'error', runId, message, hint }));
+    observe((o) => o.event({ type: 'state', runId, phase: 'stopped', paused: false, step: workerStep, halted: false }));
+    s.workerDied(message, hint, step ?? 0);
+  } else {
+    s.workerDied(message, 'A fresh worker was started. If it happens again, reload the page or open it with ?backend=wasm.', null);
+  }
+  connectTrainingWorker(param);
 }
 
 /** What the run bar's buttons do. */
@@ -144,7 +203,6 @@ export const lab = {
     const runId = ++runCounter;
     useLab.setState({ run: { ...shown, runId, phase: 'preparing', paused: false, pauseRequested: false, stepRequested: false, error: null } });
     useLab.getState().selectInspectorStep(null);
-    if (checkpoint) skipBaseOf.add(runId);
     attach(runId);
     send({ type: 'start', runId, spec, backend: backendParam, remembered: loadRememberedChoices(), checkpoint: checkpoint ?? undefined });
     return true;

@@ -206,6 +206,16 @@ export async function registerWebGPU(gpu: GPU | undefined | null): Promise<Adapt
 }
 
 /**
+ * Destroy the current WebGPU device as a driver reset would: reported to onDeviceLost listeners
+ * like a real loss. For fault tests only (e2e/faults.spec.ts, through the worker's cohortLabFaults).
+ */
+export function destroyDeviceForTesting(): boolean {
+  if (!currentDevice) return false;
+  currentDevice.destroy();
+  return true;
+}
+
+/**
  * Unregister the webgpu backend and destroy its device (not reported as a loss). tfjs must
  * already be on another backend, or it will pick one on the next op.
  */

@@ -4,8 +4,9 @@
  *   page -> worker  WorkerCommand: prepare(backend?, remembered?, signature?),
  *                                  start(spec, backend?, remembered?, checkpoint?), pause, resume,
  *                                  step, stop, setSpeed
- *   worker -> page  WorkerEvent:   backend(report, probe), measurement(rows, chosen), state(phase),
- *                                  runner(RunnerEvent), checkpoint(checkpoint, reason),
+ *   worker -> page  WorkerEvent:   backend(report, probe), measurement(rows, chosen),
+ *                                  state(phase, paused, step, halted), runner(RunnerEvent),
+ *                                  checkpoint(checkpoint, reason), recovered(fromStep),
  *                                  error(message, hint)
  *
  * The page sends `prepare` once on load, so the backend (and a one-step probe that proves it
@@ -21,8 +22,8 @@
  * CHECKPOINT_EVERY-th RL step, and when the run pauses, is stopped or finishes, the worker posts a
  * `checkpoint` event (the runner's checkpoint(): weights, optimizer state, step, summary), always
  * right after the `runner` event of the step it holds, so the page has every event up to it. A
- * `start` with a `checkpoint` continues that run exactly as the uninterrupted run would have; it
- * emits the 'base' event again, then steps from checkpoint.step + 1. Plain data only: everything
+ * `start` with a `checkpoint` continues that run exactly as the uninterrupted run would have: it
+ * posts steps from checkpoint.step + 1 (not the base again: the page shows it already). Plain data only: everything
  * here survives structured clone (a checkpoint's weights are Float32Arrays).
  */
 import type { RunnerEvent } from '../core/experiment/events';
@@ -106,8 +107,17 @@ export type WorkerEvent =
       reason: string | null;
       measuredAt: number | null;
     }
-  /** `paused` is true only once the worker has actually stopped pulling (no step in flight). */
-  | { type: 'state'; runId: number; phase: RunPhase; paused: boolean }
+  /**
+   * The worker is the only source of a run's phase (runController.ts). `paused` is true only once
+   * nothing is in flight; `step` is the last RL step posted (0 before and at the base); `halted`:
+   * paused for good by a non-finite number (the 'nonfinite' runner event says where and why).
+   */
+  | { type: 'state'; runId: number; phase: RunPhase; paused: boolean; step: number; halted: boolean }
+  /**
+   * The WebGPU device was lost mid-run and the run was rebuilt on a fresh backend from the
+   * checkpoint of `fromStep` (null: from the start): the page drops what it showed after that step.
+   */
+  | { type: 'recovered'; runId: number; fromStep: number | null }
   | { type: 'runner'; runId: number; event: RunnerEvent }
   /** The run's state after its last posted step (or the base: step 0), to continue it later. */
   | { type: 'checkpoint'; runId: number; reason: CheckpointReason; checkpoint: Checkpoint }

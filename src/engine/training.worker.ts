@@ -1,33 +1,25 @@
 /**
- * The training worker: chooses the tfjs backend, drives `createRun(spec).events()` and streams
- * what it yields to the page (protocol.ts). The runner is pull-driven, so pausing is simply not
- * pulling: the pump below pulls one event at a time and checks its flags between pulls, which
- * makes a Pause take effect before the next step starts and a Step run exactly one.
+ * The training worker: chooses the tfjs backend, then runs one experiment at a time through a
+ * RunDriver (runDriver.ts), which carries out the pure run controller (runController.ts: pause,
+ * step, stop, speed, checkpoints, the end, a non-finite halt, a lost device). This file only wires
+ * the worker scope to them: messages in, events out, the backend and its probe, the clock.
  *
- * Between RL steps the pump yields to the message loop (a MessageChannel tick), so commands are
- * handled even at full speed; with a speed limit it also sleeps in short slices.
- *
- * Checkpoints (protocol.ts): the pump takes one between steps (after the base, every
- * CHECKPOINT_EVERY steps, on pausing, at the last step) and dispose() takes one when a run is
- * stopped, so the page can save it and continue the run after a reload. A step that was in flight
- * when Stop arrived is still posted before that last checkpoint, so the checkpoint never holds a
- * step the page did not see.
+ * A lost WebGPU device (backend-common.ts watches `device.lost`) during a run: the driver rebuilds
+ * the run from its last checkpoint on a freshly chosen backend and the page is told ('recovered').
+ * Without a run, the loss is reported and the backend chosen again.
  */
 import { defaultLimits } from '../core/experiment/budget';
-import type { RunnerEvent } from '../core/experiment/events';
-import { createRun, type ExperimentRun } from '../core/experiment/runner';
-import { parseSpec } from '../core/experiment/spec';
+import { createRun, type Checkpoint } from '../core/experiment/runner';
+import { parseSpec, type ExperimentSpec } from '../core/experiment/spec';
 import { chooseBackend, onDeviceLost, type BackendName, type BackendReport } from './backend';
-import { errorText, webgpuBindingLimit } from './backend-common';
+import { destroyDeviceForTesting, errorText, webgpuBindingLimit } from './backend-common';
 import { checkpointProblem } from './checkpoints';
 import { chooseBackendForRun, rememberedBackendFor } from './measuredChoice';
 import { runProbe, probeLooksRight } from './probe';
 import { browserWarmStartCache } from './warmStartSource';
+import { RunDriver } from './runDriver';
 import {
-  CHECKPOINT_EVERY,
-  type CheckpointReason,
   type ProbeOutcome,
-  type RunPhase,
   type WorkerCommand,
   type WorkerEvent,
   errorHint,
@@ -38,32 +30,10 @@ import {
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (e: WorkerEvent) => scope.postMessage(e);
 
-interface ActiveRun {
-  runId: number;
-  run: ExperimentRun;
-  events: AsyncGenerator<RunnerEvent, void, void>;
-  phase: RunPhase;
-  /** The page asked to pause (the pump stops before its next pull). */
-  paused: boolean;
-  /** Single steps asked for while paused. */
-  pendingSteps: number;
-  pumping: boolean;
-  /** Stopped, failed or finished: the pump must not pull again. */
-  ended: boolean;
-  disposed: boolean;
-  /** Disposed and its generator closed: it holds no tensors any more. */
-  released?: boolean;
-  /** Last RL step posted to the page (0 once the base is posted; -1 before). */
-  postedStep: number;
-  /** Step of the last checkpoint posted (-1: none yet). */
-  checkpointStep: number;
-}
-
 let backend: { report: BackendReport; preferred?: BackendName } | null = null;
 let preparing: Promise<BackendReport> | null = null;
-let active: ActiveRun | null = null;
+let active: RunDriver | null = null;
 let stepsPerSecond: number | null = null;
-let lastStepAt = 0;
 let lastRunId = 0;
 /** A pause that arrived while the run was still being prepared. */
 let pauseBeforeStart = false;
@@ -110,21 +80,7 @@ function prepare(
 
 let lastBackendParam: string | null | undefined;
 
-onDeviceLost((info) => {
-  const message = `WebGPU device lost (${info.reason}): ${info.message || 'no details'}`;
-  backend = null;
-  if (active) fail(active, new Error(message));
-  else post({ type: 'error', runId: 0, message, hint: errorHint(message, 'webgpu') });
-  // Choose again: a fresh device if WebGPU still works, otherwise the next backend.
-  prepare(lastBackendParam, message).catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
-});
-
 // ---------------------------------------------------------------- run control
-
-function setPhase(a: ActiveRun, phase: RunPhase, paused = false): void {
-  a.phase = phase;
-  post({ type: 'state', runId: a.runId, phase, paused });
-}
 
 /** A macrotask tick: lets queued commands (pause, stop, ...) run before the next pull. */
 function tick(): Promise<void> {
@@ -140,136 +96,101 @@ function tick(): Promise<void> {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Honour the speed limit, in slices short enough that a pause or stop is seen quickly. */
-async function throttle(a: ActiveRun): Promise<void> {
-  while (stepsPerSecond != null && !a.ended && !a.paused) {
-    const wait = lastStepAt + 1000 / stepsPerSecond - performance.now();
-    if (wait <= 0) return;
-    await sleep(Math.min(wait, 50));
-  }
-}
-
 /**
- * Post a checkpoint of the run as it is after its last posted step, unless one of that step was
- * posted already. Only between steps (the pump is not pulling). A failure is reported, not thrown:
- * the run goes on without it.
+ * After a failed pull on WebGPU: wait briefly for the device's `lost` promise (it can settle just
+ * after the failing readback) and report its message, or null when the device is fine.
  */
-async function postCheckpoint(a: ActiveRun, reason: CheckpointReason): Promise<void> {
-  if (a.postedStep < 0 || a.postedStep <= a.checkpointStep) return;
-  try {
-    const checkpoint = await a.run.checkpoint();
-    if (checkpoint.step !== a.postedStep) return; // not between posted steps: never save that
-    a.checkpointStep = checkpoint.step;
-    post({ type: 'checkpoint', runId: a.runId, reason, checkpoint });
-  } catch (e) {
-    console.warn(`Cohort Lab: no checkpoint at step ${a.postedStep}: ${errorText(e)}`);
-  }
+function deviceLostBehind(): Promise<string | null> {
+  if (backend?.report.backend !== 'webgpu' && lostMessage === null) return Promise.resolve(null);
+  if (lostMessage !== null) return Promise.resolve(lostMessage);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      off();
+      resolve(lostMessage);
+    }, 1000);
+    const off = onDeviceLost(() => {
+      clearTimeout(timer);
+      off();
+      // The listener below sets lostMessage first (it was registered first).
+      resolve(lostMessage);
+    });
+  });
 }
 
-async function dispose(a: ActiveRun): Promise<void> {
-  if (a.disposed) return;
-  a.disposed = true;
-  // Stopped (not failed, not finished): keep where it got to, so the page can continue it later.
-  if (a.phase === 'stopped') await postCheckpoint(a, 'stopped');
-  try {
-    await a.events.return(undefined);
-  } catch {
-    /* the generator may have failed already */
-  }
-  try {
-    a.run.dispose();
-  } catch {
-    /* e.g. tensors already gone after a device loss */
-  }
-  a.released = true;
+/** The message of the last device loss not yet handled by a rebuild (null: none). */
+let lostMessage: string | null = null;
+
+function driverFor(runId: number, spec: ExperimentSpec, report: BackendReport): RunDeps {
+  return {
+    post,
+    now: () => performance.now(),
+    sleep,
+    tick,
+    hint: (message) => errorHint(message, backend?.report.backend ?? report.backend),
+    errorText,
+    deviceLostBehind,
+    warn: (m) => console.warn(m),
+    async rebuild(from) {
+      // Choose again: a fresh device if WebGPU still works, otherwise the next backend.
+      const message = lostMessage;
+      const fresh = await prepare(lastBackendParam, message ?? 'the device was lost');
+      lostMessage = null;
+      if (lastRunId !== runId) throw new Error('the run was replaced while its device was recovering');
+      return createRun(spec, runOptionsFor(fresh, from));
+    },
+  };
+}
+type RunDeps = ConstructorParameters<typeof RunDriver>[0];
+
+function runOptionsFor(report: BackendReport, checkpoint: Checkpoint | null) {
+  // memoryLimits: a run estimated above what this backend holds is refused before it starts
+  // (src/core/experiment/budget.ts; docs/RELIABILITY.md).
+  const memoryLimits = defaultLimits(report.backend, report.backend === 'webgpu' ? webgpuBindingLimit() : undefined);
+  return { backend: report.backend, warmStartCache, checkpoint: checkpoint ?? undefined, memoryLimits };
 }
 
-function end(a: ActiveRun, phase: RunPhase): void {
-  if (a.ended) return;
-  a.ended = true;
-  setPhase(a, phase);
-  if (!a.pumping) void dispose(a);
-  if (active === a) active = null;
-}
-
-function fail(a: ActiveRun, e: unknown): void {
-  if (a.ended) return;
-  const message = errorText(e);
-  post({ type: 'error', runId: a.runId, message, hint: errorHint(message, backend?.report.backend ?? null) });
-  end(a, 'error');
-}
-
-async function pump(a: ActiveRun): Promise<void> {
-  if (a.pumping || a.ended) return;
-  a.pumping = true;
-  try {
-    while (!a.ended) {
-      if (a.paused && a.pendingSteps === 0) {
-        // Pausing: a checkpoint first (a Resume arriving meanwhile is seen by the loop).
-        if (a.postedStep > a.checkpointStep) {
-          await postCheckpoint(a, 'paused');
-          continue;
-        }
-        break;
-      }
-      if (a.phase === 'rl' && a.pendingSteps === 0) await throttle(a);
-      if (a.ended || (a.paused && a.pendingSteps === 0)) continue;
-      const r = await a.events.next();
-      if (a.ended) {
-        // Stopped during this step: the page still gets it, then the stop's checkpoint (dispose).
-        if (!r.done && r.value.type === 'step') {
-          post({ type: 'runner', runId: a.runId, event: r.value });
-          a.postedStep = r.value.step;
-        }
-        break;
-      }
-      if (r.done) {
-        end(a, 'done');
-        break;
-      }
-      const ev = r.value;
-      if (ev.type === 'warmstart' && a.phase !== 'warmstart') setPhase(a, 'warmstart');
-      if ((ev.type === 'base' || ev.type === 'step') && a.phase !== 'rl') setPhase(a, 'rl');
-      post({ type: 'runner', runId: a.runId, event: ev });
-      if (ev.type === 'base') {
-        a.postedStep = a.checkpointStep >= 0 ? a.checkpointStep : 0;
-        await postCheckpoint(a, 'base');
-      }
-      if (ev.type === 'step') {
-        lastStepAt = performance.now();
-        if (a.pendingSteps > 0) a.pendingSteps--;
-        a.postedStep = ev.step;
-        if (ev.step % CHECKPOINT_EVERY === 0 || ev.step === ev.steps) await postCheckpoint(a, ev.step === ev.steps ? 'done' : 'every');
-      }
-      if (ev.type === 'done') {
-        end(a, 'done');
-        break;
-      }
-      await tick();
-    }
-  } catch (e) {
-    fail(a, e);
-  } finally {
-    a.pumping = false;
-    if (a.ended) await dispose(a);
-    else if (a.paused && a.pendingSteps === 0) post({ type: 'state', runId: a.runId, phase: a.phase, paused: true });
+onDeviceLost((info) => {
+  const message = `WebGPU device lost (${info.reason}): ${info.message || 'no details'}`;
+  lostMessage = message;
+  backend = null;
+  console.warn(`Cohort Lab: ${message}; ${active && !active.ended ? `rebuilding run ${active.runId} from its last checkpoint` : 'no run going'}`);
+  if (active && !active.ended) {
+    // The driver rebuilds the run from its last checkpoint (rebuild() above prepares a backend).
+    active.deviceLost(message);
+    return;
   }
+  lostMessage = null;
+  post({ type: 'error', runId: 0, message, hint: errorHint(message, 'webgpu') });
+  prepare(lastBackendParam, message).catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
+});
+
+/** Tests (e2e/faults.spec.ts) reach this through Playwright's worker handle: lose the device now. */
+(scope as unknown as { cohortLabFaults?: unknown }).cohortLabFaults = {
+  loseDevice: () => destroyDeviceForTesting(),
+};
+
+function preparingState(runId: number, paused: boolean): WorkerEvent {
+  return { type: 'state', runId, phase: 'preparing', paused, step: 0, halted: false };
+}
+
+function refuse(runId: number, message: string, backendName: string | null): void {
+  post({ type: 'error', runId, message, hint: errorHint(message, backendName) });
+  post({ type: 'state', runId, phase: 'error', paused: false, step: 0, halted: false });
 }
 
 async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<void> {
   const previous = active;
-  if (active) end(active, 'stopped');
+  if (active) active.command({ type: 'stop' });
+  active = null;
   lastRunId = cmd.runId;
-  pauseBeforeStart = false;
+  pauseBeforeStart = cmd.paused ?? false;
   const parsed = parseSpec(cmd.spec);
   const cpProblem = parsed.ok && cmd.checkpoint ? checkpointProblem(parsed.spec, cmd.checkpoint) : null;
   if (!parsed.ok || cpProblem) {
-    const message = parsed.ok ? `The saved run cannot be continued: ${cpProblem}` : `The experiment spec is invalid: ${parsed.errors.join('; ')}`;
-    post({ type: 'error', runId: cmd.runId, message, hint: errorHint(message, null) });
-    post({ type: 'state', runId: cmd.runId, phase: 'error', paused: false });
+    refuse(cmd.runId, parsed.ok ? `The saved run cannot be continued: ${cpProblem}` : `The experiment spec is invalid: ${parsed.errors.join('; ')}`, null);
     return;
   }
-  post({ type: 'state', runId: cmd.runId, phase: 'preparing', paused: false });
+  post(preparingState(cmd.runId, pauseBeforeStart));
   if (cmd.backend !== undefined) lastBackendParam = cmd.backend;
   let report = await prepare(lastBackendParam);
   if (lastRunId !== cmd.runId) return; // another start or a stop arrived meanwhile
@@ -278,7 +199,7 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
     report = await chooseBackendForRun(parsed.spec, cmd.remembered, {
       current: report,
       cancelled: () => lastRunId !== cmd.runId,
-      previousReleased: () => !previous || previous.released === true,
+      previousReleased: () => !previous || previous.released,
       post,
       probe,
       warning: readBackendParam(lastBackendParam).warning,
@@ -288,74 +209,50 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
   }
   // Stored warm starts: the site's shipped files (presets), then IndexedDB (custom specs).
   // From a checkpoint: no warm start; the runner restores weights, optimizer state and step.
-  // memoryLimits: a run estimated above what this backend holds is refused before it starts
-  // (src/core/experiment/budget.ts; docs/RELIABILITY.md).
-  const memoryLimits = defaultLimits(report.backend, report.backend === 'webgpu' ? webgpuBindingLimit() : undefined);
-  const runOptions = { backend: report.backend, warmStartCache, checkpoint: cmd.checkpoint, memoryLimits };
-  const run = createRun(parsed.spec, runOptions);
-  const a: ActiveRun = {
-    runId: cmd.runId,
-    run,
-    events: run.events(),
-    phase: 'preparing',
-    paused: (cmd.paused ?? false) || pauseBeforeStart,
-    pendingSteps: 0,
-    pumping: false,
-    ended: false,
-    disposed: false,
-    postedStep: -1,
-    // A continued run does not post again the checkpoint it started from.
-    checkpointStep: cmd.checkpoint ? cmd.checkpoint.step : -1,
-  };
-  active = a;
-  setPhase(a, cmd.checkpoint ? 'rl' : 'warmstart', a.paused);
-  void pump(a);
+  const run = createRun(parsed.spec, runOptionsFor(report, cmd.checkpoint ?? null));
+  active = new RunDriver(driverFor(cmd.runId, parsed.spec, report), cmd.runId, run, {
+    steps: parsed.spec.steps,
+    paused: pauseBeforeStart,
+    checkpoint: cmd.checkpoint ?? null,
+    stepsPerSecond,
+  });
 }
 
 function handle(cmd: WorkerCommand): void {
-  const a = active;
+  const a = active && !active.ended ? active : null;
   switch (cmd.type) {
     case 'prepare':
       lastBackendParam = cmd.backend;
       prepare(cmd.backend, null, rememberedBackendFor(cmd)).catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
       return;
     case 'start':
-      start(cmd).catch((e) => {
-        const message = errorText(e);
-        post({ type: 'error', runId: cmd.runId, message, hint: errorHint(message, backend?.report.backend ?? null) });
-        post({ type: 'state', runId: cmd.runId, phase: 'error', paused: false });
-      });
+      start(cmd).catch((e) => refuse(cmd.runId, errorText(e), backend?.report.backend ?? null));
       return;
     case 'pause':
-      if (a && !a.ended) {
-        a.paused = true;
-        a.pendingSteps = 0;
-        if (!a.pumping) post({ type: 'state', runId: a.runId, phase: a.phase, paused: true });
-      } else if (!a && lastRunId !== 0) {
+      if (a) a.command(cmd);
+      else if (lastRunId !== 0 && !active) {
+        // Still preparing: the run starts paused.
         pauseBeforeStart = true;
-        post({ type: 'state', runId: lastRunId, phase: 'preparing', paused: true });
+        post(preparingState(lastRunId, true));
       }
       return;
     case 'resume':
-      pauseBeforeStart = false;
-      if (a && !a.ended) {
-        a.paused = false;
-        post({ type: 'state', runId: a.runId, phase: a.phase, paused: false });
-        void pump(a);
+      if (a) a.command(cmd);
+      else if (lastRunId !== 0 && !active && pauseBeforeStart) {
+        pauseBeforeStart = false;
+        post(preparingState(lastRunId, false));
       }
       return;
     case 'step':
-      if (a && !a.ended && a.paused) {
-        a.pendingSteps++;
-        void pump(a);
-      }
+      a?.command(cmd);
       return;
     case 'stop':
       lastRunId = 0;
-      if (a) end(a, 'stopped');
+      a?.command(cmd);
       return;
     case 'setSpeed':
       stepsPerSecond = cmd.stepsPerSecond != null && Number.isFinite(cmd.stepsPerSecond) && cmd.stepsPerSecond > 0 ? cmd.stepsPerSecond : null;
+      a?.command({ type: 'setSpeed', stepsPerSecond });
       return;
   }
 }

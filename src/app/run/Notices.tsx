@@ -1,6 +1,7 @@
 import type { BackendReport } from '../../engine/protocol';
 import { useLab } from '../store';
 import { backendFromUrl } from '../trainingWorker';
+import { savedRuns, useSavedRuns } from '../runs/runsController';
 
 /**
  * Why the backend in use is not the first choice (infra's wording, asserted by e2e/backend.spec.ts),
@@ -33,6 +34,10 @@ export function emulationHint(report: BackendReport, forced?: string | null): st
 export function Notices() {
   const engine = useLab((s) => s.engine);
   const error = useLab((s) => s.run.error);
+  const recovery = useLab((s) => s.run.recovery);
+  const workerDied = useLab((s) => s.run.workerDied);
+  const runId = useLab((s) => s.run.runId);
+  const savedId = useSavedRuns((s) => s.live[runId] ?? null);
   const linkNotice = useLab((s) => s.ui.linkNotice);
   const setLinkNotice = useLab((s) => s.setLinkNotice);
   const banner = engine.report ? bannerText(engine.report, backendFromUrl()) : null;
@@ -47,6 +52,11 @@ export function Notices() {
       {hint && (
         <div role="status" className="notice notice-info" data-testid="emulation-hint">
           {hint}
+        </div>
+      )}
+      {recovery && (
+        <div role="status" className="notice notice-warn" data-testid="run-recovered">
+          {recoveryText(recovery)}
         </div>
       )}
       {engine.deviceLost && (
@@ -71,8 +81,20 @@ export function Notices() {
         <div role="alert" className="notice notice-error" data-testid="run-error">
           <strong>{error.message}</strong>
           <div className="hint">{error.hint}</div>
+          {workerDied && savedId && (
+            <button type="button" data-testid="resume-after-crash" onClick={() => void savedRuns.resume(savedId)}>
+              Resume from the last checkpoint
+            </button>
+          )}
         </div>
       )}
     </div>
   );
+}
+
+/** What a run rebuilt after a lost device says (runController.ts; the steps after the checkpoint run again). */
+export function recoveryText(r: { fromStep: number | null; lostAtStep: number | null }): string {
+  const lost = r.lostAtStep !== null ? ` at step ${r.lostAtStep}` : ' during the warm start';
+  if (r.fromStep === null) return `The GPU device was lost${lost}. The run started again from the beginning on a fresh device; nothing was saved yet to continue from.`;
+  return `The GPU device was lost${lost}. The run was rebuilt from its checkpoint of step ${r.fromStep} on a fresh device and goes on; the steps after ${r.fromStep} are computed again.`;
 }

@@ -32,7 +32,7 @@ export function RunBar() {
         </button>
         <SeedsControl disabledReason={startReason} />
         {hidden.includes('pause') ? null : run.paused ? (
-          <button type="button" disabled={!active} data-testid="resume" onClick={() => lab.resume()}>
+          <button type="button" disabled={!active || run.halted} title={run.halted ? 'A number became infinite or NaN: this run cannot go on (see the message). Change the settings and Start again.' : undefined} data-testid="resume" onClick={() => lab.resume()}>
             ▶ Resume
           </button>
         ) : (
@@ -41,7 +41,7 @@ export function RunBar() {
           </button>
         )}
         {!hidden.includes('step') && (
-        <button type="button" disabled={!active || !run.paused || run.stepRequested} data-testid="step" title={run.paused ? 'Run exactly one RL step' : 'Pause first, then step one RL step at a time'} onClick={() => lab.step()}>
+        <button type="button" disabled={!active || !run.paused || run.stepRequested || run.halted} data-testid="step" title={run.halted ? 'This run stopped at a non-finite number and cannot go on' : run.paused ? 'Run exactly one RL step' : 'Pause first, then step one RL step at a time'} onClick={() => lab.step()}>
           {run.stepRequested ? 'Stepping…' : 'Step +1'}
         </button>
         )}

@@ -78,7 +78,7 @@ export function RunStatus() {
       <span className="status-item" data-testid="backend-status" title={report?.tried.map((t) => `${t.name}: ${t.ok ? 'ok' : t.error}`).join('\n')}>
         Backend: {report ? (report.adapter ? `${report.backend} (${report.adapter})` : report.backend) : 'detecting…'}
       </span>
-      <span className="status-item" data-testid="run-phase" data-phase={run.phase} data-paused={run.paused}>
+      <span className="status-item" data-testid="run-phase" data-phase={run.phase} data-paused={run.paused} data-worker-step={run.workerStep} data-halted={run.halted}>
         {phaseText(run)}
       </span>
       {run.phase === 'warmstart' && run.warm && (

@@ -26,7 +26,7 @@ function manualTimers() {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 const runner = (runId: number, event: RecordedEvent): WorkerEvent => ({ type: 'runner', runId, event });
-const state = (runId: number, phase: 'rl' | 'done' | 'stopped', paused = false): WorkerEvent => ({ type: 'state', runId, phase, paused });
+const state = (runId: number, phase: 'rl' | 'done' | 'stopped', paused = false): WorkerEvent => ({ type: 'state', runId, phase, paused, step: 0, halted: false });
 const cp = (runId: number, atStep: number): WorkerEvent => ({ type: 'checkpoint', runId, reason: 'every', checkpoint: checkpoint(atStep) });
 
 function setup() {
@@ -73,6 +73,28 @@ describe('saving a run as it goes', () => {
     expect(run.checkpoint?.step).toBe(5);
     expect(run.meta).toMatchObject({ status: 'running', stepsDone: 5, eventCount: 6, checkpointStep: 5, backend: 'wasm' });
     expect(saver.savedIdOf(1)).toBe(id);
+  });
+
+  it('after a lost device drops the saved steps past the checkpoint the run was rebuilt from, then saves them again once', async () => {
+    const { store, timers, saver, newRun } = setup();
+    const id = saver.begin(1, newRun);
+    for (const ev of eventsThrough(5)) saver.event(runner(1, ev));
+    saver.event(cp(1, 5));
+    saver.event(runner(1, step(6)));
+    saver.event(runner(1, step(7)));
+    timers.fire();
+    await settle();
+    expect((await loaded(store, id)).meta.stepsDone).toBe(7);
+    saver.event({ type: 'recovered', runId: 1, fromStep: 5 });
+    await settle();
+    let run = await loaded(store, id);
+    expect(run.events).toEqual(eventsThrough(5));
+    expect(run.meta).toMatchObject({ stepsDone: 5, eventCount: 6, checkpointStep: 5 });
+    saver.event(runner(1, step(6)));
+    timers.fire();
+    await settle();
+    run = await loaded(store, id);
+    expect(run.events).toEqual(eventsThrough(6));
   });
 
   it('writes status changes and the end at once', async () => {

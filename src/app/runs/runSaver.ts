@@ -152,6 +152,19 @@ export class RunSaver {
       case 'error':
         t.patch.error = ev.message.slice(0, 2000);
         return;
+      case 'recovered': {
+        // Rebuilt from the checkpoint of fromStep after a lost device: the steps after it come
+        // again, so what was kept of them goes (base at seq 0, step k at seq k).
+        const keep = ev.fromStep === null ? 0 : ev.fromStep + 1;
+        if (keep >= t.nextSeq) return;
+        t.events = t.events.filter((e) => e.seq < keep);
+        t.truncateFrom = Math.min(t.truncateFrom ?? keep, keep);
+        t.nextSeq = keep;
+        t.patch.eventCount = keep;
+        t.patch.stepsDone = ev.fromStep ?? 0;
+        this.flushNow(ev.runId);
+        return;
+      }
     }
   }
 

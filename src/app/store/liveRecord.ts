@@ -7,7 +7,7 @@
  */
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { WorkerEvent } from '../../engine/protocol';
-import { type RunRecord, emptyRecord, recordEvent } from './record';
+import { type RunRecord, emptyRecord, recordEvent, truncateRecord } from './record';
 
 export interface ShownRecord {
   runId: number;
@@ -42,6 +42,7 @@ export function recordWorkerEvents(events: readonly WorkerEvent[]): void {
     const finished = shown.record.events.at(-1)?.type === 'done';
     if (ev.type === 'backend' && !finished) shown.record.backend = ev.report.backend;
     else if (ev.type === 'runner' && ev.runId === shown.runId) recordEvent(shown.record, ev.event);
+    else if (ev.type === 'recovered' && ev.runId === shown.runId) truncateRecord(shown.record, ev.fromStep);
   }
 }
 

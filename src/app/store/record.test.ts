@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../core/experiment/presets';
 import { armMetrics, stepEvent } from './fixtures';
-import { emptyRecord, lastRecordedStep, recordEvent, replayRecord } from './record';
+import { emptyRecord, lastRecordedStep, recordEvent, replayRecord, truncateRecord } from './record';
 import { reduceWorkerEvent, startedRunState } from './runSlice';
 
 const spec = PRESETS.quick.spec;
@@ -16,6 +16,18 @@ describe('run record', () => {
     recordEvent(rec, stepEvent(2, arms(0.6)));
     expect(rec.events.map((e) => e.type)).toEqual(['base', 'step', 'step']);
     expect(lastRecordedStep(rec)).toBe(2);
+  });
+
+  it('drops what came after a step (a run rebuilt from its checkpoint), or everything', () => {
+    const rec = emptyRecord(spec, 'wasm');
+    recordEvent(rec, { type: 'base', members: [], base: [], baseKappa: [] });
+    for (let k = 1; k <= 4; k++) recordEvent(rec, stepEvent(k, arms(0.1 * k)));
+    truncateRecord(rec, 2);
+    expect(rec.events.map((e) => (e.type === 'step' ? e.step : e.type))).toEqual(['base', 1, 2]);
+    truncateRecord(rec, 5);
+    expect(rec.events).toHaveLength(3);
+    truncateRecord(rec, null);
+    expect(rec.events).toEqual([]);
   });
 
   it('replays to the same series a live run folds', () => {

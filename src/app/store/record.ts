@@ -30,6 +30,15 @@ export function recordEvent(record: RunRecord, ev: RunnerEvent): boolean {
   return true;
 }
 
+/**
+ * Drop what came after RL step `fromStep` (null: everything, the run starts over): a run rebuilt
+ * from that step's checkpoint after a lost device posts the later steps again.
+ */
+export function truncateRecord(record: RunRecord, fromStep: number | null): void {
+  const keep = fromStep === null ? 0 : record.events.findIndex((ev) => ev.type === 'done' || (ev.type === 'step' && ev.step > fromStep));
+  if (keep >= 0) record.events.length = keep;
+}
+
 /** Last RL step in the record (0: none). */
 export function lastRecordedStep(record: RunRecord): number {
   for (let i = record.events.length - 1; i >= 0; i--) {

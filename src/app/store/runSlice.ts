@@ -46,6 +46,17 @@ export interface RunState {
   pauseRequested: boolean;
   /** A single step was asked for and has not arrived yet. */
   stepRequested: boolean;
+  /** Last RL step the worker says it posted (its 'state' events), to wait on the worker's word. */
+  workerStep: number;
+  /** Paused for good by a non-finite number (the worker refuses Resume and Step). */
+  halted: boolean;
+  /**
+   * The WebGPU device was lost during this run and the worker rebuilt it from the checkpoint of
+   * `fromStep` (null: from the start); `lostAtStep`: the last step shown before (dropped after fromStep).
+   */
+  recovery: { fromStep: number | null; lostAtStep: number | null } | null;
+  /** The training worker died during this run (at the step given): it can be resumed from its saved checkpoint. */
+  workerDied: { atStep: number | null } | null;
   error: { message: string; hint: string } | null;
   warm: WarmProgress | null;
   members: MemberInfo[];
@@ -72,6 +83,10 @@ export function initialRunState(): RunState {
     paused: false,
     pauseRequested: false,
     stepRequested: false,
+    workerStep: 0,
+    halted: false,
+    recovery: null,
+    workerDied: null,
     error: null,
     warm: null,
     members: [],
@@ -97,7 +112,7 @@ function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunStat
   switch (ev.type) {
     case 'warmstart': {
       const memberSteps = run.spec?.members.map((m) => m.warmStartSteps);
-      return { ...run, phase: 'warmstart', warm: nextWarmProgress(run.warm, ev, now, memberSteps) };
+      return { ...run, warm: nextWarmProgress(run.warm, ev, now, memberSteps) };
     }
     case 'base': {
       // The run summary, kept live by the fold the runner and the CLI use (core/experiment/summary.ts).
@@ -111,7 +126,6 @@ function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunStat
       const samples = ev.samples.length ? [...run.samples, { step: ev.step, samples: ev.samples }] : run.samples;
       return {
         ...run,
-        phase: run.phase === 'warmstart' || run.phase === 'preparing' ? 'rl' : run.phase,
         step: ev.step,
         steps: ev.steps,
         stepsReceived: run.stepsReceived + (appended ? 1 : 0),
@@ -122,7 +136,7 @@ function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunStat
       };
     }
     case 'done':
-      return { ...run, summary: ev.summary, phase: 'done', version: run.version + 1 };
+      return { ...run, summary: ev.summary, version: run.version + 1 };
     default:
       return run;
   }
@@ -141,6 +155,8 @@ export function reduceEngineEvent(engine: EngineState, ev: WorkerEvent): EngineS
 /**
  * Fold one worker event into the run state (series columns are mutated, the rest is copied).
  * Events of another run are dropped; errors with runId 0 (not about a run) are always shown.
+ * The phase comes from the worker's 'state' events only (src/engine/runController.ts): runner
+ * events fill the charts, they never move the phase.
  */
 export function reduceWorkerEvent(run: RunState, ev: WorkerEvent, now: number): RunState {
   if (ev.type === 'backend' || ev.type === 'measurement') return run;
@@ -149,16 +165,18 @@ export function reduceWorkerEvent(run: RunState, ev: WorkerEvent, now: number): 
     case 'state':
       return {
         ...run,
-        // 'done' from the runner's own event wins over a late 'rl' state.
-        phase: run.phase === 'done' && ev.phase === 'rl' ? 'done' : ev.phase,
+        phase: ev.phase,
         paused: ev.paused,
+        workerStep: ev.step,
+        halted: ev.halted,
         pauseRequested: ev.paused ? false : run.pauseRequested,
-        stepRequested: ev.phase === 'rl' || ev.phase === 'warmstart' ? run.stepRequested : false,
+        stepRequested: ev.phase === 'rl' || ev.phase === 'warmstart' ? run.stepRequested && !ev.halted : false,
       };
     case 'runner':
       return reduceRunnerEvent(run, ev.event, now);
     case 'error':
-      return { ...run, error: { message: ev.message, hint: ev.hint }, phase: 'error', pauseRequested: false, stepRequested: false };
+      // The worker follows a run's error with its 'error' state; one not about a run moves no phase.
+      return { ...run, error: { message: ev.message, hint: ev.hint }, pauseRequested: false, stepRequested: false };
     default:
       return run;
   }
@@ -175,6 +193,8 @@ export interface RunSlice {
   markResumed(): void;
   /** An error that did not come from the worker protocol (worker failed to load, bad message). */
   reportPageError(message: string, hint: string): void;
+  /** The worker died (trainingWorker.ts): the run ends in error; `atStep` null: no run was going. */
+  workerDied(message: string, hint: string, atStep: number | null): void;
   /** Forget the run. runId goes back to 0, so events still in flight from it are dropped. */
   resetRun(): void;
 }
@@ -197,5 +217,17 @@ export const createRunSlice: LabSlice<RunSlice> = (set) => ({
   requestStep: () => set((s) => ({ run: { ...s.run, stepRequested: true } })),
   markResumed: () => set((s) => ({ run: { ...s.run, paused: false, pauseRequested: false } })),
   reportPageError: (message, hint) => set((s) => ({ run: { ...s.run, phase: 'error', error: { message, hint } } })),
+  workerDied: (message, hint, atStep) =>
+    set((s) => ({
+      run: {
+        ...s.run,
+        phase: s.run.runId !== 0 && atStep !== null ? 'error' : s.run.phase,
+        paused: false,
+        pauseRequested: false,
+        stepRequested: false,
+        error: { message, hint },
+        workerDied: s.run.runId !== 0 && atStep !== null ? { atStep } : null,
+      },
+    })),
   resetRun: () => set({ run: initialRunState() }),
 });

@@ -41,7 +41,7 @@ describe('lab store', () => {
     useLab.getState().beginRun(1, quick);
     run(
       { type: 'backend', report, probe: null, warning: null, deviceLost: null },
-      { type: 'state', runId: 1, phase: 'warmstart', paused: false },
+      { type: 'state', runId: 1, phase: 'warmstart', paused: false, step: 0, halted: false },
       { type: 'runner', runId: 1, event: { type: 'warmstart', memberId: 'A', step: 30, steps: 60, loss: 1.5, memberIndex: 0, memberCount: 2 } },
     );
     let s = useLab.getState();
@@ -55,7 +55,12 @@ describe('lab store', () => {
       { type: 'runner', runId: 1, event: stepEvent(2, [armMetrics('self', 'self', { A: {}, B: {} })], { stepMs: 300 }) },
     );
     s = useLab.getState();
+    // Runner events fill the charts; only the worker's state moves the phase.
+    expect(s.run.phase).toBe('warmstart');
+    run({ type: 'state', runId: 1, phase: 'rl', paused: false, step: 2, halted: false });
+    s = useLab.getState();
     expect(s.run.phase).toBe('rl');
+    expect(s.run.workerStep).toBe(2);
     expect(s.run.step).toBe(2);
     expect(s.run.stepsReceived).toBe(2);
     expect(s.run.base[0].majAtG).toBe(0.5);
@@ -83,13 +88,14 @@ describe('lab store', () => {
     expect(useLab.getState().run.stepsReceived).toBe(0);
     run({ type: 'error', runId: 0, message: 'WebGPU device lost (unknown): gone', hint: 'reload' });
     expect(useLab.getState().run.error?.message).toMatch(/device lost/);
-    expect(useLab.getState().run.phase).toBe('error');
+    // Not about a run: it moves no phase (the worker posts a run's 'error' state itself).
+    expect(useLab.getState().run.phase).toBe('preparing');
   });
 
   it('after Reset ignores what the old run still sends', () => {
     useLab.getState().beginRun(3, quick);
     useLab.getState().resetRun();
-    run({ type: 'state', runId: 3, phase: 'stopped', paused: false }, { type: 'runner', runId: 3, event: stepEvent(1, [armMetrics('self', 'self', { A: {} })]) });
+    run({ type: 'state', runId: 3, phase: 'stopped', paused: false, step: 0, halted: false }, { type: 'runner', runId: 3, event: stepEvent(1, [armMetrics('self', 'self', { A: {} })]) });
     const s = useLab.getState().run;
     expect(s.phase).toBe('idle');
     expect(s.series.x).toEqual([]);
@@ -97,10 +103,10 @@ describe('lab store', () => {
 
   it('tracks pause and step requests until the worker confirms', () => {
     useLab.getState().beginRun(4, quick);
-    run({ type: 'state', runId: 4, phase: 'rl', paused: false });
+    run({ type: 'state', runId: 4, phase: 'rl', paused: false, step: 0, halted: false });
     useLab.getState().requestPause();
     expect(useLab.getState().run.pauseRequested).toBe(true);
-    run({ type: 'state', runId: 4, phase: 'rl', paused: true });
+    run({ type: 'state', runId: 4, phase: 'rl', paused: true, step: 0, halted: false });
     expect(useLab.getState().run).toMatchObject({ paused: true, pauseRequested: false });
     useLab.getState().requestStep();
     expect(useLab.getState().run.stepRequested).toBe(true);
@@ -122,10 +128,12 @@ describe('lab store', () => {
     expect(samples[samples.length - 1].step).toBe(MAX_SAMPLE_STEPS + 5);
   });
 
-  it('records the summary and ends in done even if a late rl state arrives', () => {
+  it("records the summary from the runner's done, the phase from the worker's state", () => {
     useLab.getState().beginRun(6, quick);
     const summary = { seed: 1, arms: [], base: [], baseKappa: [], medianStepMs: 10, backend: 'wasm' };
-    run({ type: 'runner', runId: 6, event: { type: 'done', summary } }, { type: 'state', runId: 6, phase: 'rl', paused: false });
+    run({ type: 'runner', runId: 6, event: { type: 'done', summary } });
+    expect(useLab.getState().run.phase).toBe('preparing');
+    run({ type: 'state', runId: 6, phase: 'done', paused: false, step: 0, halted: false });
     expect(useLab.getState().run.phase).toBe('done');
     expect(useLab.getState().run.summary?.backend).toBe('wasm');
   });

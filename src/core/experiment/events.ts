@@ -180,6 +180,7 @@ export type RunnerEvent =
       baseKappa: BasePair[];
     }
   | { type: 'step'; step: number; steps: number; arms: ArmStepMetrics[]; samples: RolloutSample[]; stepMs: number; tokens: number }
+  | { type: 'nonfinite'; step: number; armId: string; memberId: string; quantity: 'loss' | 'gradient' | 'weight'; value: 'NaN' | 'Infinity' | '-Infinity'; explanation: string }
   | { type: 'done'; summary: RunSummary };
 
 export interface MemberHistoryEntry extends MemberStepMetrics {
