@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { defaultLimits } from '../src/core/experiment/budget';
 import { nodeWarmStartCache } from '../src/engine/warmStartNode';
-import { createRun } from '../src/core/experiment/runner';
+import { createRun, NonFiniteRunError } from '../src/core/experiment/runner';
 import { parseSpec, type ExperimentSpec } from '../src/core/experiment/spec';
 import { getPreset, PRESETS } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, MemberHistoryEntry, MemberInfo, RunSummary } from '../src/core/experiment/events';
@@ -64,7 +64,9 @@ export type SeedSummary = RunSummary & { members: MemberInfo[] };
  * Run one seed of a spec to the end; returns its summary. Members whose warm start ships in
  * public/warmstarts (the presets' default seeds) load it instead of training: on wasm, where the
  * files were made, that is the same run bit for bit. A member that misses its warm-start target
- * rejects with the runner's WarmStartMissError before RL (docs/WARMSTARTS.md, "The guard").
+ * rejects with the runner's WarmStartMissError before RL (docs/WARMSTARTS.md, "The guard"); a run
+ * whose loss, gradient or weights become NaN or infinite rejects with NonFiniteRunError, its
+ * message the runner's explanation (docs/RELIABILITY.md, "Numerical blow-ups").
  */
 export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?: RunProgress): Promise<SeedSummary> {
   const run = createRun(spec, { backend, warmStartCache: nodeWarmStartCache(), memoryLimits: defaultLimits(backend) });
@@ -75,6 +77,8 @@ export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?
       else if (e.type === 'base') members = e.members;
       else if (e.type === 'step') onProgress?.('RL', e.step, e.steps);
       else if (e.type === 'done') return { ...e.summary, members };
+      // A number became NaN or infinite: the run ends there (docs/RELIABILITY.md, "Numerical blow-ups").
+      else if (e.type === 'nonfinite') throw new NonFiniteRunError(e.explanation);
     }
     throw new Error('the run ended without a summary');
   } finally {

@@ -94,6 +94,19 @@ describe('experiment CLI: the warm-start guard', () => {
     expect(r.stdout).not.toMatch(/pass@1/);
   }, 120_000);
 
+  it('a run whose loss becomes NaN: one line with the seed and the explanation, exit 1, no table', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-'));
+    const file = join(dir, 'blowup.json');
+    const quick = resolveSpec('quick', undefined);
+    writeFileSync(file, JSON.stringify({ ...quick, grpo: { ...quick.grpo, learningRate: 0.05, beta: 1, temperature: 0.1 } }));
+    const r = runCli('--spec', file);
+    expect(r.status, r.stderr).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('error: '))).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(/^error: seed \d+: The (loss|gradient norm) of member \w+ in arm \w+ became (NaN|Infinity|-Infinity) at step \d+\. This usually means the learning rate \(5e-2\) is too high/);
+    expect(r.stdout).not.toMatch(/pass@1/);
+  }, 120_000);
+
   describe('on wasm', () => {
     beforeAll(() => useBackend('wasm'));
 

@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { choiceFlag, intFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
 import { resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
 import { initNodeBackend } from '../src/engine/node-backend';
-import { WarmStartMissError } from '../src/core/experiment/runner';
+import { NonFiniteRunError, WarmStartMissError } from '../src/core/experiment/runner';
 import type { RunSummary } from '../src/core/experiment/events';
 
 const FLAGS = { preset: 'string', spec: 'string', steps: 'string', seeds: 'string', backend: 'string', out: 'string', help: 'boolean' } as const;
@@ -57,8 +57,8 @@ async function main(): Promise<void> {
       progressBar(`seed ${seed}: ${phase}`, done, total),
     ).catch((e: unknown) => {
       if (process.stderr.isTTY) process.stderr.write('\n');
-      // A member missed its warm-start target: one line naming the seed and the member, exit 1.
-      throw e instanceof WarmStartMissError ? new Error(`seed ${seed}: ${e.message}`) : e;
+      // A member missed its warm-start target, or a number blew up: one line naming the seed, exit 1.
+      throw e instanceof WarmStartMissError || e instanceof NonFiniteRunError ? new Error(`seed ${seed}: ${e.message}`) : e;
     });
     if (process.stderr.isTTY) process.stderr.write('\n');
     console.error(`seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -89,15 +89,37 @@ describe('serializeBundle -> parseBundle', () => {
     expect(replayRecord(bundle.record, 1).phase).toBe('stopped');
   });
 
-  it('reads back a NaN metric (written as null: JSON has no NaN) as NaN, a gap in the charts as live', () => {
+  it('refuses a NaN metric (written as null: JSON has no NaN), naming it: runs now stop before one', () => {
     const record = makeRecord(2, false);
     const step = record.events[1];
     if (step.type !== 'step') throw new Error('fixture');
     step.arms[0].members.A.loss = Number.NaN;
-    const bundle = ok(parseBundle(serializeBundle(record, 'diverged')));
-    const back = bundle.record.events[1];
-    expect(back.type === 'step' && back.arms[0].members.A.loss).toBeNaN();
-    expect(replayRecord(bundle.record, 1).series.arms[0].members.A.loss[0]).toBeNull();
+    expect(error(parseBundle(serializeBundle(record, 'diverged')))).toContain('record.events.1.arms.0.members.A.loss: a NaN written as null (a run that diverged): not a number');
+  });
+
+  it("reads a run that stopped on a NaN: its 'nonfinite' event comes back, and the replay shows the halt", () => {
+    const record = makeRecord(2, false);
+    const halt = { type: 'nonfinite', step: 3, armId: 'self', memberId: 'B', quantity: 'gradient', value: 'Infinity', explanation: 'The gradient norm of member B in arm self became Infinity at step 3.' } as const;
+    record.events.push(halt);
+    const bundle = ok(parseBundle(serializeBundle(record, 'stopped')));
+    expect(bundle.record.events.at(-1)).toEqual(halt);
+    const replayed = replayRecord(bundle.record, 1);
+    expect(replayed.halt).toEqual(halt);
+    expect(replayed.series.x).toEqual([1, 2]);
+  });
+
+  it("refuses a 'nonfinite' event that is not the step after the last, not last, or of a stranger", () => {
+    const withHalt = (over: Record<string, unknown>, after: unknown[] = []) => {
+      const d = doc();
+      d.record.events.splice(4);
+      d.record.events.push({ type: 'nonfinite', step: 4, armId: 'self', memberId: 'A', quantity: 'loss', value: 'NaN', explanation: 'x', ...over }, ...after);
+      return error(parseBundle(text(d)));
+    };
+    expect(withHalt({ step: 9 })).toContain('record.events.4: the run stopped at step 9 but its last step was 3');
+    expect(withHalt({ memberId: 'Z' })).toContain('record.events.4: arm "self" has no member "Z"');
+    expect(withHalt({ value: 'nan' })).toContain('record.events.4.value');
+    expect(withHalt({ quantity: 'kl' })).toContain('record.events.4.quantity');
+    expect(withHalt({}, [doc().record.events[4]])).toContain('record.events.4: events after the end of the run');
   });
 
   it('keeps rollout samples for the last BUNDLE_SAMPLE_STEPS steps only', () => {

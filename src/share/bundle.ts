@@ -178,6 +178,13 @@ export function recordProblem(record: RunRecord): string | null {
       if (unknown) return `${at}.summary: arm ${quote(unknown.id)} is not in the experiment`;
       continue;
     }
+    if (ev.type === 'nonfinite') {
+      // The step that blew up never came: it is the one after the last, and it ends the run.
+      if (i !== events.length - 1) return `${at}: events after the end of the run`;
+      if (ev.step !== last + 1 || ev.step > spec.steps) return `${at}: the run stopped at step ${ev.step} but its last step was ${last}`;
+      if (!arms.get(ev.armId)?.has(ev.memberId)) return `${at}: arm ${quote(ev.armId)} has no member ${quote(ev.memberId)}`;
+      continue;
+    }
     if (ev.step <= last) return `${at}: step ${ev.step} comes after step ${last}`;
     if (ev.step > spec.steps || ev.steps !== spec.steps) return `${at}: step ${ev.step} of ${ev.steps} does not fit an experiment of ${spec.steps} steps`;
     last = ev.step;

@@ -1,14 +1,15 @@
 /**
- * zod schemas for the runner events a run file (bundle.ts) carries: 'base', 'step' and 'done'
- * (src/core/experiment/events.ts; warm-start progress is never recorded). A run file is untrusted
- * input, so every array has a bound, every string a length limit, every id the spec's id pattern
- * (which also keeps keys like "__proto__" out of the per-member records), and every number is
- * finite, or null where the type allows null.
+ * zod schemas for the runner events a run file (bundle.ts) carries: 'base', 'step', and at the
+ * end 'done' or 'nonfinite' (src/core/experiment/events.ts; warm-start progress is never
+ * recorded). A run file is untrusted input, so every array has a bound, every string a length
+ * limit, every id the spec's id pattern (which also keeps keys like "__proto__" out of the
+ * per-member records), and every number is finite, or null where the type allows null.
  *
- * JSON has no NaN: a metric the runner reported as NaN (an update that diverged) is written as
- * null by JSON.stringify. Fields typed `number` that hold measured values (`measured` below) read
- * a null back as NaN, which is what the live run held and what the charts draw as a gap; counters
- * (steps, parameters, tokens) must be finite numbers.
+ * No NaN or infinity is ever read in: zod 4's z.number() refuses them, and JSON has none (1e999
+ * parses as Infinity and is refused too). A run that blows up stops at that step with a
+ * 'nonfinite' event instead of a step full of NaN (docs/RELIABILITY.md, "Numerical blow-ups"), so
+ * the only way a metric typed `number` is null in a file is a NaN that JSON.stringify wrote as
+ * null, from a Cohort Lab that did not stop such runs yet: refused, with that said.
  */
 import { z } from 'zod';
 import { REWARD_SCHEMES } from '../core/experiment/spec';
@@ -35,8 +36,12 @@ export const RUN_LIMITS = {
 } as const;
 
 const L = RUN_LIMITS;
+const NONFINITE_QUANTITIES = ['loss', 'gradient', 'weight'] as const;
+const NONFINITE_VALUES = ['NaN', 'Infinity', '-Infinity'] as const;
 // zod 4's z.number() is finite only: NaN and ±Infinity are refused.
-const measured = z.union([z.number(), z.null().transform(() => Number.NaN)]);
+const measured = z.number({
+  error: (issue) => (issue.input === null ? 'a NaN written as null (a run that diverged): not a number' : undefined),
+});
 const nullable = z.number().nullable();
 const count = z.number().int().min(0).max(1e12);
 const step = z.number().int().min(0).max(L.steps);
@@ -166,6 +171,7 @@ const RunSummarySchema = z.object({
   baseKappa: z.array(BasePairSchema).max(L.pairs),
   medianStepMs: measured,
   backend: label,
+  halt: z.object({ step: step.min(1), armId: id, memberId: id, quantity: z.enum(NONFINITE_QUANTITIES) }).optional(),
 });
 
 export const RecordedEventSchema = z.discriminatedUnion('type', [
@@ -185,9 +191,18 @@ export const RecordedEventSchema = z.discriminatedUnion('type', [
     tokens: count,
   }),
   z.object({ type: z.literal('done'), summary: RunSummarySchema }),
+  z.object({
+    type: z.literal('nonfinite'),
+    step: step.min(1),
+    armId: id,
+    memberId: id,
+    quantity: z.enum(NONFINITE_QUANTITIES),
+    value: z.enum(NONFINITE_VALUES),
+    explanation: z.string().max(L.note),
+  }),
 ]);
 
-/** 'base', one 'step' per RL step, and 'done': at most this many events. */
+/** 'base', one 'step' per RL step, and 'done' or 'nonfinite': at most this many events. */
 export const MAX_EVENTS = L.steps + 2;
 export const RecordedEventsSchema = z.array(RecordedEventSchema).max(MAX_EVENTS);
 

@@ -40,6 +40,14 @@ describe('encodeShare', () => {
     expect(params.get('foo')).toBe('a b');
   });
 
+  it('refuses a spec with a NaN or an infinity: no such link is ever written', () => {
+    for (const bad of [Number.NaN, Infinity, -Infinity, 1e999]) {
+      expect(() => encodeShare('quick', { ...quick, grpo: { ...quick.grpo, learningRate: bad } })).toThrow(/invalid spec: grpo\.learningRate/);
+      expect(() => encodeShare('quick', { ...quick, grpo: { ...quick.grpo, maxGradNorm: bad } })).toThrow(/invalid spec: grpo\.maxGradNorm/);
+      expect(() => encodeShare('quick', { ...quick, grpo: { ...quick.grpo, beta: bad } })).toThrow(/invalid spec: grpo\.beta/);
+    }
+  });
+
   it('refuses an unknown preset or an invalid spec', () => {
     expect(() => encodeShare('nope', quick)).toThrow(/no preset/);
     expect(() => encodeShare('quick', { ...quick, steps: 0 })).toThrow(/steps/);
@@ -117,6 +125,19 @@ describe('decodeShare: bad links are errors in words, never throws', () => {
     expect(errorOf(decodeShare(link({ version: 2 })))).toMatch(/version:/);
     // Cross-field rules too: a peer arm needs two members.
     expect(errorOf(decodeShare(link({ arms: [{ id: 'p', scheme: 'peer', members: ['A'] }] })))).toMatch(/arms\.0\.members: arm p: peer reward needs exactly 2 members/);
+  });
+
+  it('no NaN or infinity: 1e999 (Infinity to JSON.parse), -1e999, NaN and 1e-999 (0) are refused, naming the field', () => {
+    const raw = (json: string) => `?v=1&preset=quick&s=${toBase64Url(json)}`;
+    expect(errorOf(decodeShare(raw('{"grpo":{"learningRate":1e999}}')))).toMatch(/grpo\.learningRate: /);
+    expect(errorOf(decodeShare(raw('{"grpo":{"learningRate":-1e999}}')))).toMatch(/grpo\.learningRate: /);
+    expect(errorOf(decodeShare(raw('{"grpo":{"learningRate":1e-999}}')))).toMatch(/grpo\.learningRate: Too small/);
+    expect(errorOf(decodeShare(raw('{"grpo":{"maxGradNorm":1e999,"beta":1e999}}')))).toMatch(/grpo\.beta: .*grpo\.maxGradNorm: |grpo\.maxGradNorm: .*grpo\.beta: /);
+    expect(errorOf(decodeShare(raw('{"steps":1e999}')))).toMatch(/steps: /);
+    expect(errorOf(decodeShare(raw('{"grpo":{"learningRate":NaN}}')))).toMatch(/not valid JSON/);
+    expect(errorOf(decodeShare(raw('{"grpo":{"learningRate":Infinity}}')))).toMatch(/not valid JSON/);
+    // JSON.stringify writes NaN and Infinity as null: a link made from one is refused too.
+    expect(errorOf(decodeShare(link({ grpo: { learningRate: Number.NaN } })))).toMatch(/grpo\.learningRate: /);
   });
 
   it('unknown preset, quoted as text and cut short', () => {

@@ -11,7 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLab } from '../store';
 import type { RunSeries } from '../store/series';
 import { type AxisKind, constantNote, lengthAxisMax } from './axes';
-import { type ChartLinesWithBands, buildChartModel, chartTable, legendEntries } from './chartModel';
+import { type ChartLinesWithBands, buildChartModel, chartTable, haltMarker, legendEntries } from './chartModel';
 import { registerChart } from './chartRegistry';
 import { aggregateSeedLines } from './seedAggregate';
 import { ChartTable } from './ChartTable';
@@ -43,6 +43,9 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
   const { series, version, spec } = useRunView();
   const compare = useLab((s) => s.compare);
   const smoothing = useLab((s) => s.ui.smoothing);
+  // A run stopped by a NaN or an infinity: every chart marks the step (RunState.halt).
+  const halt = useLab((s) => s.run.halt);
+  const marker = useMemo(() => haltMarker(halt), [halt]);
   const [showTable, setShowTable] = useState(false);
   const holder = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
@@ -56,9 +59,9 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
 
   const model = useMemo(() => {
     const layers = compare.map((l) => ({ label: l.label, x: l.series.x, lines: build(l.series) }));
-    return buildChartModel(series.x, build(series), layers, smoothing, seeds);
+    return buildChartModel(series.x, build(series), layers, smoothing, seeds, marker);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [build, series, version, compare, smoothing, seeds]);
+  }, [build, series, version, compare, smoothing, seeds, marker]);
   const note = useMemo(() => constantNote(model.live), [model]);
   const lengthMax = axis === 'length' ? safeLengthMax(spec) : 0;
   const modelRef = useRef(model);
@@ -97,6 +100,7 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
         compareLabels={model.compareLabels}
         seeds={model.seeds}
         seedLabels={model.seedLabels}
+        marker={model.marker}
         holderRef={holder}
       />
       {note && (

@@ -14,6 +14,8 @@
  *   data-seeds      seeds drawn as mean and band ("Run N seeds"; 0: none)
  *   data-seed-means the labels of the seed-mean lines ("mean of 3 seeds · self · A"), joined by '|'
  *   data-drawn      every series uPlot draws (live, raw, guide, compare and seed lines)
+ *   data-marker     the step of the marker drawn (a run stopped by a NaN or an infinity; '' for none)
+ *   data-marker-label  its label, as drawn
  */
 import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
@@ -21,6 +23,7 @@ import 'uplot/dist/uPlot.min.css';
 import { useLab } from '../store';
 import { countPoints, type Column } from '../store/series';
 import { type AxisKind, yRange } from './axes';
+import type { ChartMarker } from './chartModel';
 
 export interface SeriesDef {
   label: string;
@@ -61,8 +64,35 @@ export interface ChartProps {
   /** Seeds drawn as mean and band, and the labels of their mean lines. */
   seeds?: number;
   seedLabels?: string[];
+  /** A labelled vertical line at one step (chartModel.ts haltMarker). */
+  marker?: ChartMarker | null;
   /** The holder element once uPlot has drawn into it (for the PNG export). */
   holderRef?: React.RefObject<HTMLDivElement | null>;
+}
+
+/** The marker's dashed line over the plot area and its label beside it, on the chart's canvas. */
+function drawMarker(u: uPlot, marker: ChartMarker, color: string, fontPx: number): void {
+  const dpr = devicePixelRatio || 1;
+  const x = Math.round(u.valToPos(marker.step, 'x', true));
+  const { top, left, width, height } = u.bbox;
+  if (x < left - 1 || x > left + width + 1) return;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.fillStyle = color;
+  ctx.lineWidth = 2 * dpr;
+  ctx.setLineDash([6 * dpr, 4 * dpr]);
+  ctx.beginPath();
+  ctx.moveTo(x, top);
+  ctx.lineTo(x, top + height);
+  ctx.stroke();
+  ctx.font = `600 ${fontPx * dpr}px system-ui, sans-serif`;
+  // Left of the line when it is in the right half (the usual case: the last step).
+  const right = x > left + width / 2;
+  ctx.textAlign = right ? 'right' : 'left';
+  ctx.textBaseline = 'top';
+  ctx.fillText(marker.label, x + (right ? -6 : 6) * dpr, top + 4 * dpr);
+  ctx.restore();
 }
 
 function cssVar(el: Element, name: string, fallback: string): string {
@@ -70,7 +100,7 @@ function cssVar(el: Element, name: string, fallback: string): string {
 }
 
 export function UPlotChart(props: ChartProps) {
-  const { testId, xLabel, yLabel, series, x, ys, version, axis, lengthMax = 0, bands, height = 220, live, liveSteps, compareLabels = [], seeds = 0, seedLabels = [] } = props;
+  const { testId, xLabel, yLabel, series, x, ys, version, axis, lengthMax = 0, bands, height = 220, live, liveSteps, compareLabels = [], seeds = 0, seedLabels = [], marker = null } = props;
   const ownHolder = useRef<HTMLDivElement>(null);
   const holder = props.holderRef ?? ownHolder;
   const plot = useRef<uPlot | null>(null);
@@ -78,8 +108,8 @@ export function UPlotChart(props: ChartProps) {
   const theme = useLab((s) => s.ui.theme);
   const presenter = useLab((s) => s.ui.presenter);
   const shapeKey = useMemo(
-    () => JSON.stringify({ series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel }),
-    [series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel],
+    () => JSON.stringify({ series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker }),
+    [series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker],
   );
   const data = useMemo(() => [x, ...ys] as uPlot.AlignedData, [x, ys]);
   const dataRef = useRef(data);
@@ -133,6 +163,7 @@ export function UPlotChart(props: ChartProps) {
         ),
       ],
       bands: bands?.map((b) => ({ series: [b.upper + 1, b.lower + 1] as [number, number], fill: b.fill })),
+      hooks: marker ? { draw: [(u: uPlot) => drawMarker(u, marker, cssVar(el, '--error-ink', '#9b1c1c'), fontPx)] } : undefined,
     };
     const u = new uPlot(opts, dataRef.current, el);
     plot.current = u;
@@ -170,6 +201,8 @@ export function UPlotChart(props: ChartProps) {
       data-seeds={seeds}
       data-seed-means={seedLabels.join('|')}
       data-drawn={series.length}
+      data-marker={marker?.step ?? ''}
+      data-marker-label={marker?.label ?? ''}
     />
   );
 }

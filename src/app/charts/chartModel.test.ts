@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { armMetrics, stepEvent } from '../store/fixtures';
 import { type RunSeries, appendStep, emptySeries } from '../store/series';
-import { COMPARE_DASH, alignColumn, buildChartModel, chartTable, fmtCell, legendEntries, unionX } from './chartModel';
+import { COMPARE_DASH, alignColumn, buildChartModel, chartTable, fmtCell, haltMarker, legendEntries, unionX } from './chartModel';
 import { aggregateSeedLines } from './seedAggregate';
 import { type Styles, armCollapseLines, concat, memberLines } from './seriesDefs';
 import { emaSmooth } from './smoothing';
@@ -85,6 +85,38 @@ describe('buildChartModel', () => {
     expect(smooth.bands[0]).toMatchObject({ upper: 1, lower: 3 });
     const layered = buildChartModel(live.x, lines, [{ label: 'old', x: live.x, lines }], 0);
     expect(layered.bands[0]).toMatchObject({ upper: 3, lower: 4 });
+  });
+});
+
+describe('buildChartModel with the marker of a run stopped by a NaN', () => {
+  const marker = haltMarker({ step: 4, quantity: 'loss', value: 'NaN' });
+
+  it('labels the step and the quantity; none without a halt', () => {
+    expect(marker).toEqual({ step: 4, label: 'step 4: loss NaN' });
+    expect(haltMarker(null)).toBeNull();
+    const live = run([1, 2, 3], (s) => s / 10);
+    expect(buildChartModel(live.x, memberLines(live, 'reward', styles), [], 0).marker).toBeNull();
+  });
+
+  it('reaches the step that never came (a gap in every line) and gives the table no row for it', () => {
+    const live = run([1, 2, 3], (s) => s / 10);
+    const lines = concat(memberLines(live, 'reward', styles), guide);
+    const m = buildChartModel(live.x, lines, [], 0.5, null, marker);
+    expect(m.marker).toEqual(marker);
+    expect(m.x).toEqual([1, 2, 3, 4]);
+    expect(m.ys.map((col) => col[3])).toEqual(m.ys.map(() => null));
+    const t = chartTable('RL step', m.x, m.table);
+    expect(t.rows.map((r) => r[0])).toEqual(['1', '2', '3']);
+    expect(t.rows.flat().filter((c) => /NaN|Infinity/.test(c))).toEqual([]);
+  });
+
+  it('keeps the x column when the step is already on it (a compare layer ran longer)', () => {
+    const live = run([1, 2, 3], (s) => s / 10);
+    const saved = run([1, 2, 3, 4, 5], () => 0.9);
+    const def = (r: RunSeries) => memberLines(r, 'reward', styles);
+    const m = buildChartModel(live.x, def(live), [{ label: 'saved', x: saved.x, lines: def(saved) }], 0, null, marker);
+    expect(m.x).toEqual([1, 2, 3, 4, 5]);
+    expect(m.marker?.step).toBe(4);
   });
 });
 

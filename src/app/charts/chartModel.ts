@@ -11,6 +11,9 @@
  *   - several seeds (seedAggregate.ts) come after the layers and before the live run: each seed
  *     faint and thin, then per line a shaded min–max band and the mean over it, labelled
  *     "mean of N seeds · <line>"; smoothed like the live lines; the table gets mean, min and max
+ *   - a run that stopped on a non-finite number (RunState.halt) gets a marker at that step: the x
+ *     column reaches it (every line a gap there, so the table has no row for it) and the chart
+ *     draws a labelled vertical line
  */
 import { withAlpha } from '../lib/colors';
 import type { Column } from '../store/series';
@@ -48,8 +51,21 @@ export interface TableColumn {
   col: Column;
 }
 
+/** A labelled vertical line at one step. */
+export interface ChartMarker {
+  step: number;
+  label: string;
+}
+
+/** The marker of a run that stopped on a NaN or an infinity: "step 37: loss NaN". */
+export function haltMarker(halt: { step: number; quantity: string; value: string } | null): ChartMarker | null {
+  return halt ? { step: halt.step, label: `step ${halt.step}: ${halt.quantity} ${halt.value}` } : null;
+}
+
 export interface ChartModel {
   x: number[];
+  /** Where the run stopped on a non-finite number (null: it did not). */
+  marker: ChartMarker | null;
   series: DrawnSeries[];
   ys: Column[];
   bands: Band[];
@@ -93,12 +109,20 @@ function smoothable(s: SeriesDef, smoothing: number): boolean {
   return smoothing > 0 && !s.reference && !s.points;
 }
 
-export function buildChartModel(x: number[], lines: ChartLinesWithBands, compare: readonly CompareLines[], smoothing: number, seeds: SeedAggregate | null = null): ChartModel {
+export function buildChartModel(
+  x: number[],
+  lines: ChartLinesWithBands,
+  compare: readonly CompareLines[],
+  smoothing: number,
+  seeds: SeedAggregate | null = null,
+  marker: ChartMarker | null = null,
+): ChartModel {
   const withSeeds = seeds != null && seeds.seeds > 0 && seeds.lines.length > 0;
-  const merged = compare.length === 0 && !withSeeds;
-  const X = merged ? x : unionX(x, ...compare.map((c) => c.x), ...(withSeeds ? [seeds.x] : []));
+  const markerX = marker && !x.includes(marker.step) ? [[marker.step]] : [];
+  const merged = compare.length === 0 && !withSeeds && markerX.length === 0;
+  const X = merged ? x : unionX(x, ...compare.map((c) => c.x), ...(withSeeds ? [seeds.x] : []), ...markerX);
   const onX = (fromX: readonly number[], col: Column) => (merged ? col : alignColumn(fromX, col, X));
-  const out: ChartModel = { x: X, series: [], ys: [], bands: [], table: [], live: [], compareLabels: [], seeds: withSeeds ? seeds.seeds : 0, seedLabels: [] };
+  const out: ChartModel = { x: X, marker, series: [], ys: [], bands: [], table: [], live: [], compareLabels: [], seeds: withSeeds ? seeds.seeds : 0, seedLabels: [] };
 
   for (const layer of compare) {
     layer.lines.series.forEach((s, i) => {

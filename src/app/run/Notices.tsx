@@ -28,8 +28,8 @@ export function emulationHint(report: BackendReport, forced?: string | null): st
 }
 
 /**
- * Backend banner, device-loss notice, ignored ?backend= warning, the shared link's problem, and the
- * run's error. Every message is rendered as text (React escapes it), never as HTML.
+ * Backend banner, device-loss notice, ignored ?backend= warning, the shared link's problem, the
+ * run's numerical blow-up (RunState.halt: why it stopped and what to change), and the run's error. Every message is rendered as text (React escapes it), never as HTML.
  */
 export function Notices() {
   const engine = useLab((s) => s.engine);
@@ -38,6 +38,7 @@ export function Notices() {
   const workerDied = useLab((s) => s.run.workerDied);
   const runId = useLab((s) => s.run.runId);
   const savedId = useSavedRuns((s) => s.live[runId] ?? null);
+  const halt = useLab((s) => s.run.halt);
   const linkNotice = useLab((s) => s.ui.linkNotice);
   const setLinkNotice = useLab((s) => s.setLinkNotice);
   const banner = engine.report ? bannerText(engine.report, backendFromUrl()) : null;
@@ -75,6 +76,14 @@ export function Notices() {
           <button type="button" className="link" onClick={() => setLinkNotice(null)}>
             Dismiss
           </button>
+        </div>
+      )}
+      {halt && (
+        <div role="alert" className="notice notice-error" data-testid="run-halt" data-step={halt.step} data-quantity={halt.quantity} data-value={halt.value}>
+          <strong>Stopped at step {halt.step}: a number became {halt.value}.</strong>
+          <div className="hint" data-testid="run-halt-explanation">
+            {halt.explanation}
+          </div>
         </div>
       )}
       {error && (

@@ -9,6 +9,8 @@ import type { EngineState, RunState } from '../store/runSlice';
 import { backendFromUrl } from '../trainingWorker';
 
 function phaseText(run: RunState): string {
+  // Whatever the worker says of the phase: the run cannot go on from poisoned weights.
+  if (run.halt) return `Stopped at step ${run.halt.step}: the ${run.halt.quantity === 'gradient' ? 'gradient norm' : run.halt.quantity} became ${run.halt.value}`;
   const paused = run.paused ? ' (paused)' : '';
   switch (run.phase) {
     case 'idle':

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Checkpoint } from '../../core/experiment/runner';
 import { type ExperimentSpec, ExperimentSpecSchema } from '../../core/experiment/spec';
 import { getPreset } from '../../core/experiment/presets';
-import { sortedJson } from '../../core/json';
+import { nonFiniteNumberAt, sortedJson } from '../../core/json';
 import type { RunPhase } from '../../engine/protocol';
 import type { RecordedEvent, RunRecord } from '../store/record';
 
@@ -57,7 +57,7 @@ export const MAX_NAME_CHARS = 80;
 
 // ---------------------------------------------------------------- validation
 
-/** Any number, NaN and infinities included (metrics may be NaN after a divergence). */
+/** Any number; checkLoadedRun refuses NaN and infinities anywhere in an event (nonFiniteNumberAt). */
 const num = z.custom<number>((v) => typeof v === 'number', 'expected a number');
 const int = z.number().int().min(0);
 const f32 = z.custom<Float32Array>((v) => v instanceof Float32Array, 'expected a Float32Array');
@@ -105,9 +105,18 @@ const DoneEventSchema = z.looseObject({
   type: z.literal('done'),
   summary: z.looseObject({ seed: num, arms: z.array(z.looseObject({ id: z.string() })), base: z.array(z.unknown()) }),
 });
+const NonFiniteEventSchema = z.object({
+  type: z.literal('nonfinite'),
+  step: z.number().int().min(1),
+  armId: z.string(),
+  memberId: z.string(),
+  quantity: z.enum(['loss', 'gradient', 'weight']),
+  value: z.enum(['NaN', 'Infinity', '-Infinity']),
+  explanation: z.string().max(2000),
+});
 export const SavedEventSchema = z.object({
   seq: int,
-  event: z.discriminatedUnion('type', [BaseEventSchema, StepEventSchema, DoneEventSchema]),
+  event: z.discriminatedUnion('type', [BaseEventSchema, StepEventSchema, DoneEventSchema, NonFiniteEventSchema]),
 });
 
 const NamedWeightSchema = z
@@ -158,8 +167,12 @@ export function checkLoadedRun(rawMeta: unknown, rawEvents: unknown[], rawCheckp
     const r = SavedEventSchema.safeParse(raw);
     if (!r.success) return { ok: false, problem: `saved event ${i} is damaged (${issues(r.error)})` };
     if (r.data.seq !== i) return { ok: false, problem: `saved event ${i} is missing` };
+    // A run stops at the step that would record a NaN or an infinity: one stored is damage.
+    const bad = nonFiniteNumberAt(r.data.event);
+    if (bad) return { ok: false, problem: `saved event ${i} is damaged (${bad.path}: ${bad.value} is not a finite number)` };
     const ev = r.data.event as unknown as RecordedEvent;
-    if ((i === 0) !== (ev.type === 'base') || events.at(-1)?.type === 'done') return { ok: false, problem: `saved event ${i} is out of order` };
+    const ended = events.at(-1)?.type === 'done' || events.at(-1)?.type === 'nonfinite';
+    if ((i === 0) !== (ev.type === 'base') || ended) return { ok: false, problem: `saved event ${i} is out of order` };
     if (ev.type === 'step') {
       if (ev.step !== lastStep + 1) return { ok: false, problem: `saved step ${lastStep + 1} is missing` };
       lastStep = ev.step;
@@ -198,12 +211,12 @@ export function statusOf(phase: RunPhase, paused: boolean): SavedRunStatus | nul
 
 /**
  * The events up to and including RL step `step` (the base and steps 1..step); later steps and
- * 'done' are dropped. A run resumed from a checkpoint of that step emits them again.
+ * 'done' or 'nonfinite' are dropped. A run resumed from a checkpoint of that step emits them again.
  */
 export function eventsThroughStep(events: readonly RecordedEvent[], step: number): RecordedEvent[] {
   const kept: RecordedEvent[] = [];
   for (const ev of events) {
-    if (ev.type === 'done' || (ev.type === 'step' && ev.step > step)) break;
+    if (ev.type === 'done' || ev.type === 'nonfinite' || (ev.type === 'step' && ev.step > step)) break;
     kept.push(ev);
   }
   return kept;

@@ -73,6 +73,11 @@ export interface RunState {
   recent: StepCost[];
   /** Live from the 'base' event on (history, collapse steps); the runner's own at 'done'. */
   summary: RunSummary | null;
+  /**
+   * The runner stopped because a number became NaN or infinite at this step (its 'step' never
+   * came): the event, with its explanation for the page (RunStatus) and its step for the charts.
+   */
+  halt: Extract<RunnerEvent, { type: 'nonfinite' }> | null;
 }
 
 export function initialRunState(): RunState {
@@ -100,6 +105,7 @@ export function initialRunState(): RunState {
     samples: [],
     recent: [],
     summary: null,
+    halt: null,
   };
 }
 
@@ -135,6 +141,10 @@ function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunStat
         version: run.version + 1,
       };
     }
+    case 'nonfinite':
+      // In place, like 'step': the summary records where the run stopped, with none of the step's numbers.
+      if (run.summary && run.spec) foldEvent(run.summary, ev, run.spec);
+      return { ...run, halt: ev, stepRequested: false, version: run.version + 1 };
     case 'done':
       return { ...run, summary: ev.summary, version: run.version + 1 };
     default:

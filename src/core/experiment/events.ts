@@ -180,8 +180,25 @@ export type RunnerEvent =
       baseKappa: BasePair[];
     }
   | { type: 'step'; step: number; steps: number; arms: ArmStepMetrics[]; samples: RolloutSample[]; stepMs: number; tokens: number }
-  | { type: 'nonfinite'; step: number; armId: string; memberId: string; quantity: 'loss' | 'gradient' | 'weight'; value: 'NaN' | 'Infinity' | '-Infinity'; explanation: string }
+  /**
+   * Step `step` made a loss, gradient norm or weight of a trained copy non-finite (the first one,
+   * in the order the update computes them: grpo/nonfinite.ts). The runner yields this instead of
+   * that step's 'step' event and then ends (no 'done'); its weights are poisoned, so checkpoint()
+   * throws from here on. `explanation` is plain words for the page and the CLI (blowUp.ts).
+   */
+  | {
+      type: 'nonfinite';
+      step: number;
+      armId: string;
+      memberId: string;
+      quantity: 'loss' | 'gradient' | 'weight';
+      value: 'NaN' | 'Infinity' | '-Infinity';
+      explanation: string;
+    }
   | { type: 'done'; summary: RunSummary };
+
+/** Where a run stopped on a non-finite number (the 'nonfinite' event, without its words). */
+export type RunHalt = Pick<Extract<RunnerEvent, { type: 'nonfinite' }>, 'step' | 'armId' | 'memberId' | 'quantity'>;
 
 export interface MemberHistoryEntry extends MemberStepMetrics {
   step: number;
@@ -200,6 +217,8 @@ export interface RunSummary {
   baseKappa: BasePair[];
   medianStepMs: number;
   backend: string;
+  /** Set when the run stopped on a non-finite number at this step (its 'step' never came). */
+  halt?: RunHalt;
 }
 
 export interface ExperimentResultFile {

@@ -30,6 +30,7 @@ import { emptySummary, foldEvent } from './summary';
 import type { ExperimentSpec } from './spec';
 import type { ArmStepMetrics, BaseEvaluation, MemberInfo, RunnerEvent, RunSummary } from './events';
 import { checkMemory, type MemoryLimits } from './budget';
+import { type BlowUp, blowUpExplanation } from './blowUp';
 
 /** Thrown by events() before the base evaluation when a member missed its warm-start target. */
 export { WarmStartMissError } from './warmStartCohort';
@@ -57,6 +58,19 @@ export interface RunOptions {
   warmStartCache?: WarmStartCache;
   /** What the backend can hold: a run estimated above it throws RunTooLargeError before it starts. */
   memoryLimits?: MemoryLimits;
+  /**
+   * Tests only: faults injected to test what catches them. `poisonWeight` writes `value` (default
+   * NaN) into the first weight of one trained copy right after its update at RL step `step`.
+   */
+  faults?: { poisonWeight?: { step: number; armId: string; memberId: string; value?: number } };
+}
+
+/** Thrown by checkpoint() once a 'nonfinite' event was yielded: the weights are poisoned, never saved. */
+export class NonFiniteRunError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NonFiniteRunError';
+  }
 }
 
 /** Thrown by events() before anything is computed when the run would not fit its backend's memory. */
@@ -94,6 +108,8 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   let stacks: TrainingStack[] = [];
   let step = 0;
   let disposed = false;
+  /** Set when a step made a number non-finite: the run ends there and checkpoint() refuses. */
+  let halted: BlowUp | null = null;
   const stepTimes: number[] = [];
   const summary: RunSummary = emptySummary(spec, opts.backend ?? tf.getBackend());
 
@@ -183,7 +199,20 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
       const t0 = performance.now();
       const problems = stepPromptIndices(root, step, spec.grpo.promptsPerStep, split.rl.length).map((i) => split.rl[i]);
       const isEval = step % spec.evalEvery === 0 || step === spec.steps;
-      const result = await cohortStep(stacks, { step, problems, root, spec, task, difficulty: d, maxNewTokens: L, warm });
+      const poison = opts.faults?.poisonWeight;
+      const fault = poison?.step === step ? { armId: poison.armId, memberId: poison.memberId, value: poison.value ?? Number.NaN } : undefined;
+      const result = await cohortStep(stacks, { step, problems, root, spec, task, difficulty: d, maxNewTokens: L, warm, fault });
+      if (result.nonfinite.length > 0) {
+        // A loss, gradient or weight stopped being finite (the update's own readback says so):
+        // this step is not reported (its numbers would be NaN), nothing is evaluated or saved with
+        // these weights, and the run ends (docs/RELIABILITY.md, "Numerical blow-ups").
+        const [first, ...others] = result.nonfinite;
+        halted = { step, armId: first.armId, memberId: first.memberId, quantity: first.quantity, value: first.value };
+        const event: RunnerEvent = { type: 'nonfinite', ...halted, explanation: blowUpExplanation(spec, halted, others) };
+        foldEvent(summary, event, spec);
+        yield event;
+        return;
+      }
       if (isEval) {
         const evals = await evaluateCohort(stacks, `eval/step${step}`, { task, difficulty: d, problems: split.heldOut, options: evalOpts });
         result.arms.forEach((metrics) => attachEvaluation(metrics, evals, step));
@@ -217,6 +246,10 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   }
 
   async function checkpoint(): Promise<Checkpoint> {
+    if (halted) {
+      const h = halted;
+      throw new NonFiniteRunError(`no checkpoint after step ${h.step}: a ${h.quantity} of member ${h.memberId} in arm ${h.armId} became ${h.value}, so the weights are not finite (the last checkpoint, of step ${h.step - 1} or before, is still good)`);
+    }
     const references: Record<string, NamedWeight[]> = {};
     for (const [id, w] of warm) references[id] = await w.reference.exportWeights();
     const saved = new Map<string, Checkpoint['arms'][number]['members'][number]>();

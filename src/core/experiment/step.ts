@@ -7,7 +7,8 @@
  *   2. vote      each arm counts its members' votes (all n_vote) and exchanges them as its scheme says
  *   3. reward    every trained rollout, label-free (or the truth, in the oracle arm)
  *   4. update    group-relative advantages, then one GRPO loss, backward pass and Adam step
- *                per stack on B*G rollouts per model (one readback of the stats per stack)
+ *                per stack on B*G rollouts per model (one readback of the stats per stack, which
+ *                also says whether a loss, gradient or weight stopped being finite: `nonfinite`)
  *   5. measure   every member of every arm; the truth enters here and nowhere in training
  *
  * Held-out evaluation (every E steps) also runs stack by stack: evaluateCohort.
@@ -17,7 +18,8 @@ import type { Rng } from '../random';
 import type { Problem, Task } from '../tasks/types';
 import { encodePrompt } from '../tasks/tokenizer';
 import { sampleRollouts, sampleStack, trainedSubset, type RolloutBatch } from '../rollout';
-import { grpoUpdateStackOnDevice, readStackUpdateStats, type GrpoUpdateStats } from '../grpo/update';
+import { grpoUpdateStackOnDevice, readStackUpdateStats, type GradientApplier, type GrpoUpdateStats } from '../grpo/update';
+import { firstNonFinite, type NonFinite } from '../grpo/nonfinite';
 import { evaluateStack, type Evaluation } from '../evaluate';
 import type { Answer } from '../rewards/vote';
 import type { GroupStats } from '../grpo/advantages';
@@ -44,6 +46,15 @@ export interface CohortStepContext extends StepContext {
   maxNewTokens: number;
   /** The warm-started members (teachers sample from their frozen weights). */
   warm: Map<string, WarmMember>;
+  /** Tests only: a weight of one trained copy set to `value` after its update (RunOptions.faults). */
+  fault?: WeightFault;
+}
+
+/** A fault written into a trained copy's first weight after its update, as a broken step would leave it. */
+export interface WeightFault {
+  armId: string;
+  memberId: string;
+  value: number;
 }
 
 export interface CohortStepResult {
@@ -53,6 +64,8 @@ export interface CohortStepResult {
   tokens: number;
   /** What the GRPO updates trained on, over every model: B*G rollouts per model and their completion tokens. */
   trained: { rollouts: number; tokens: number };
+  /** Copies whose loss, gradient or weights stopped being finite in this step, in spec order (arms, then members). */
+  nonfinite: (NonFinite & { armId: string; memberId: string })[];
 }
 
 export async function cohortStep(stacks: TrainingStack[], ctx: CohortStepContext): Promise<CohortStepResult> {
@@ -89,13 +102,18 @@ export async function cohortStep(stacks: TrainingStack[], ctx: CohortStepContext
       groups.set(slotId(slot.armId, slot.memberId), a.stats);
       return a.advantages;
     });
-    const stats = await updateStack(s, s.slots.map((slot) => rollouts.get(slotId(slot.armId, slot.memberId))!.trained), advantages, ctx);
+    const optimizer = faulty(s, ctx.fault);
+    const stats = await updateStack(s, optimizer, s.slots.map((slot) => rollouts.get(slotId(slot.armId, slot.memberId))!.trained), advantages, ctx);
     s.slots.forEach((slot, k) => updates.set(slotId(slot.armId, slot.memberId), stats[k]));
   }
 
   // 5. Measure: the trained rollouts, and the votes over n_vote (in `rewards`).
-  const result: CohortStepResult = { arms: [], samples: [], tokens: 0, trained: { rollouts: 0, tokens: 0 } };
+  const result: CohortStepResult = { arms: [], samples: [], tokens: 0, trained: { rollouts: 0, tokens: 0 }, nonfinite: [] };
   for (const arm of spec.arms) {
+    for (const memberId of arm.members) {
+      const found = firstNonFinite(updates.get(slotId(arm.id, memberId))!);
+      if (found) result.nonfinite.push({ ...found, armId: arm.id, memberId });
+    }
     const of = <T>(m: Map<string, T>) => arm.members.map((id) => m.get(slotId(arm.id, id))!);
     const trained = armRollouts(arm.id, arm.members).map((r) => r.trained);
     const measured = measureArm(arm, trained, rewards.get(arm.id)!, of(groups), of(updates), ctx);
@@ -129,8 +147,23 @@ async function sampleTeachers(prompts: number[][], ctx: CohortStepContext): Prom
   return out;
 }
 
+/** The stack's optimiser, or (tests only) one that writes the fault into its copy's weights after each step. */
+function faulty(s: TrainingStack, fault: WeightFault | undefined): GradientApplier {
+  const k = fault ? s.slots.findIndex((slot) => slot.armId === fault.armId && slot.memberId === fault.memberId) : -1;
+  if (!fault || k < 0) return s.optimizer;
+  return {
+    applyGradients(grads: tf.NamedTensorMap) {
+      s.optimizer.applyGradients(grads);
+      const v = s.models.variables[0];
+      const at = new Float32Array(v.size);
+      at[(k * v.size) / s.slots.length] = 1;
+      tf.tidy(() => v.assign(tf.where(tf.cast(tf.tensor(at, v.shape), 'bool'), tf.fill(v.shape, fault.value), v)));
+    },
+  };
+}
+
 /** 4. One GRPO update of every model of a stack on its own rollouts and advantages. */
-async function updateStack(s: TrainingStack, rollouts: RolloutBatch[], advantages: Float32Array[], ctx: CohortStepContext): Promise<GrpoUpdateStats[]> {
+async function updateStack(s: TrainingStack, optimizer: GradientApplier, rollouts: RolloutBatch[], advantages: Float32Array[], ctx: CohortStepContext): Promise<GrpoUpdateStats[]> {
   const K = rollouts.length;
   const r0 = rollouts[0];
   const N = r0.numPrompts * r0.groupSize;
@@ -148,7 +181,7 @@ async function updateStack(s: TrainingStack, rollouts: RolloutBatch[], advantage
     return await readStackUpdateStats(
       grpoUpdateStackOnDevice(
         s.models,
-        s.optimizer,
+        optimizer,
         // Positions before the last prompt token predict prompt tokens (mask 0): skipped.
         { tokens, completionMask: mask, advantages: adv, from: r0.promptLength - 1 },
         {

@@ -19,7 +19,7 @@ export function emptySummary(spec: ExperimentSpec, backend: string): RunSummary 
   };
 }
 
-/** Fold one runner event into the summary (warm-start progress and 'done' leave it unchanged). */
+/** Fold one runner event into the summary (warm-start progress and 'done' leave it unchanged; 'nonfinite' sets `halt`). */
 export function foldEvent(summary: RunSummary, event: RunnerEvent, spec: ExperimentSpec): RunSummary {
   if (event.type === 'base') {
     summary.base = event.base;
@@ -45,6 +45,9 @@ export function foldEvent(summary: RunSummary, event: RunnerEvent, spec: Experim
       for (const p of metrics.pairs) arm.pairs.push({ step: event.step, ...p });
       if (metrics.ensembleMajAtG !== undefined) arm.ensemble.push({ step: event.step, majAtG: metrics.ensembleMajAtG });
     }
+  } else if (event.type === 'nonfinite') {
+    // Where the run stopped, and nothing else: the step's numbers (NaN) never enter the summary.
+    summary.halt = { step: event.step, armId: event.armId, memberId: event.memberId, quantity: event.quantity };
   }
   return summary;
 }

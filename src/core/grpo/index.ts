@@ -2,3 +2,4 @@ export * from './advantages';
 export * from './logprobs';
 export * from './loss';
 export * from './update';
+export * from './nonfinite';

@@ -119,7 +119,7 @@ describe('grpoUpdate', () => {
     expect(counts[1]).toBe(counts[0]);
     // The on-device variant leaves only its stats tensor, which readUpdateStats disposes.
     const dev = grpoUpdateOnDevice(p, opt, batch, o, ref);
-    expect(dev.stats.shape).toEqual([2, 6]);
+    expect(dev.stats.shape).toEqual([2, 7]);
     expect(tf.memory().numTensors).toBe(counts[0] + 1);
     await readUpdateStats(dev);
     expect(tf.memory().numTensors).toBe(counts[0]);

@@ -7,8 +7,13 @@
  * computed once per batch, outside the gradient tape.
  *
  * No readback happens until the end, and then only one: `grpoUpdate` awaits a single data() of a
- * small [mu, 6] stats tensor (dataSync loses the WebGPU device, docs/TFJS-AND-BROWSER.md). `grpoUpdateOnDevice`
+ * small [mu, 7] stats tensor (dataSync loses the WebGPU device, docs/TFJS-AND-BROWSER.md). `grpoUpdateOnDevice`
  * skips even that, for a runner that wants to read several members' stats at once.
+ *
+ * The stats carry what a numerical blow-up needs to be caught at its step with no readback of its
+ * own (docs/RELIABILITY.md, "Numerical blow-ups"): each update's loss and gradient norm, and the
+ * sum of each model's weights after the update (`weightSum`), which is finite exactly when every
+ * weight is (nonfinite.ts reads them).
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Policy } from '../models/policy';
@@ -31,7 +36,7 @@ export interface GrpoUpdateOptions extends GrpoLossOptions {
 export type GradientApplier = tf.Optimizer | { applyGradients(grads: tf.NamedTensorMap): void };
 
 /** Columns of the per-update stats tensor. */
-export const UPDATE_STAT_NAMES = ['loss', 'policyLoss', 'kl', 'clipFraction', 'entropy', 'gradNorm'] as const;
+export const UPDATE_STAT_NAMES = ['loss', 'policyLoss', 'kl', 'clipFraction', 'entropy', 'gradNorm', 'weightSum'] as const;
 
 export interface GrpoUpdateStats {
   /** Loss before each optimiser step, one per update. */
@@ -45,9 +50,12 @@ export interface GrpoUpdateStats {
   entropy: number;
   /** Global gradient norm before clipping. */
   gradNorm: number;
+  /** Per update, in order: the gradient norm before clipping, and the sum of all weights after the step. */
+  gradNorms: number[];
+  weightSums: number[];
 }
 
-/** Stats still on device: [updatesPerBatch, 6] float32, columns UPDATE_STAT_NAMES. Read with readUpdateStats. */
+/** Stats still on device: [updatesPerBatch, 7] float32, columns UPDATE_STAT_NAMES. Read with readUpdateStats. */
 export interface DeviceUpdateStats {
   stats: tf.Tensor2D;
   klComputed: boolean;
@@ -64,7 +72,22 @@ function perModelNorm(grads: tf.Tensor[], K: number): tf.Tensor1D {
   });
 }
 
-/** Stats still on device: [K, updatesPerBatch, 6] float32, columns UPDATE_STAT_NAMES. */
+/**
+ * Each model's sum of all its weights: [K]. Finite exactly when every weight is finite (NaN for a
+ * NaN or for +Infinity next to -Infinity, else the infinity's sign); a float32 sum of finite
+ * weights could only overflow with weights near 1e38 / their count, far past any blow-up that
+ * the loss and gradient norm catch first. The cheapest reduction that sees every weight: one Sum
+ * per variable and one AddN (a finite flag, isFinite + all, would be two kernels per variable).
+ */
+export function perModelWeightSum(variables: tf.Tensor[], K: number): tf.Tensor1D {
+  return tf.tidy(() => {
+    const sums = variables.map((v) => (K === 1 ? tf.sum(v) : tf.sum(v, v.shape.map((_, i) => i).slice(1))));
+    const total = sums.length === 1 ? sums[0] : tf.addN(sums);
+    return (K === 1 ? tf.reshape(total, [1]) : total) as tf.Tensor1D;
+  });
+}
+
+/** Stats still on device: [K, updatesPerBatch, 7] float32, columns UPDATE_STAT_NAMES. */
 export interface DeviceStackUpdateStats {
   stats: tf.Tensor3D;
   klComputed: boolean;
@@ -141,8 +164,10 @@ export function grpoUpdateStackOnDevice(
       } else {
         optimizer.applyGradients(named);
       }
-      rows.push(tf.tidy(() => tf.concat([kept.diag!, tf.reshape(norm, [K, 1])], 1)) as tf.Tensor2D);
-      tf.dispose([value, norm, kept.diag!, ...list]);
+      // After the step: every weight of each model, folded into the same stats row (no readback of its own).
+      const weights = perModelWeightSum(stack.variables, K); // [K]
+      rows.push(tf.tidy(() => tf.concat([kept.diag!, tf.reshape(norm, [K, 1]), tf.reshape(weights, [K, 1])], 1)) as tf.Tensor2D);
+      tf.dispose([value, norm, weights, kept.diag!, ...list]);
     }
     return { stats: tf.stack(rows, 1) as tf.Tensor3D, klComputed };
   } finally {
@@ -170,11 +195,13 @@ export async function readStackUpdateStats({ stats, klComputed }: DeviceStackUpd
       clipFraction: col(3),
       entropy: col(4),
       gradNorm: col(5),
+      gradNorms: Array.from({ length: mu }, (_, u) => at(u, 5)),
+      weightSums: Array.from({ length: mu }, (_, u) => at(u, 6)),
     };
   });
 }
 
-/** Runs the updates of one policy and leaves the stats [mu, 6] on device. The caller disposes `stats` (readUpdateStats does). */
+/** Runs the updates of one policy and leaves the stats [mu, 7] on device. The caller disposes `stats` (readUpdateStats does). */
 export function grpoUpdateOnDevice(
   policy: Policy,
   optimizer: GradientApplier,
