@@ -10,6 +10,7 @@ import { parseSpec, type ExperimentSpec } from '../src/core/experiment/spec';
 import { getPreset, PRESETS } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, MemberHistoryEntry, MemberInfo, RunSummary } from '../src/core/experiment/events';
 import { UsageError } from './args';
+import { RESULT_FILE_VERSION } from '../src/core/experiment/resultFile';
 
 const MAX_SPEC_BYTES = 256 * 1024;
 
@@ -86,8 +87,9 @@ export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?
   }
 }
 
+/** The result file of a spec's runs (src/core/experiment/resultFile.ts: the format and its versions). */
 export function resultFile(spec: ExperimentSpec, runs: RunSummary[]): ExperimentResultFile {
-  return { version: 1, spec, runs };
+  return { version: RESULT_FILE_VERSION, spec, runs };
 }
 
 const f = (x: number | null | undefined, digits = 2) =>

@@ -55,7 +55,7 @@ describe('experiment CLI end to end', () => {
     expect(r.stdout).toMatch(/pass@1 start\/best\/end/);
     expect(r.stdout).toMatch(/median GRPO step \(all arms\): \d+ ms on wasm/);
     const json = JSON.parse(readFileSync(out, 'utf8'));
-    expect(json.version).toBe(1);
+    expect(json.version).toBe(2);
     expect(json.spec.steps).toBe(2);
     expect(json.runs[0].seed).toBe(4);
     const member = json.runs[0].arms[0].members[0];

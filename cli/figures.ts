@@ -10,15 +10,14 @@
  * `--rank` lines members up by base pass@1 within each seed (stronger / weaker)
  * instead of by id. Bad arguments: a one-line message and exit code 2.
  */
-import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, UsageError, runMain } from './args';
 import { figureSvg, STYLE, type Metric } from './science-figure';
-import type { ExperimentResultFile } from '../src/core/experiment/events';
+import { readResultFile } from './result-file';
 
 const FLAGS = { out: 'string', show: 'string', title: 'string', rank: 'boolean', ensemble: 'boolean', help: 'boolean' } as const;
 const USAGE = 'usage: npm run figures -- RESULTS.json --out FIGURE.svg|FIGURE.png [--show reward,entropy,topAnswerShare,pseudoLabelAccuracy,length] [--title TEXT] [--rank] [--ensemble]';
-const MAX_BYTES = 64 * 1024 * 1024;
 
 async function toPng(svgPath: string, pngPath: string): Promise<void> {
   const { findChromium } = (await import('../scripts/find-chromium.mjs')) as { findChromium: () => string | null };
@@ -51,15 +50,9 @@ async function main(): Promise<void> {
   if (!out || !/\.(svg|png)$/.test(out)) throw new UsageError('--out must name a .svg or .png file');
   const show = ((args.flags.get('show') as string | undefined) ?? 'reward').split(',').filter(Boolean);
   for (const k of show) if (!(k in STYLE)) throw new UsageError(`--show: unknown metric "${k}" (known: ${Object.keys(STYLE).join(', ')})`);
-  let file: ExperimentResultFile;
-  try {
-    if (statSync(input).size > MAX_BYTES) throw new UsageError(`${input} is larger than 64 MiB`);
-    file = JSON.parse(readFileSync(input, 'utf8'));
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read ${input}: ${(e as Error).message.split('\n')[0]}`);
-  }
-  if (file?.version !== 1 || !Array.isArray(file.runs) || file.runs.length === 0) throw new UsageError(`${input} is not a results file of npm run experiment`);
+  const read = readResultFile(input);
+  if (!read.ok) throw new UsageError(read.error);
+  const file = read.file;
   const svg = figureSvg(file, show as Metric[], args.flags.get('title') as string | undefined, args.flags.has('rank'), args.flags.has('ensemble'));
   mkdirSync(dirname(resolve(out)), { recursive: true });
   const svgPath = out.replace(/\.png$/, '.svg');

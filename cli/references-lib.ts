@@ -8,9 +8,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { version as appVersion } from '../package.json';
-import type { BasePair, BaseEvaluation, RunSummary } from '../src/core/experiment/events';
+import type { BasePair, BaseEvaluation, ExperimentResultFile, RunSummary } from '../src/core/experiment/events';
 import { getPreset, PRESETS } from '../src/core/experiment/presets';
-import { type ExperimentSpec, parseSpec } from '../src/core/experiment/spec';
+import type { ExperimentSpec } from '../src/core/experiment/spec';
+import { isPlainObject } from '../src/core/persisted';
 import { mergePatchDiff } from '../src/share/mergePatch';
 import {
   MAX_REFERENCE_SEEDS,
@@ -36,7 +37,6 @@ import {
   referenceProblem,
   seedsText,
 } from '../src/share/reference';
-import { RecordedEventSchema } from '../src/share/runEventsSchema';
 
 /** Where the shipped references live (served at <base>references/). */
 export const SHIPPED_REFERENCE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../public/references');
@@ -44,19 +44,17 @@ export const SHIPPED_REFERENCE_DIR = resolve(dirname(fileURLToPath(import.meta.u
 export type BuildResult = { ok: true; reference: ReferenceFile } | { ok: false; error: string };
 
 /**
- * The reference of preset `presetId` from a result file (parsed JSON, untrusted): refused, with
- * the reason in words, when its spec differs from the preset's in anything but the seed, or its
- * runs are not complete runs of that spec. `source` names the file in messages.
+ * The reference of preset `presetId` from a result file (read by parseResultFile: valid, of the
+ * current version): refused, with the reason in words, when its spec differs from the preset's
+ * in anything but the seed, or its runs are not complete runs of that spec. `source` names the
+ * file in messages.
  */
-export function buildReference(presetId: string, file: unknown, opts: { source?: string; createdAt?: Date } = {}): BuildResult {
+export function buildReference(presetId: string, file: ExperimentResultFile, opts: { source?: string; createdAt?: Date } = {}): BuildResult {
   const source = opts.source ?? 'the result file';
   const fail = (why: string): BuildResult => ({ ok: false, error: `${source}: ${why}` });
   const preset = getPreset(presetId);
   if (!preset) return fail(`no preset "${presetId}" (known: ${Object.keys(PRESETS).join(', ')})`);
-  if (!isObject(file) || file.version !== 1 || !Array.isArray(file.runs)) return fail('not a result file (expected {"version": 1, "spec": …, "runs": […]} as npm run experiment -- --out writes)');
-  const parsed = parseSpec(file.spec);
-  if (!parsed.ok) return fail(`its spec is not valid: ${parsed.errors.slice(0, 3).join('; ')}`);
-  const spec = parsed.spec;
+  const spec = file.spec;
   const differences = specDifferences(preset.spec, spec);
   if (differences.length) {
     return fail(
@@ -64,19 +62,9 @@ export function buildReference(presetId: string, file: unknown, opts: { source?:
         ` (only the seed may differ): rerun it with npm run science -- --preset ${presetId} --save DIR, or npm run experiment -- --preset ${presetId} --seeds 1,2,3,4,5,6,7,8 --out DIR/${presetId}.json`,
     );
   }
-  if (file.runs.length === 0) return fail('it holds no runs');
   if (file.runs.length > MAX_REFERENCE_SEEDS) return fail(`it holds ${file.runs.length} runs; a reference summarises at most ${MAX_REFERENCE_SEEDS}`);
-  const runs: RunSummary[] = [];
-  for (const [i, raw] of file.runs.entries()) {
-    const r = RecordedEventSchema.safeParse({ type: 'done', summary: raw });
-    if (!r.success || r.data.type !== 'done') {
-      const issue = r.success ? null : r.error.issues[0];
-      return fail(`runs.${i} is not a run summary${issue ? ` (${issue.path.slice(1).join('.')}: ${issue.message})` : ''}`);
-    }
-    runs.push(r.data.summary);
-  }
+  const runs: RunSummary[] = file.runs;
   const seeds = runs.map((r) => r.seed);
-  if (new Set(seeds).size !== seeds.length) return fail(`a seed appears twice (seeds ${seeds.join(', ')})`);
 
   // Every run must be a whole run of the spec: its arms and members, the same steps throughout.
   const steps = runs[0].arms[0]?.members[0]?.history.map((h) => h.step) ?? [];
@@ -188,7 +176,7 @@ export function specDifferences(a: ExperimentSpec, b: ExperimentSpec, names: [st
   const out: string[] = [];
   const walk = (x: unknown, y: unknown, path: string[]) => {
     if (mergePatchDiff(x, y) === undefined) return;
-    const both = (isObject(x) && isObject(y)) || (Array.isArray(x) && Array.isArray(y) && x.length === y.length);
+    const both = (isPlainObject(x) && isPlainObject(y)) || (Array.isArray(x) && Array.isArray(y) && x.length === y.length);
     if (both) {
       const keys = Array.isArray(x) ? x.map((_, i) => String(i)) : [...new Set([...Object.keys(x as object), ...Object.keys(y as object)])];
       for (const k of keys) walk((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], [...path, k]);
@@ -204,10 +192,6 @@ function show(v: unknown): string {
   if (v === undefined) return 'absent';
   const text = JSON.stringify(v);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The index after writing `entries` into `previous` (others kept unless their file is gone), sorted by preset. */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResultFile, MemberHistoryEntry, RunSummary } from '../src/core/experiment/events';
+import { parseResultFile, RESULT_FILE_VERSION } from '../src/core/experiment/resultFile';
 import { PRESETS } from '../src/core/experiment/presets';
 import { memberMetrics } from '../src/app/store/fixtures';
 import { parseReference, referenceFingerprint, serializeReference, serializeReferenceIndex, indexEntry } from '../src/share/reference';
@@ -48,17 +49,24 @@ function run(seed: number, k: number, over: (member: string, step: number) => Pa
   };
 }
 
-function file(runs: RunSummary[], spec = quick): ExperimentResultFile {
-  // As the CLIs write it: the spec with the first run's seed.
-  return JSON.parse(JSON.stringify({ version: 1, spec: { ...spec, seed: runs[0].seed }, runs }));
+/** The text of a result file as the CLIs write it: the spec with the first run's seed. */
+function text(runs: RunSummary[], spec = quick): string {
+  return JSON.stringify({ version: RESULT_FILE_VERSION, spec: { ...spec, seed: runs[0].seed }, runs });
 }
 
-function built(f: unknown) {
+/** The file as the references CLI reads it (parseResultFile). */
+function file(runs: RunSummary[], spec = quick): ExperimentResultFile {
+  const r = parseResultFile(text(runs, spec));
+  if (!r.ok) throw new Error(r.error);
+  return r.file;
+}
+
+function built(f: ExperimentResultFile) {
   const r = buildReference('quick', f, { source: 'quick.json', createdAt: new Date('2025-01-02T03:04:05Z') });
   if (!r.ok) throw new Error(r.error);
   return r.reference;
 }
-function refused(f: unknown, preset = 'quick'): string {
+function refused(f: ExperimentResultFile, preset = 'quick'): string {
   const r = buildReference(preset, f, { source: 'quick.json' });
   if (r.ok) throw new Error('expected a refusal');
   expect(r.error).toMatch(/^quick\.json: /);
@@ -151,20 +159,14 @@ describe('buildReference: refusals, in words', () => {
     expect(refused(f, 'collapse')).toMatch(/differs from the shipped preset "collapse" in .*steps: 80 in the preset, 6 in the file/);
   });
 
-  it('runs that are not whole runs of the spec, repeated seeds, and files that are not result files', () => {
+  it('runs that are not whole runs of the spec; files the result-file reader refuses never get here', () => {
     const short = run(2, 1);
     for (const arm of short.arms) for (const m of arm.members) m.history = m.history.slice(0, 4);
     expect(refused(file([run(1, 1), short]))).toContain('seed 2, arm oracle, member A: its steps are not 6 steps 1-6');
     const noArm = run(2, 1);
     noArm.arms = noArm.arms.filter((a) => a.id !== 'peer');
-    expect(refused(file([run(1, 1), noArm]))).toContain('seed 2 has no arm "peer"');
-    expect(refused(file([run(1, 1), run(1, 2)]))).toContain('a seed appears twice (seeds 1, 1)');
-    expect(refused({ ...file([run(1, 1)]), runs: [] })).toContain('it holds no runs');
-    expect(refused({ runs: [] })).toContain('not a result file');
-    expect(refused(null)).toContain('not a result file');
-    const bad = file([run(1, 1)]) as unknown as { runs: { arms: { members: { history: { reward: unknown }[] }[] }[] }[] };
-    bad.runs[0].arms[0].members[0].history[0].reward = 'high';
-    expect(refused(bad)).toMatch(/runs\.0 is not a run summary \(arms\.0\.members\.0\.history\.0\.reward: /);
+    expect(parseResultFile(text([run(1, 1), noArm]))).toMatchObject({ ok: false, error: expect.stringContaining('runs.1 (seed 2): its arms are [oracle, self]') });
+    expect(parseResultFile(text([run(1, 1), run(1, 2)]))).toMatchObject({ ok: false, error: expect.stringContaining('seed 1 appears twice') });
     expect(buildReference('nope', file([run(1, 1)])).ok).toBe(false);
   });
 
@@ -225,7 +227,7 @@ describe('npm run references (the CLI)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('writes PRESET.json and the index from DIR/PRESET.json; --check passes on them', () => {
-    writeFileSync(join(dir, 'quick.json'), JSON.stringify(file([run(1, 1), run(2, 3)])));
+    writeFileSync(join(dir, 'quick.json'), text([run(1, 1), run(2, 3)]));
     const out = join(dir, 'out');
     const r = cli('--from', dir, '--out', out);
     expect(r.stderr).toBe('');
@@ -242,11 +244,11 @@ describe('npm run references (the CLI)', () => {
     const bad = join(dir, 'bad');
     const out = join(dir, 'out-bad');
     spawnSync('mkdir', ['-p', bad]);
-    writeFileSync(join(bad, 'quick.json'), JSON.stringify(file([run(1, 1)], { ...quick, steps: 4 })));
+    writeFileSync(join(bad, 'quick.json'), text([run(1, 1)], { ...quick, grpo: { ...quick.grpo, learningRate: 0.001 } }));
     const r = cli('--from', bad, '--out', out, '--preset', 'quick');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('refused: ');
-    expect(r.stderr).toContain('steps: 6 in the preset, 4 in the file');
+    expect(r.stderr).toContain('grpo.learningRate: 0.0005 in the preset, 0.001 in the file');
     expect(r.stderr).toContain('nothing written');
     expect(existsSync(out)).toBe(false);
     expect(cli('--from', bad, '--preset', 'nope').status).toBe(2);

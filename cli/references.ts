@@ -16,19 +16,17 @@
  *
  * Exit code 0; 1 for a refused result file or a failed --check; 2 for bad arguments.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getPreset, PRESETS } from '../src/core/experiment/presets';
 import { MAX_REFERENCE_CHARS, REFERENCE_INDEX_FILE, indexEntry, seedsText, serializeReference, serializeReferenceIndex } from '../src/share/reference';
 import { parseArgs, runMain, UsageError } from './args';
 import { SHIPPED_REFERENCE_DIR, buildReference, checkReferences, nextIndex, readIndex } from './references-lib';
+import { readResultFile } from './result-file';
 
 const FLAGS = { from: 'string', preset: 'string', out: 'string', check: 'boolean', help: 'boolean' } as const;
 const USAGE = `usage: npm run references -- --from DIR [--preset NAME[,NAME...]] [--out DIR]
        npm run references -- --check [--out DIR]`;
-
-/** Result files are large (every step of every seed) but not this large. */
-const MAX_RESULT_BYTES = 512 * 1024 * 1024;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), FLAGS);
@@ -66,18 +64,12 @@ async function main(): Promise<void> {
       refused.push(`${path} does not exist`);
       continue;
     }
-    if (statSync(path).size > MAX_RESULT_BYTES) {
-      refused.push(`${path} is larger than ${MAX_RESULT_BYTES / 1024 / 1024} MiB`);
+    const read = readResultFile(path);
+    if (!read.ok) {
+      refused.push(read.error);
       continue;
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (e) {
-      refused.push(`${path} is not valid JSON: ${(e as Error).message.split('\n')[0]}`);
-      continue;
-    }
-    const r = buildReference(preset, data, { source: path });
+    const r = buildReference(preset, read.file, { source: path });
     if (!r.ok) refused.push(r.error);
     else made.push(r.reference);
   }

@@ -142,7 +142,7 @@ describe('science stats and claims', () => {
 
   it('summarises over seeds as mean ± sd and draws a figure', () => {
     expect(meanSd([1, 2, 3])).toEqual({ mean: 2, sd: 1, n: 3 });
-    const file = { version: 1 as const, spec: { task: { id: 'digitsum', difficulty: 3 }, grpo: { promptsPerStep: 16, groupSize: 8, learningRate: 4e-4 } } as never, runs: [collapseRun(1, 0.4), collapseRun(2, 0.3)] };
+    const file = { version: 2 as const, spec: { task: { id: 'digitsum', difficulty: 3 }, grpo: { promptsPerStep: 16, groupSize: 8, learningRate: 4e-4 } } as never, runs: [collapseRun(1, 0.4), collapseRun(2, 0.3)] };
     const table = markdownTable(file);
     expect(table).toMatch(/\| self \| B \(mlp\) \| 0\.30 ± 0\.00 \| 0\.30 ± 0\.00 \| 0\.10 ± 0\.00 \|/);
     const perSeed = perSeedTable(file).split('\n');

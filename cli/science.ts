@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { choiceFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
 import { resultFile, runSeed } from './experiment-lib';
+import { readResultFile } from './result-file';
 import { getPreset } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, RunSummary } from '../src/core/experiment/events';
 import { baseTable, kappaTable, markdownTable, perSeedTable } from './science-stats';
@@ -39,12 +40,11 @@ const USAGE =
   '                          [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR] [--check FILE | --write FILE]\n' +
   '       npm run science -- --table RESULTS.json   (the markdown tables of docs/RESULTS.md)';
 
+/** A result file (any version this one reads), or a UsageError naming it: exit code 2. */
 function readResults(path: string): ExperimentResultFile {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as ExperimentResultFile;
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as Error).message.split('\n')[0]}`);
-  }
+  const r = readResultFile(path);
+  if (!r.ok) throw new UsageError(r.error);
+  return r.file;
 }
 
 async function train(presets: string[], seeds: number[], backendName: 'wasm' | 'cpu' | 'webgpu', save: string | undefined): Promise<Map<string, RunSummary[]>> {

@@ -1,17 +1,16 @@
 /**
  * The worker's check of a checkpoint the page hands back in `start` (protocol.ts): it came from
  * IndexedDB, so before the runner restores weights from it, it must be of this format, of this
- * very experiment, and at a step the experiment has. (The page validates shapes when it reads
- * a saved run: src/app/runs/runData.ts.)
+ * very experiment, at a step the experiment has, and of its members' shapes. The check is the
+ * runner's own (src/core/experiment/checkpointShapes.ts readCheckpoint, which restore() runs
+ * again): asked here first, the refusal reaches the page before a backend is prepared.
  */
-import { sortedJson } from '../core/json';
-import { CHECKPOINT_VERSION, type Checkpoint } from '../core/experiment/runner';
+import type { Checkpoint } from '../core/experiment/runner';
+import { readCheckpoint } from '../core/experiment/checkpointShapes';
 import type { ExperimentSpec } from '../core/experiment/spec';
 
 /** Why `cp` cannot continue a run of `spec`, in words (null: it can). */
 export function checkpointProblem(spec: ExperimentSpec, cp: Checkpoint): string | null {
-  if (cp.version !== CHECKPOINT_VERSION) return `the checkpoint has format ${String(cp.version)}; this page reads ${CHECKPOINT_VERSION}`;
-  if (!Number.isInteger(cp.step) || cp.step < 0 || cp.step > spec.steps) return `the checkpoint is at step ${String(cp.step)}, outside 0-${spec.steps}`;
-  if (sortedJson(cp.spec) !== sortedJson(spec)) return 'the checkpoint was taken from another experiment';
-  return null;
+  const read = readCheckpoint(spec, cp);
+  return read.ok ? null : read.problem;
 }

@@ -21,3 +21,16 @@ describe('errorHint for a run too large for its backend', () => {
     expect(errorHint('One tensor of this run would take about 300 MiB, more than webgpu allows in one buffer (128 MiB): lower prompts per step or group size.', 'webgpu')).toMatch(/smaller/);
   });
 });
+
+describe('errorHint for a checkpoint that cannot be restored', () => {
+  it('says the saved checkpoint is the problem, not the experiment settings', () => {
+    for (const message of [
+      'The saved run cannot be continued: it holds invalid values: arms.0.members.0.weights.0.values: value 3 is not finite (NaN)',
+      'The checkpoint cannot be restored: it was made by a newer Cohort Lab (checkpoint format v2; this page reads up to v1). Reload the page to get the latest version.',
+    ]) {
+      const hint = errorHint(message, 'wasm');
+      expect(hint).toMatch(/saved checkpoint of this run cannot be used/);
+      expect(hint).not.toMatch(/experiment settings were rejected/);
+    }
+  });
+});

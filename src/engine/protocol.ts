@@ -146,6 +146,11 @@ export function errorHint(message: string, backend: string | null): string {
     // WarmStartMissError (docs/WARMSTARTS.md, "The guard"): deterministic, so Start alone repeats it.
     return "The warm start is deterministic: starting again gives the same result. Change that member in the Experiment panel (more warm-start steps, a lower warm-start target or another init seed), then Start again. A spec can also retry it with other init seeds (warmStart.onMiss 'retry').";
   }
+  if (/^the saved run cannot be continued|^the checkpoint cannot be restored/.test(m)) {
+    // A stored checkpoint the worker or the runner refused (src/core/experiment/checkpoint.ts):
+    // its words say what is wrong; the experiment itself is fine.
+    return 'The saved checkpoint of this run cannot be used, as the message says. Start the experiment again from the beginning, or delete the run from Saved runs.';
+  }
   if (/^this run needs about|^one tensor of this run/.test(m)) {
     // RunTooLargeError (src/core/experiment/budget.ts): the message already says what to reduce.
     return 'Make the run smaller as the message says (the Experiment panel), then Start again. The estimate is an upper bound measured on wasm (docs/RELIABILITY.md).';

@@ -19,6 +19,7 @@ import { ExperimentSpecSchema, SPEC_VERSION } from '../core/experiment/spec';
 import type { RecordedEvent, RunRecord } from '../app/store/record';
 import { RecordedEventsSchema, RUN_LIMITS } from './runEventsSchema';
 import { z } from 'zod';
+import { isPlainObject, quoteText, upgrade, zodIssues } from '../core/persisted';
 
 export const BUNDLE_FORMAT = 'cohort-lab-run';
 /** The run file format this code writes. Bump it, and add a BUNDLE_MIGRATIONS entry, when it changes. */
@@ -117,40 +118,21 @@ function parseUnsafe(text: string, migrations: Readonly<Record<number, BundleMig
   const json = parseStrictJson(text);
   if (!json.ok) return json.problem === 'not-json' ? fail('not-json', 'it is not valid JSON (cut short, or not a run file)') : fail('invalid', 'it contains a "__proto__" key');
   const value = json.value;
-  if (!isObject(value) || value.format !== BUNDLE_FORMAT) {
-    const what = isObject(value) && typeof value.format === 'string' ? `its format is ${quote(value.format)}` : 'it has no "format" field';
+  if (!isPlainObject(value) || value.format !== BUNDLE_FORMAT) {
+    const what = isPlainObject(value) && typeof value.format === 'string' ? `its format is ${quoteText(value.format)}` : 'it has no "format" field';
     return fail('wrong-format', `it is not a Cohort Lab run file (${what}; expected "${BUNDLE_FORMAT}")`);
   }
 
-  let doc: Record<string, unknown> = value;
-  const v = doc.version;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return fail('invalid', `its format version ${quote(String(v))} is not a whole number`);
-  if (v > BUNDLE_VERSION) {
-    return fail('newer-version', `it was made by a newer Cohort Lab (run file format v${v}; this page reads up to v${BUNDLE_VERSION}). Reload the page to get the latest version`);
-  }
-  while ((doc.version as number) < BUNDLE_VERSION) {
-    const from = doc.version as number;
-    const migrate = Object.prototype.hasOwnProperty.call(migrations, from) ? migrations[from] : undefined;
-    if (!migrate) return fail('old-version', `run file format v${from} is no longer supported`);
-    let next: unknown = null;
-    try {
-      next = migrate(doc);
-    } catch {
-      // A migration is our code, but the document it reads is not: treat a throw as a bad file.
-    }
-    if (!isObject(next) || !(typeof next.version === 'number' && next.version > from)) return fail('old-version', `it could not be upgraded from run file format v${from}`);
-    doc = next;
-  }
+  const up = upgrade(value, BUNDLE_VERSION, migrations, { what: 'run file format' });
+  if (!up.ok) return fail(up.kind, up.why);
+  const doc = up.doc;
 
-  const specVersion = isObject(doc.record) && isObject(doc.record.spec) ? doc.record.spec.version : undefined;
+  const specVersion = isPlainObject(doc.record) && isPlainObject(doc.record.spec) ? doc.record.spec.version : undefined;
   if (typeof specVersion === 'number' && specVersion > SPEC_VERSION) {
     return fail('newer-version', `its experiment was written by a newer Cohort Lab (spec version ${specVersion}; this page reads up to ${SPEC_VERSION}). Reload the page to get the latest version`);
   }
   const parsed = BundleSchema.safeParse(doc);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`);
-    return fail('invalid', `it holds invalid values: ${issues.join('; ')}`);
-  }
+  if (!parsed.success) return fail('invalid', `it holds invalid values: ${zodIssues(parsed.error)}`);
   const bundle = parsed.data as RunBundle;
   const problem = recordProblem(bundle.record);
   if (problem) return fail('invalid', problem);
@@ -175,14 +157,14 @@ export function recordProblem(record: RunRecord): string | null {
     if (ev.type === 'done') {
       if (i !== events.length - 1) return `${at}: events after the end of the run`;
       const unknown = ev.summary.arms.find((a) => !arms.has(a.id));
-      if (unknown) return `${at}.summary: arm ${quote(unknown.id)} is not in the experiment`;
+      if (unknown) return `${at}.summary: arm ${quoteText(unknown.id)} is not in the experiment`;
       continue;
     }
     if (ev.type === 'nonfinite') {
       // The step that blew up never came: it is the one after the last, and it ends the run.
       if (i !== events.length - 1) return `${at}: events after the end of the run`;
       if (ev.step !== last + 1 || ev.step > spec.steps) return `${at}: the run stopped at step ${ev.step} but its last step was ${last}`;
-      if (!arms.get(ev.armId)?.has(ev.memberId)) return `${at}: arm ${quote(ev.armId)} has no member ${quote(ev.memberId)}`;
+      if (!arms.get(ev.armId)?.has(ev.memberId)) return `${at}: arm ${quoteText(ev.armId)} has no member ${quoteText(ev.memberId)}`;
       continue;
     }
     if (ev.step <= last) return `${at}: step ${ev.step} comes after step ${last}`;
@@ -190,11 +172,11 @@ export function recordProblem(record: RunRecord): string | null {
     last = ev.step;
     for (const arm of ev.arms) {
       const members = arms.get(arm.armId);
-      if (!members) return `${at}: arm ${quote(arm.armId)} is not in the experiment`;
+      if (!members) return `${at}: arm ${quoteText(arm.armId)} is not in the experiment`;
       const stranger = Object.keys(arm.members).find((m) => !members.has(m));
-      if (stranger) return `${at}: arm ${arm.armId} has no member ${quote(stranger)}`;
+      if (stranger) return `${at}: arm ${arm.armId} has no member ${quoteText(stranger)}`;
       const pair = arm.pairs.find((p) => !members.has(p.a) || !members.has(p.b));
-      if (pair) return `${at}: arm ${arm.armId} has no pair ${quote(`${pair.a}-${pair.b}`)}`;
+      if (pair) return `${at}: arm ${arm.armId} has no pair ${quoteText(`${pair.a}-${pair.b}`)}`;
     }
     if (ev.samples.some((s) => !arms.has(s.armId) || s.members.some((m) => !memberIds.has(m.memberId)))) return `${at}: a rollout sample names an arm or member not in the experiment`;
   }
@@ -204,15 +186,6 @@ export function recordProblem(record: RunRecord): string | null {
 
 function fail(kind: BundleErrorKind, why: string): ParseBundleResult {
   return { ok: false, kind, error: `This run file could not be loaded: ${why}.` };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Untrusted text quoted for a message (shown as text, never HTML), cut to a readable length. */
-function quote(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
 export function megabytes(chars: number): string {

@@ -34,6 +34,7 @@
  */
 import { parseStrictJson } from './strictJson';
 import { z } from 'zod';
+import { isPlainObject, quoteText, upgrade, zodIssues } from '../core/persisted';
 import { ExperimentSpecSchema, REWARD_SCHEMES, SPEC_VERSION, type ExperimentSpec, type RewardSchemeId } from '../core/experiment/spec';
 import { specFingerprint } from './url';
 import { RUN_LIMITS } from './runEventsSchema';
@@ -245,12 +246,12 @@ export function parseReference(text: string, migrations: Readonly<Record<number,
   try {
     const doc = readDocument(text, REFERENCE_FORMAT, MAX_REFERENCE_CHARS, migrations);
     if (!doc.ok) return doc;
-    const specVersion = isObject(doc.value.spec) ? doc.value.spec.version : undefined;
+    const specVersion = isPlainObject(doc.value.spec) ? doc.value.spec.version : undefined;
     if (typeof specVersion === 'number' && specVersion > SPEC_VERSION) {
       return fail('newer-version', `its experiment was written by a newer Cohort Lab (spec version ${specVersion}; this page reads up to ${SPEC_VERSION}). Reload the page to get the latest version`);
     }
     const parsed = ReferenceSchema.safeParse(doc.value);
-    if (!parsed.success) return fail('invalid', `it holds invalid values: ${issues(parsed.error)}`);
+    if (!parsed.success) return fail('invalid', `it holds invalid values: ${zodIssues(parsed.error)}`);
     const reference = parsed.data as ReferenceFile;
     const problem = referenceProblem(reference);
     return problem ? fail('invalid', problem) : { ok: true, reference };
@@ -266,7 +267,7 @@ export function parseReferenceIndex(text: string): ParseIndexResult {
     const doc = readDocument(text, REFERENCE_INDEX_FORMAT, MAX_REFERENCE_INDEX_CHARS, {});
     if (!doc.ok) return { ...doc, error: doc.error.replace('This reference run', 'The index of reference runs') };
     const parsed = IndexSchema.safeParse(doc.value);
-    if (!parsed.success) return { ok: false, kind: 'invalid', error: `The index of reference runs could not be read: it holds invalid values: ${issues(parsed.error)}.` };
+    if (!parsed.success) return { ok: false, kind: 'invalid', error: `The index of reference runs could not be read: it holds invalid values: ${zodIssues(parsed.error)}.` };
     const presets = parsed.data.references.map((r) => r.preset);
     if (new Set(presets).size !== presets.length) return { ok: false, kind: 'invalid', error: 'The index of reference runs could not be read: it names a preset twice.' };
     return { ok: true, index: parsed.data as ReferenceIndex };
@@ -282,7 +283,7 @@ export function parseReferenceIndex(text: string): ParseIndexResult {
  */
 export function referenceProblem(ref: ReferenceFile): string | null {
   const { spec } = ref;
-  if (referenceFingerprint(spec) !== ref.fingerprint) return `its fingerprint ${quote(ref.fingerprint)} is not its spec's (${referenceFingerprint(spec)})`;
+  if (referenceFingerprint(spec) !== ref.fingerprint) return `its fingerprint ${quoteText(ref.fingerprint)} is not its spec's (${referenceFingerprint(spec)})`;
   if (new Set(ref.seeds).size !== ref.seeds.length) return 'a seed is listed twice';
   if (!increasing(ref.steps)) return 'its steps are not strictly increasing';
   if (ref.steps[ref.steps.length - 1] > spec.steps) return `its steps go beyond the experiment's ${spec.steps}`;
@@ -292,26 +293,26 @@ export function referenceProblem(ref: ReferenceFile): string | null {
   const n = ref.steps.length;
   const e = ref.evalSteps.length;
   const specMembers = new Set(spec.members.map((m) => m.id));
-  for (const [i, b] of ref.base.members.entries()) if (!specMembers.has(b.id)) return `base.members.${i}: member ${quote(b.id)} is not in the experiment`;
-  for (const [i, p] of ref.base.pairs.entries()) if (!specMembers.has(p.a) || !specMembers.has(p.b)) return `base.pairs.${i}: pair ${quote(`${p.a}-${p.b}`)} is not in the experiment`;
+  for (const [i, b] of ref.base.members.entries()) if (!specMembers.has(b.id)) return `base.members.${i}: member ${quoteText(b.id)} is not in the experiment`;
+  for (const [i, p] of ref.base.pairs.entries()) if (!specMembers.has(p.a) || !specMembers.has(p.b)) return `base.pairs.${i}: pair ${quoteText(`${p.a}-${p.b}`)} is not in the experiment`;
   const armIds = new Set<string>();
   for (const [i, arm] of ref.arms.entries()) {
     const at = `arms.${i}`;
     const specArm = spec.arms.find((a) => a.id === arm.id);
-    if (!specArm) return `${at}: arm ${quote(arm.id)} is not in the experiment`;
+    if (!specArm) return `${at}: arm ${quoteText(arm.id)} is not in the experiment`;
     if (specArm.scheme !== arm.scheme) return `${at}: arm ${arm.id} has scheme ${arm.scheme}, the experiment ${specArm.scheme}`;
     if (armIds.has(arm.id)) return `${at}: arm ${arm.id} is listed twice`;
     armIds.add(arm.id);
     const members = new Set<string>();
     for (const m of arm.members) {
-      if (!specArm.members.includes(m.id)) return `${at}: arm ${arm.id} has no member ${quote(m.id)}`;
+      if (!specArm.members.includes(m.id)) return `${at}: arm ${arm.id} has no member ${quoteText(m.id)}`;
       if (members.has(m.id)) return `${at}: member ${m.id} is listed twice`;
       members.add(m.id);
       for (const k of REFERENCE_MEMBER_METRICS) if (!fits(m[k], n)) return `${at}.members.${m.id}.${k}: ${n} values expected (one per step)`;
       for (const k of REFERENCE_MEMBER_EVAL_METRICS) if (!fits(m[k], e)) return `${at}.members.${m.id}.${k}: ${e} values expected (one per evaluation step)`;
     }
     for (const p of arm.pairs) {
-      if (!specArm.members.includes(p.a) || !specArm.members.includes(p.b)) return `${at}: arm ${arm.id} has no pair ${quote(`${p.a}-${p.b}`)}`;
+      if (!specArm.members.includes(p.a) || !specArm.members.includes(p.b)) return `${at}: arm ${arm.id} has no pair ${quoteText(`${p.a}-${p.b}`)}`;
       for (const k of REFERENCE_PAIR_METRICS) if (!fits(p[k], n)) return `${at}.pairs.${p.a}-${p.b}.${k}: ${n} values expected (one per step)`;
       for (const k of REFERENCE_PAIR_EVAL_METRICS) if (!fits(p[k], e)) return `${at}.pairs.${p.a}-${p.b}.${k}: ${e} values expected (one per evaluation step)`;
     }
@@ -335,50 +336,16 @@ function readDocument(
   const parsed = parseStrictJson(text);
   if (!parsed.ok) return parsed.problem === 'not-json' ? fail('not-json', 'it is not valid JSON (cut short, or not a reference file)') : fail('invalid', 'it contains a "__proto__" key');
   const value = parsed.value;
-  if (!isObject(value) || value.format !== format) {
-    const what = isObject(value) && typeof value.format === 'string' ? `its format is ${quote(value.format)}` : 'it has no "format" field';
+  if (!isPlainObject(value) || value.format !== format) {
+    const what = isPlainObject(value) && typeof value.format === 'string' ? `its format is ${quoteText(value.format)}` : 'it has no "format" field';
     return fail('wrong-format', `it is not a Cohort Lab reference (${what}; expected "${format}")`);
   }
-  let doc: Record<string, unknown> = value;
-  const v = doc.version;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return fail('invalid', `its format version ${quote(String(v))} is not a whole number`);
-  if (v > REFERENCE_VERSION) {
-    return fail('newer-version', `it was made by a newer Cohort Lab (reference format v${v}; this page reads up to v${REFERENCE_VERSION}). Reload the page to get the latest version`);
-  }
-  while ((doc.version as number) < REFERENCE_VERSION) {
-    const from = doc.version as number;
-    const migrate = Object.prototype.hasOwnProperty.call(migrations, from) ? migrations[from] : undefined;
-    if (!migrate) return fail('old-version', `reference format v${from} is no longer supported`);
-    let next: unknown = null;
-    try {
-      next = migrate(doc);
-    } catch {
-      // treated as a bad file below
-    }
-    if (!isObject(next) || !(typeof next.version === 'number' && next.version > from)) return fail('old-version', `it could not be upgraded from reference format v${from}`);
-    doc = next;
-  }
-  return { ok: true, value: doc };
-}
-
-function issues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
-    .join('; ');
+  const up = upgrade(value, REFERENCE_VERSION, migrations, { what: 'reference format' });
+  return up.ok ? { ok: true, value: up.doc } : fail(up.kind, up.why);
 }
 
 function fail(kind: ReferenceErrorKind, why: string): { ok: false; kind: ReferenceErrorKind; error: string } {
   return { ok: false, kind, error: `This reference run could not be loaded: ${why}.` };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Untrusted text quoted for a message (shown as text, never HTML), cut to a readable length. */
-function quote(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
 // ---- writing ------------------------------------------------------------------------------------

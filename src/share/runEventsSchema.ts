@@ -10,30 +10,17 @@
  * 'nonfinite' event instead of a step full of NaN (docs/RELIABILITY.md, "Numerical blow-ups"), so
  * the only way a metric typed `number` is null in a file is a NaN that JSON.stringify wrote as
  * null, from a Cohort Lab that did not stop such runs yet: refused, with that said.
+ *
+ * The member, pair and summary schemas are shared with result files and checkpoints
+ * (src/core/experiment/summarySchema.ts), here with `measured` refusing a null.
  */
 import { z } from 'zod';
 import { REWARD_SCHEMES } from '../core/experiment/spec';
-import type { BasePair, MemberInfo, MemberStepMetrics, PairMetrics, RunSummary } from '../core/experiment/events';
+import { RUN_LIMITS, count, nullableNumber as nullable, runId as id, stepNumber as step, summarySchemas } from '../core/experiment/summarySchema';
 import type { RecordedEvent } from '../app/store/record';
 
-/** Upper bounds of a run file, each at or above what the spec schema allows. */
-export const RUN_LIMITS = {
-  /** RL steps (the spec's `steps` maximum). */
-  steps: 5000,
-  /** Arms and members (spec: at most 10 arms, 6 members). */
-  arms: 10,
-  members: 6,
-  /** Pairs of members: 6 choose 2. */
-  pairs: 15,
-  /** Completions per member in a rollout sample (n_vote <= 64). */
-  completions: 64,
-  /** Characters of a prompt, an answer or a completion. */
-  text: 256,
-  /** Characters of a label, a family name or a backend name. */
-  label: 200,
-  /** Characters of a warm-start note. */
-  note: 2000,
-} as const;
+/** Upper bounds of a run file (the summary schemas' limits, src/core/experiment/summarySchema.ts). */
+export { RUN_LIMITS };
 
 const L = RUN_LIMITS;
 const NONFINITE_QUANTITIES = ['loss', 'gradient', 'weight'] as const;
@@ -42,51 +29,11 @@ const NONFINITE_VALUES = ['NaN', 'Infinity', '-Infinity'] as const;
 const measured = z.number({
   error: (issue) => (issue.input === null ? 'a NaN written as null (a run that diverged): not a number' : undefined),
 });
-const nullable = z.number().nullable();
-const count = z.number().int().min(0).max(1e12);
-const step = z.number().int().min(0).max(L.steps);
-const id = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,23}$/, 'ids are 1-24 letters, digits, - or _, starting with a letter');
-const label = z.string().max(L.label);
+const RUN_FILE_SUMMARY = summarySchemas(measured);
 const text = z.string().max(L.text);
 
-export const MemberStepMetricsSchema = z.object({
-  reward: measured,
-  oracleReward: measured,
-  pseudoLabelAccuracy: nullable,
-  rewardAccuracy: nullable,
-  rewardGap: nullable,
-  ownVoteAccuracy: measured,
-  rescueRate: nullable,
-  misleadRate: nullable,
-  sharedErrorRate: nullable,
-  labeledFraction: measured,
-  majorityRatio: measured,
-  tieRate: measured,
-  entropy: measured,
-  length: measured,
-  capFraction: measured,
-  malformedFraction: measured,
-  rewardStd: measured,
-  zeroStdFraction: measured,
-  supervisionContainsTruth: nullable,
-  topAnswerShare: measured,
-  loss: measured,
-  kl: nullable,
-  clipFraction: measured,
-  gradNorm: measured,
-  evalPassAt1: measured.optional(),
-  evalMajAtG: measured.optional(),
-});
-
-const PairMetricsSchema = z.object({
-  a: id,
-  b: id,
-  agreement: nullable,
-  kappa: nullable,
-  bothWrongSame: measured,
-  evalKappa: nullable.optional(),
-  evalBothWrongSame: measured.optional(),
-});
+export const MemberStepMetricsSchema = RUN_FILE_SUMMARY.MemberStepMetrics;
+const { PairMetrics: PairMetricsSchema, MemberInfo: MemberInfoSchema, BaseEvaluation: BaseEvaluationSchema, BasePair: BasePairSchema, RunSummary: RunSummarySchema } = RUN_FILE_SUMMARY;
 
 const ArmStepMetricsSchema = z.object({
   armId: id,
@@ -115,63 +62,6 @@ const RolloutSampleSchema = z.object({
       }),
     )
     .max(L.members),
-});
-
-const MemberInfoSchema = z.object({
-  id,
-  family: label,
-  params: count,
-  label,
-  warmStartSteps: count.optional(),
-  warmStartSource: z.enum(['trained', 'shipped', 'cached']).optional(),
-  warmStartBackend: label.optional(),
-  warmStartNote: z.string().max(L.note).optional(),
-  warmStartReached: z.boolean().optional(),
-  warmStartBest: measured.optional(),
-  warmStartLast: measured.optional(),
-  warmStartInitSeed: count.optional(),
-  warmStartRetries: count.optional(),
-});
-
-const BaseEvaluationSchema = z.object({ memberId: id, passAt1: measured, majAtG: measured, warmStartSteps: count.optional() });
-
-const BasePairSchema = z.object({
-  a: id,
-  b: id,
-  kappa: nullable,
-  bothWrongSame: measured,
-  passCorrelation: nullable.optional(),
-  pooledMajAtG: measured.optional(),
-});
-
-const RunSummarySchema = z.object({
-  seed: count,
-  arms: z
-    .array(
-      z.object({
-        id,
-        scheme: z.enum(REWARD_SCHEMES),
-        members: z
-          .array(
-            z.object({
-              id,
-              family: label,
-              params: count,
-              history: z.array(MemberStepMetricsSchema.extend({ step })).max(L.steps),
-              collapseStep: step.nullable(),
-            }),
-          )
-          .max(L.members),
-        pairs: z.array(PairMetricsSchema.extend({ step })).max(L.pairs * L.steps),
-        ensemble: z.array(z.object({ step, majAtG: measured })).max(L.steps),
-      }),
-    )
-    .max(L.arms),
-  base: z.array(BaseEvaluationSchema).max(L.members),
-  baseKappa: z.array(BasePairSchema).max(L.pairs),
-  medianStepMs: measured,
-  backend: label,
-  halt: z.object({ step: step.min(1), armId: id, memberId: id, quantity: z.enum(NONFINITE_QUANTITIES) }).optional(),
 });
 
 export const RecordedEventSchema = z.discriminatedUnion('type', [
@@ -206,17 +96,7 @@ export const RecordedEventSchema = z.discriminatedUnion('type', [
 export const MAX_EVENTS = L.steps + 2;
 export const RecordedEventsSchema = z.array(RecordedEventSchema).max(MAX_EVENTS);
 
-// The schemas follow events.ts: their output is a RecordedEvent, and a field added to one of the
-// types but not to its schema (zod would drop it from imported files) fails the typecheck here.
+// The schemas follow events.ts: their output is a RecordedEvent (the summary's schemas are
+// checked against their types in summarySchema.ts).
 type Parsed = z.output<typeof RecordedEventSchema>;
 export const asRecordedEvent = (e: Parsed): RecordedEvent => e;
-type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
-type Out<S extends z.ZodType> = z.output<S>;
-export const SCHEMAS_FOLLOW_TYPES: [
-  SameKeys<MemberStepMetrics, Out<typeof MemberStepMetricsSchema>>,
-  SameKeys<PairMetrics, Out<typeof PairMetricsSchema>>,
-  SameKeys<MemberInfo, Out<typeof MemberInfoSchema>>,
-  SameKeys<BasePair, Out<typeof BasePairSchema>>,
-  SameKeys<RunSummary, Out<typeof RunSummarySchema>>,
-  SameKeys<RunSummary['arms'][number], Out<typeof RunSummarySchema>['arms'][number]>,
-] = [true, true, true, true, true, true];

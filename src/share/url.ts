@@ -15,6 +15,7 @@ import { getPreset, PRESETS } from '../core/experiment/presets';
 import { type ExperimentSpec, parseSpec } from '../core/experiment/spec';
 import { type JsonObject, applyMergePatch, checkPatch, mergePatchDiff } from './mergePatch';
 import { sortedJson } from '../core/json';
+import { migrate, quoteText, versionProblem } from '../core/persisted';
 
 export const SHARE_PARAMS = {
   /** Link format version: SHARE_VERSION when written; older ones are migrated, newer refused. */
@@ -97,9 +98,8 @@ export function decodeShare(search: string, migrations: Readonly<Record<number, 
   if (v === null && s !== null) return fail('it has changes (s=) but no format version (v=)');
   const version = v === null ? SHARE_VERSION : /^\d{1,4}$/.test(v) ? Number(v) : Number.NaN;
   if (Number.isNaN(version)) return fail(`the format version v=${quote(v)} is not a number`);
-  if (version > SHARE_VERSION) {
-    return fail(`it was made by a newer Cohort Lab (link format v${version}; this page reads up to v${SHARE_VERSION}). Reload the page to get the latest version`);
-  }
+  const newer = versionProblem(version, SHARE_VERSION, LINK_WORDS);
+  if (newer) return fail(newer.why);
   if (presetId === null) return fail('it names no preset (preset=)');
 
   let patch: JsonObject = {};
@@ -109,19 +109,9 @@ export function decodeShare(search: string, migrations: Readonly<Record<number, 
     patch = read;
   }
 
-  let payload: SharePayload = { v: version, preset: presetId, patch, presetHash: params.get(SHARE_PARAMS.presetHash) };
-  while (payload.v < SHARE_VERSION) {
-    const migrate = Object.prototype.hasOwnProperty.call(migrations, payload.v) ? migrations[payload.v] : undefined;
-    if (!migrate) return fail(`link format v${payload.v} is no longer supported`);
-    let next: SharePayload | null = null;
-    try {
-      next = migrate(payload);
-    } catch {
-      // A migration is our code, but the payload it reads is not: treat a throw as a bad link.
-    }
-    if (!next || !(next.v > payload.v)) return fail(`it could not be upgraded from link format v${payload.v}`);
-    payload = next;
-  }
+  const up = migrate<SharePayload>({ v: version, preset: presetId, patch, presetHash: params.get(SHARE_PARAMS.presetHash) }, SHARE_PARAMS.v, SHARE_VERSION, migrations, LINK_WORDS);
+  if (!up.ok) return fail(up.why);
+  const payload = up.doc;
 
   const preset = getPreset(payload.preset);
   if (!preset) return fail(`there is no preset ${quote(payload.preset)} (known: ${Object.keys(PRESETS).join(', ')})`);
@@ -138,15 +128,14 @@ export function decodeShare(search: string, migrations: Readonly<Record<number, 
   return { kind: 'ok', presetId: preset.id, spec: parsed.spec, edited, warnings };
 }
 
+const LINK_WORDS = { what: 'link format' };
+
 function fail(why: string): DecodeResult {
   return { kind: 'error', message: `This shared link could not be loaded: ${why}.` };
 }
 
 /** Untrusted text quoted for a message (shown as text, never HTML), cut to a readable length. */
-function quote(text: string | null): string {
-  const t = text ?? '';
-  return JSON.stringify(t.length > 40 ? `${t.slice(0, 40)}…` : t);
-}
+const quote = (text: string | null): string => quoteText(text ?? '');
 
 /** s= -> a checked patch object, or why not. */
 function readPatch(s: string): JsonObject | string {

@@ -45,7 +45,14 @@ describe('stored data is checked as it is read back', () => {
 
   it('the checkpoint schema reads the runner checkpoint version', () => {
     expect(checkpoint(1).version).toBe(CHECKPOINT_VERSION);
-    expect(checkLoadedRun(meta(), rows(eventsThrough(1)), { ...checkpoint(1), version: 2 })).toMatchObject({ ok: false, problem: expect.stringContaining('version') });
+    expect(checkLoadedRun(meta(), rows(eventsThrough(1)), { ...checkpoint(1), version: 2 })).toMatchObject({
+      ok: false,
+      problem: 'its checkpoint is damaged (it was made by a newer Cohort Lab (checkpoint format v2; this page reads up to v1). Reload the page to get the latest version)',
+    });
+    expect(checkLoadedRun(meta(), rows(eventsThrough(1)), { ...checkpoint(1), version: 0 })).toMatchObject({
+      ok: false,
+      problem: 'its checkpoint is damaged (checkpoint format v0 is no longer supported (this page reads v1))',
+    });
   });
 
   const problemOf = (m: unknown, evs: unknown[], cp: unknown) => {
@@ -65,11 +72,26 @@ describe('stored data is checked as it is read back', () => {
     expect(problemOf(meta(), rows([step(1)]), null)).toBe('saved event 0 is out of order');
     expect(problemOf(meta(), rows([base, step(1), done(), step(2)]), null)).toBe('saved event 3 is out of order');
     expect(problemOf(meta(), rows(eventsThrough(3)), checkpoint(5))).toBe('its checkpoint is at step 5 but its events end at step 3');
-    expect(problemOf(meta(), rows(eventsThrough(3)), checkpoint(2, { spec: { ...spec, seed: spec.seed + 1 } }))).toBe('its checkpoint belongs to another experiment');
+    expect(problemOf(meta(), rows(eventsThrough(3)), checkpoint(2, { spec: { ...spec, seed: spec.seed + 1 } }))).toBe(
+      'its checkpoint does not fit it (the checkpoint was taken from another experiment)',
+    );
     const bad = checkpoint(2);
     bad.references.A[0].values = new Float32Array(3);
-    expect(problemOf(meta(), rows(eventsThrough(3)), bad)).toMatch(/as many values as its shape/);
+    expect(problemOf(meta(), rows(eventsThrough(3)), bad)).toMatch(/^its checkpoint is damaged \(it holds invalid values: references\.A\.0\.values: weight "w" of shape \[2, 2\] needs 4 values, it holds 3\)$/);
     expect(problemOf(meta(), rows(eventsThrough(3)), { ...checkpoint(2), arms: [{ id: 'self', members: [{ id: 'A', weights: [{ name: 'w', shape: [1], values: [1] }] }] }] })).toMatch(/^its checkpoint is damaged/);
+  });
+
+  it('reads the checkpoint with the checkpoint format: finite values only, every arm and member of its experiment', () => {
+    const nan = checkpoint(2);
+    nan.arms[1].members[0].optimizer.v[0][2] = Number.NaN;
+    expect(problemOf(meta(), rows(eventsThrough(3)), nan)).toBe('its checkpoint is damaged (it holds invalid values: arms.1.members.0.optimizer.v.0: value 2 is not finite (NaN))');
+    const late = checkpoint(2);
+    late.summary.medianStepMs = Infinity;
+    expect(problemOf(meta(), rows(eventsThrough(3)), late)).toMatch(/^its checkpoint is damaged \(it holds invalid values: summary\.medianStepMs: /);
+    const noPeer = checkpoint(2);
+    noPeer.arms = noPeer.arms.filter((a) => a.id !== 'peer');
+    expect(problemOf(meta(), rows(eventsThrough(3)), noPeer)).toBe('its checkpoint does not fit it (the checkpoint lacks arm "peer")');
+    expect(problemOf(meta(), rows(eventsThrough(3)), { ...checkpoint(2), step: -1 })).toBe('its checkpoint does not fit it (the checkpoint is at step -1, outside 0-8)');
   });
 });
 

@@ -8,7 +8,8 @@
  * ({ seq, event }, seq = 0, 1, 2, ... in the order they came), and its latest checkpoint.
  */
 import { z } from 'zod';
-import type { Checkpoint } from '../../core/experiment/runner';
+import { type Checkpoint, checkpointSpecProblem, parseCheckpoint } from '../../core/experiment/checkpoint';
+import { zodIssues } from '../../core/persisted';
 import { type ExperimentSpec, ExperimentSpecSchema } from '../../core/experiment/spec';
 import { getPreset } from '../../core/experiment/presets';
 import { nonFiniteNumberAt, sortedJson } from '../../core/json';
@@ -60,7 +61,6 @@ export const MAX_NAME_CHARS = 80;
 /** Any number; checkLoadedRun refuses NaN and infinities anywhere in an event (nonFiniteNumberAt). */
 const num = z.custom<number>((v) => typeof v === 'number', 'expected a number');
 const int = z.number().int().min(0);
-const f32 = z.custom<Float32Array>((v) => v instanceof Float32Array, 'expected a Float32Array');
 
 export const SavedRunMetaSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are 1-64 letters, digits, - or _'),
@@ -119,38 +119,11 @@ export const SavedEventSchema = z.object({
   event: z.discriminatedUnion('type', [BaseEventSchema, StepEventSchema, DoneEventSchema, NonFiniteEventSchema]),
 });
 
-const NamedWeightSchema = z
-  .object({ name: z.string(), shape: z.array(int), values: f32 })
-  .refine((w) => w.shape.reduce((a, b) => a * b, 1) === w.values.length, 'a weight has as many values as its shape says');
-/** The runner's Checkpoint (core/experiment/runner.ts); version 1 is CHECKPOINT_VERSION (runData.test.ts checks). */
-export const CheckpointSchema = z.looseObject({
-  version: z.literal(1),
-  spec: z.unknown(),
-  step: int,
-  members: z.array(z.looseObject({ id: z.string() })),
-  references: z.record(z.string(), z.array(NamedWeightSchema)),
-  arms: z.array(
-    z.object({
-      id: z.string(),
-      members: z.array(z.object({ id: z.string(), weights: z.array(NamedWeightSchema), optimizer: z.object({ step: int, m: z.array(f32), v: z.array(f32) }) })),
-    }),
-  ),
-  summary: z.looseObject({ arms: z.array(z.unknown()), base: z.array(z.unknown()) }),
-});
-
-/** The first few zod issues in words: "path: message; ...". */
-function issues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
-    .join('; ');
-}
-
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 export function checkMeta(raw: unknown): Checked<SavedRunMeta> {
   const r = SavedRunMetaSchema.safeParse(raw);
-  return r.success ? { ok: true, value: r.data } : { ok: false, problem: issues(r.error) };
+  return r.success ? { ok: true, value: r.data } : { ok: false, problem: zodIssues(r.error) };
 }
 
 /**
@@ -165,7 +138,7 @@ export function checkLoadedRun(rawMeta: unknown, rawEvents: unknown[], rawCheckp
   let lastStep = 0;
   for (const [i, raw] of rawEvents.entries()) {
     const r = SavedEventSchema.safeParse(raw);
-    if (!r.success) return { ok: false, problem: `saved event ${i} is damaged (${issues(r.error)})` };
+    if (!r.success) return { ok: false, problem: `saved event ${i} is damaged (${zodIssues(r.error)})` };
     if (r.data.seq !== i) return { ok: false, problem: `saved event ${i} is missing` };
     // A run stops at the step that would record a NaN or an infinity: one stored is damage.
     const bad = nonFiniteNumberAt(r.data.event);
@@ -181,11 +154,13 @@ export function checkLoadedRun(rawMeta: unknown, rawEvents: unknown[], rawCheckp
   }
   let checkpoint: Checkpoint | null = null;
   if (rawCheckpoint != null) {
-    const r = CheckpointSchema.safeParse(rawCheckpoint);
-    if (!r.success) return { ok: false, problem: `its checkpoint is damaged (${issues(r.error)})` };
-    // Checked above as far as the page uses it; the runner checks names and shapes as it loads weights.
-    checkpoint = r.data as unknown as Checkpoint;
-    if (sortedJson(checkpoint.spec) !== sortedJson(meta.value.spec)) return { ok: false, problem: 'its checkpoint belongs to another experiment' };
+    // The checkpoint format's own checks (core/experiment/checkpoint.ts); the worker and the
+    // runner add the shapes of the weights when a resume hands it back.
+    const r = parseCheckpoint(rawCheckpoint);
+    if (!r.ok) return { ok: false, problem: `its checkpoint is damaged (${r.problem})` };
+    checkpoint = r.checkpoint;
+    const problem = checkpointSpecProblem(meta.value.spec, checkpoint);
+    if (problem) return { ok: false, problem: `its checkpoint does not fit it (${problem})` };
     if (checkpoint.step > lastStep) return { ok: false, problem: `its checkpoint is at step ${checkpoint.step} but its events end at step ${lastStep}` };
   }
   return { ok: true, value: { meta: meta.value, events, checkpoint } };

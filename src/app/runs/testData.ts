@@ -37,16 +37,24 @@ export function eventsThrough(n: number): RecordedEvent[] {
   return n === spec.steps ? [...evs, done()] : evs;
 }
 
+/** A checkpoint of `spec` at `atStep` as the page stores it: every member and arm, tiny weights. */
 export function checkpoint(atStep: number, over: Partial<Checkpoint> = {}): Checkpoint {
-  const w = { name: 'w', shape: [2, 2], values: new Float32Array([1, 2, 3, 4]) };
+  const w = () => ({ name: 'w', shape: [2, 2], values: new Float32Array([1, 2, 3, 4]) });
+  const ids = spec.members.map((m) => m.id);
   return {
     version: 1,
     spec,
     step: atStep,
-    members: [{ id: 'A', family: 'mlp', params: 4, label: 'A' }],
-    references: { A: [w] },
-    arms: [{ id: 'self', members: [{ id: 'A', weights: [w], optimizer: { step: atStep, m: [new Float32Array(4)], v: [new Float32Array(4)] } }] }],
-    summary,
+    members: ids.map((id) => ({ id, family: 'mlp', params: 4, label: id })),
+    references: Object.fromEntries(ids.map((id) => [id, [w()]])),
+    arms: spec.arms.map((a) => ({
+      id: a.id,
+      members: a.members.map((id) => ({ id, weights: [w()], optimizer: { step: atStep, m: [new Float32Array(4)], v: [new Float32Array(4)] } })),
+    })),
+    summary: {
+      ...summary,
+      arms: spec.arms.map((a) => ({ id: a.id, scheme: a.scheme, members: a.members.map((id) => ({ id, family: 'mlp', params: 4, history: [], collapseStep: null })), pairs: [], ensemble: [] })),
+    },
     ...over,
   };
 }

@@ -2,7 +2,7 @@
  * What a run reports: the runner yields these events, the worker forwards them to the UI, and the
  * CLI folds them into its JSON. Plain data only (structured-clone safe, JSON safe).
  */
-import type { ExperimentSpec, RewardSchemeId } from './spec';
+import type { RewardSchemeId } from './spec';
 
 /** Per step, per member of an arm. Rates are in [0, 1]; null where undefined (e.g. no labeled prompt). */
 export interface MemberStepMetrics {
@@ -221,8 +221,5 @@ export interface RunSummary {
   halt?: RunHalt;
 }
 
-export interface ExperimentResultFile {
-  version: 1;
-  spec: ExperimentSpec;
-  runs: RunSummary[];
-}
+/** The CLI's result file: its format, versions and reader are in resultFile.ts. */
+export type { ExperimentResultFile } from './resultFile';

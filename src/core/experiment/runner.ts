@@ -13,10 +13,12 @@
 import * as tf from '@tensorflow/tfjs';
 import { Rng } from '../random';
 import type { NamedWeight, Policy } from '../models/policy';
+import { CHECKPOINT_VERSION, CheckpointError, type Checkpoint } from './checkpoint';
+import { readCheckpoint } from './checkpointShapes';
 import { getTask, sequenceLength, type Split } from '../tasks/index';
 import { VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Task } from '../tasks/types';
-import { Adam, type AdamState } from '../adam';
+import { Adam } from '../adam';
 import { evaluatePolicy, type Evaluation } from '../evaluate';
 import { policyConfigFor, type WarmMember } from './cohort';
 import type { WarmStartCache } from './warmStartCache';
@@ -28,25 +30,15 @@ import { cohortStep, evaluateCohort } from './step';
 import { experimentSplit, stepPromptIndices } from './data';
 import { emptySummary, foldEvent } from './summary';
 import type { ExperimentSpec } from './spec';
-import type { ArmStepMetrics, BaseEvaluation, MemberInfo, RunnerEvent, RunSummary } from './events';
+import type { ArmStepMetrics, BaseEvaluation, RunnerEvent, RunSummary } from './events';
 import { checkMemory, type MemoryLimits } from './budget';
 import { type BlowUp, blowUpExplanation } from './blowUp';
 
 /** Thrown by events() before the base evaluation when a member missed its warm-start target. */
 export { WarmStartMissError } from './warmStartCohort';
 
-export const CHECKPOINT_VERSION = 1;
-
-export interface Checkpoint {
-  version: typeof CHECKPOINT_VERSION;
-  spec: ExperimentSpec;
-  /** Last completed RL step. */
-  step: number;
-  members: MemberInfo[];
-  references: Record<string, NamedWeight[]>;
-  arms: { id: string; members: { id: string; weights: NamedWeight[]; optimizer: AdamState }[] }[];
-  summary: RunSummary;
-}
+/** The checkpoint format (checkpoint.ts: its version, schema, migrations and checks). */
+export { CHECKPOINT_VERSION, CheckpointError, type Checkpoint } from './checkpoint';
 
 export interface RunOptions {
   checkpoint?: Checkpoint;
@@ -122,7 +114,12 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
     rng: root.child(purpose),
   });
 
-  async function restore(cp: Checkpoint): Promise<void> {
+  async function restore(input: Checkpoint): Promise<void> {
+    // Refused whole before any tensor exists (checkpoint.ts): another spec or version, a step
+    // outside 0..steps, missing or extra arms or members, other shapes, non-finite values.
+    const read = readCheckpoint(spec, input);
+    if (!read.ok) throw new CheckpointError(read.problem);
+    const cp = read.checkpoint;
     for (const m of spec.members) {
       const policy = createPolicy(policyConfigFor(m, VOCAB_SIZE, maxLen), root.child(`init/${m.initSeed}/${m.family}`));
       policy.importWeights(cp.references[m.id]);

@@ -88,12 +88,15 @@ export class WarmStartFileError extends Error {
   override name = 'WarmStartFileError';
 }
 
-const WEIGHT_NAME = /^[A-Za-z0-9_./-]{1,96}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** A weight's name and shape as stored: here, and in checkpoints (checkpoint.ts). */
+export const weightName = z.string().regex(/^[A-Za-z0-9_./-]{1,96}$/, 'weight names are 1-96 letters, digits, _ . / or -');
+export const weightShape = z.array(z.number().int().min(1).max(1 << 20)).max(4);
+
 const WeightJsonSchema = z.object({
-  name: z.string().regex(WEIGHT_NAME, 'weight names are 1-96 letters, digits, _ . / or -'),
-  shape: z.array(z.number().int().min(1).max(1 << 20)).max(4),
+  name: weightName,
+  shape: weightShape,
   /** base64 of the float32 values, little-endian, row-major. */
   data: z.string().max(MAX_WARM_START_CHARS),
 });
