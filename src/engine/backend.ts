@@ -180,7 +180,7 @@ let facts: Promise<DeviceFacts> | null = null;
 /** This browser and its WebGPU adapter, for the key a measured choice is remembered under. */
 export function deviceFacts(): Promise<DeviceFacts> {
   facts ??= (async () => {
-    const nav = globalThis.navigator as Navigator | undefined;
+    const nav = globalThis.navigator as typeof globalThis.navigator | undefined; // a worker's WorkerNavigator or the page's Navigator (bench.html)
     let adapter: AdapterFacts | null = null;
     try {
       const a = await Promise.race([
