@@ -14,7 +14,7 @@
 interface Performance {
   now(): number;
 }
-declare var performance: Performance;
+declare const performance: Performance;
 
 /** Deep copy of plain data: specs, JSON, metrics (Node 17). */
 declare function structuredClone<T>(value: T): T;
@@ -23,7 +23,7 @@ declare function structuredClone<T>(value: T): T;
 interface TextEncoder {
   encode(input?: string): Uint8Array<ArrayBuffer>;
 }
-declare var TextEncoder: { new (): TextEncoder; prototype: TextEncoder };
+declare const TextEncoder: { new (): TextEncoder; prototype: TextEncoder };
 
 /** Base64 of the weights in warm-start files (Node 16). */
 declare function atob(data: string): string;
@@ -38,4 +38,4 @@ interface Console {
   warn(...data: unknown[]): void;
   error(...data: unknown[]): void;
 }
-declare var console: Console;
+declare const console: Console;

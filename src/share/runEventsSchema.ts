@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { REWARD_SCHEMES } from '../core/experiment/spec';
 import type { BasePair, MemberInfo, MemberStepMetrics, PairMetrics, RunSummary } from '../core/experiment/events';
-import type { RecordedEvent } from '../app/store/record';
+import type { RecordedEvent } from './record';
 
 /** Upper bounds of a run file, each at or above what the spec schema allows. */
 export const RUN_LIMITS = {

@@ -12,11 +12,11 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { Rng } from '../random';
-import type { NamedWeight, Policy } from '../models/policy';
+import type { NamedWeight } from '../models/policy';
 import { getTask, sequenceLength, type Split } from '../tasks/index';
 import { VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Task } from '../tasks/types';
-import { Adam, type AdamState } from '../adam';
+import type { AdamState } from '../adam';
 import { evaluatePolicy, type Evaluation } from '../evaluate';
 import { policyConfigFor, type WarmMember } from './cohort';
 import type { WarmStartCache } from './warmStartCache';
@@ -28,7 +28,7 @@ import { cohortStep, evaluateCohort } from './step';
 import { experimentSplit, stepPromptIndices } from './data';
 import { emptySummary, foldEvent } from './summary';
 import type { ExperimentSpec } from './spec';
-import type { ArmStepMetrics, BaseEvaluation, MemberInfo, RunnerEvent, RunSummary } from './events';
+import type { ArmStepMetrics, MemberInfo, RunnerEvent, RunSummary } from './events';
 import { checkMemory, type MemoryLimits } from './budget';
 
 /** Thrown by events() before the base evaluation when a member missed its warm-start target. */
