@@ -25,7 +25,8 @@ const noReact = { regex: '^(react|react-dom)(/|$)', message: 'No React here: Rea
 
 export default defineConfig([
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
-  globalIgnores(['dist/', 'test-results/', 'playwright-report/', '.vite/', '.tsbuild/', 'out/', 'results/', 'tmp/', 'public/']),
+  // What .gitignore ignores (build output, reports, scratch folders).
+  globalIgnores(['dist/', 'test-results/', 'playwright-report/', '.vite/', '.tsbuild/', 'out/', 'results/tmp/', 'tmp/']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
