@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 /** Label and node arguments (relative to the repository root) of each check. */
 export const CHECKS = [
-  { label: 'typecheck', args: ['node_modules/typescript/bin/tsc', '-b'] },
+  { label: 'typecheck', args: ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.layers.json'] },
   { label: 'lint', args: ['node_modules/eslint/bin/eslint.js', '.'] },
 ];
 

@@ -18,13 +18,13 @@ async function runLogged(args: string[]) {
 }
 
 describe('the checks before the tests', () => {
-  it('are the layered typecheck (tsc -b) and the lint (eslint .)', () => {
+  it('are the layered typecheck (tsc -b tsconfig.layers.json) and the lint (eslint .)', () => {
     expect(CHECKS).toEqual([
-      { label: 'typecheck', args: ['node_modules/typescript/bin/tsc', '-b'] },
+      { label: 'typecheck', args: ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.layers.json'] },
       { label: 'lint', args: ['node_modules/eslint/bin/eslint.js', '.'] },
     ]);
     const scripts = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).scripts;
-    expect([scripts.typecheck, scripts.lint]).toEqual(['tsc -b', 'eslint .']);
+    expect([scripts.typecheck, scripts.lint]).toEqual(['tsc -b tsconfig.layers.json', 'eslint .']);
   });
 
   it('count one passed and print nothing of a command that exits 0', async () => {

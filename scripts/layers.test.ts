@@ -25,9 +25,9 @@ function layerConfig(file: string): ts.ParsedCommandLine {
   return parsed;
 }
 
-/** The layers tsconfig.json lists (what `tsc -b` checks). */
+/** The layers tsconfig.layers.json lists (what `npm run typecheck`, tsc -b, checks). */
 function layers(): string[] {
-  const solution = ts.parseConfigFileTextToJson('tsconfig.json', readFileSync(join(ROOT, 'tsconfig.json'), 'utf8'));
+  const solution = ts.parseConfigFileTextToJson('tsconfig.layers.json', readFileSync(join(ROOT, 'tsconfig.layers.json'), 'utf8'));
   const refs = (solution.config as { references: { path: string }[] }).references;
   return refs.map((r) => r.path.replace(/^\.\//, ''));
 }

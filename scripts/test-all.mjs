@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// npm test: the layered typecheck (tsc -b) and the lint (ESLint), then unit tests (Vitest, Node),
-// then e2e tests (Playwright, Chromium), one summary. The typecheck and the lint count as one test
-// each, passed or failed; their output is shown when they fail.
+// npm test: the layered typecheck (tsc -b tsconfig.layers.json) and the lint (ESLint), then unit
+// tests (Vitest, Node), then e2e tests (Playwright, Chromium), one summary. The typecheck and the
+// lint count as one test each, passed or failed; their output is shown when they fail.
 // The working tree must be as clean after as before (a test that wrote a tracked file counts as a
 // failure). The last line printed is exactly `N passed, N failed` (CI reads it); exit code 1 if any failed.
 // A runner that crashes (non-zero exit without a usable JSON report) counts as at least 1 failed.
