@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests run in Node on the tfjs wasm (or cpu) backend; see docs/TFJS-AND-BROWSER.md.
+// Unit tests run in Node on the tfjs wasm (or cpu) backend; see docs/TFJS-AND-BROWSER.md, "In Node".
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'cli/**/*.test.ts', 'scripts/**/*.test.ts'],

@@ -30,6 +30,16 @@ const ARGS = [
   '--disable-sync',
 ];
 
+/**
+ * The page's globals as the callbacks passed to page.evaluate see them. Those callbacks run in
+ * Chromium, but this file compiles with Node's types (tsconfig.node.json: no DOM), so they reach
+ * the page through globalThis with this type (bench.html sets __bench: src/bench/bench-page.ts).
+ */
+type InPage = {
+  __bench?: { rows: BenchRow[]; error?: string };
+  document: { querySelector(selector: string): { disabled?: boolean } | null };
+};
+
 const firstLine = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0] : String(e));
 
 export interface BrowserBenchOptions {
@@ -66,8 +76,8 @@ export async function runBrowserBench(
       try {
         const q = new URLSearchParams({ backend: b, cases: opts.cases.join(','), repeats: String(opts.repeats), warmup: String(opts.warmup) });
         await page.goto(`${url}bench.html?${q}`);
-        await page.waitForFunction(() => window.__bench !== undefined, undefined, { timeout: opts.timeoutMs ?? 30 * 60_000, polling: 1000 });
-        const result = await page.evaluate(() => window.__bench!);
+        await page.waitForFunction(() => (globalThis as unknown as InPage).__bench !== undefined, undefined, { timeout: opts.timeoutMs ?? 30 * 60_000, polling: 1000 });
+        const result = await page.evaluate(() => (globalThis as unknown as InPage).__bench!);
         if (result.error) skipped.push(`browser ${b}: ${result.error}`);
         rows.push(...result.rows);
       } catch (e) {
@@ -127,7 +137,7 @@ export async function runPageBench(query: string, timeoutMs: number, log: (line:
     const start = page.getByTestId('start');
     await start.waitFor({ state: 'visible', timeout: timeoutMs });
     await page.waitForFunction(() => {
-      const b = document.querySelector('[data-testid="start"]') as HTMLButtonElement | null;
+      const b = (globalThis as unknown as InPage).document.querySelector('[data-testid="start"]');
       return b !== null && !b.disabled;
     }, undefined, { timeout: timeoutMs, polling: 100 });
     const startEnabledS = since();

@@ -8,7 +8,7 @@
  * warm-start target stops the run before RL: a one-line message naming it and exit code 1.
  */
 import { writeFileSync } from 'node:fs';
-import { choiceFlag, intFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
+import { choiceFlag, intFlag, parseArgs, seedsFlag, runMain } from './args';
 import { resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
 import { initNodeBackend } from '../src/engine/node-backend';
 import { NonFiniteRunError, WarmStartMissError } from '../src/core/experiment/runner';

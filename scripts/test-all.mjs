@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// npm test: unit tests (Vitest, Node) then e2e tests (Playwright, Chromium), one summary.
+// npm test: the layered typecheck (tsc -b tsconfig.layers.json) and the lint (ESLint), then unit
+// tests (Vitest, Node), then e2e tests (Playwright, Chromium), one summary. The typecheck and the
+// lint count as one test each, passed or failed; their output is shown when they fail.
 // The working tree must be as clean after as before (a test that wrote a tracked file counts as a
 // failure). The last line printed is exactly `N passed, N failed` (CI reads it); exit code 1 if any failed.
 // A runner that crashes (non-zero exit without a usable JSON report) counts as at least 1 failed.
@@ -7,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHECKS, runCheck } from './checks.mjs';
 import { E2E_JSON, countPlaywright } from './run-e2e.mjs';
 import { treeChanges, treeState } from './tree-state.mjs';
 
@@ -67,6 +70,9 @@ mkdirSync(join(root, 'test-results'), { recursive: true });
 rmSync(UNIT_JSON, { force: true });
 rmSync(E2E_JSON, { force: true });
 
+// The typecheck and the lint at once (each is mostly one core's work), before the tests.
+const checks = await Promise.all(CHECKS.map((c) => runCheck(root, c.label, c.args)));
+
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const unitRun = run('unit', [
   vitest,
@@ -85,9 +91,11 @@ const e2e = tally('e2e', e2eRun.code, countPlaywright(fresh(E2E_JSON, e2eRun.sta
 const dirtied = treeChanges(treeBefore, treeState(root));
 if (dirtied.length) console.log(`the tests changed the working tree (counted as 1 failed):\n  ${dirtied.join('\n  ')}`);
 
-const passed = unit.passed + e2e.passed;
-const failed = unit.failed + e2e.failed + (dirtied.length ? 1 : 0);
+const sum = (key) => checks.reduce((n, c) => n + c[key], 0);
+const passed = sum('passed') + unit.passed + e2e.passed;
+const failed = sum('failed') + unit.failed + e2e.failed + (dirtied.length ? 1 : 0);
 console.log('');
+CHECKS.forEach((c, i) => console.log(`${c.label}: ${checks[i].failed ? 'failed' : 'passed'} (${checks[i].seconds} s)`));
 console.log(`unit: ${unit.passed} passed, ${unit.failed} failed (${unitRun.seconds} s)`);
 console.log(`e2e:  ${e2e.passed} passed, ${e2e.failed} failed (${e2eRun.seconds} s)`);
 console.log(`${passed} passed, ${failed} failed`);

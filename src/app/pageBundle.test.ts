@@ -58,7 +58,7 @@ function pagePackages(entry: string): Map<string, string[]> {
       }
     }
   };
-  walk(join(SRC, 'main.tsx'), ['main.tsx']);
+  walk(entry, [relative(SRC, entry)]);
   return packages;
 }
 

@@ -3,7 +3,7 @@
  *
  * Nothing here imports Vite-only (`?url`) or Node-only (`webgpu`, `fs`) modules, so both sides can
  * use it. The webgpu backend is always registered from a device we create ourselves, so that we
- * can watch `device.lost` (tfjs 4.22 does not) and re-create it later.
+ * can watch `device.lost` (tfjs 4.22 does not) and re-create it later (docs/TFJS-AND-BROWSER.md).
  */
 import * as tf from '@tensorflow/tfjs';
 
@@ -235,7 +235,8 @@ export function releaseWebGPU(): void {
 
 /**
  * `tf.setBackend(name)` returns false (and tfjs silently keeps another backend) on failure; this
- * throws instead, and runs one tiny op with an async readback to prove the backend computes.
+ * throws instead, and runs one tiny op with an async readback to prove the backend computes
+ * (docs/TFJS-AND-BROWSER.md, "Choosing a backend").
  */
 export async function activateBackend(name: BackendName): Promise<void> {
   let ok: boolean;

@@ -122,7 +122,7 @@ export async function activateForMeasurement(name: BackendName): Promise<{ detai
   return { detail: null, software: false };
 }
 
-/** Renderer strings of CPU-emulated WebGL (Chromium's SwiftShader, Mesa's llvmpipe/softpipe, Windows' WARP). */
+/** Renderer strings of CPU-emulated WebGL (Chromium's SwiftShader, Mesa's llvmpipe/softpipe, Windows' WARP; docs/TFJS-AND-BROWSER.md). */
 const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render/i;
 
 /** The active WebGL backend's renderer ('SwiftShader Device (Subzero)', 'ANGLE (NVIDIA ...)'), if it tells. */
@@ -141,7 +141,8 @@ function webglRenderer(): string | null {
 
 /**
  * Cut short a WebGPU step that a measurement gave up: switch tfjs to cpu (so nothing re-creates a
- * backend behind our back), then destroy the device, which rejects the pending readback.
+ * backend behind our back), then destroy the device, which rejects the pending readback
+ * (docs/TFJS-AND-BROWSER.md, "Giving up a step").
  */
 export async function abortWebGPUWork(): Promise<void> {
   try {
@@ -180,7 +181,7 @@ let facts: Promise<DeviceFacts> | null = null;
 /** This browser and its WebGPU adapter, for the key a measured choice is remembered under. */
 export function deviceFacts(): Promise<DeviceFacts> {
   facts ??= (async () => {
-    const nav = globalThis.navigator as Navigator | undefined;
+    const nav = globalThis.navigator as typeof globalThis.navigator | undefined; // a worker's WorkerNavigator or the page's Navigator (bench.html)
     let adapter: AdapterFacts | null = null;
     try {
       const a = await Promise.race([

@@ -85,7 +85,7 @@ export interface DeviceFacts {
 
 const SOFTWARE_RE = /swiftshader|llvmpipe|lavapipe|softpipe|basic render driver/i;
 
-/** SwiftShader and other CPU emulations: `architecture === 'swiftshader'` or a fallback adapter. */
+/** SwiftShader and other CPU emulations: `architecture === 'swiftshader'` or a fallback adapter (docs/TFJS-AND-BROWSER.md). */
 export function isSoftwareAdapter(a: Partial<AdapterFacts> | null | undefined): boolean {
   if (!a) return false;
   if (a.isFallbackAdapter === true) return true;

@@ -9,7 +9,8 @@
  * bundled SwiftShader (Debian's lavapipe is rejected by Dawn): VK_ICD_FILENAMES points at
  * /usr/lib/chromium/vk_swiftshader_icd.json and Chromium's own libvulkan.so.1 is preloaded (the
  * in-process equivalent of LD_LIBRARY_PATH=/usr/lib/chromium, which only works when set before
- * Node starts). A process that used webgpu needs process.exit() (or releaseNodeWebGPU()) to end.
+ * Node starts). A process that used webgpu needs process.exit() (or releaseNodeWebGPU()) to end
+ * (docs/TFJS-AND-BROWSER.md).
  *
  * On failure it falls back (webgpu -> wasm -> cpu, wasm -> cpu) and says why in `reason`;
  * pass { fallback: false } to get an exception instead.

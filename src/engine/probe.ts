@@ -1,7 +1,7 @@
 /**
  * A tiny computation that proves a backend computes and differentiates: one matMul and one SGD
  * step of a 2-layer ReLU net on fixed data (no randomness, so every backend sees the same numbers).
- * Reads back only with `await data()` (never dataSync: it can lose the WebGPU device) and
+ * Reads back only with `await data()` (never dataSync: it can lose the WebGPU device; docs/TFJS-AND-BROWSER.md) and
  * disposes everything it creates.
  */
 import * as tf from '@tensorflow/tfjs';

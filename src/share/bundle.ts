@@ -1,5 +1,5 @@
 /**
- * Run files: a whole run (src/app/store/record.ts: the spec, the backend and the runner events) as
+ * Run files: a whole run (src/share/record.ts: the spec, the backend and the runner events) as
  * one versioned JSON document a student can download, keep, send and open again in the lab:
  *
  *   { "format": "cohort-lab-run", "version": 1, "name": "collapse, seed 1", "createdAt": "2025-…Z",
@@ -16,7 +16,7 @@ import { parseStrictJson } from './strictJson';
 import { version as appVersion } from '../../package.json';
 import { getPreset } from '../core/experiment/presets';
 import { ExperimentSpecSchema, SPEC_VERSION } from '../core/experiment/spec';
-import type { RecordedEvent, RunRecord } from '../app/store/record';
+import type { RecordedEvent, RunRecord } from './record';
 import { RecordedEventsSchema, RUN_LIMITS } from './runEventsSchema';
 import { z } from 'zod';
 import { isPlainObject, quoteText, upgrade, zodIssues } from '../core/persisted';
@@ -97,7 +97,7 @@ export function serializeBundle(record: RunRecord, runName: string, opts: { crea
 
 /** A name a run file can hold: one line, trimmed, cut to MAX_NAME_CHARS; 'Cohort Lab run' when empty. */
 export function cleanName(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what it removes
   const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, MAX_NAME_CHARS).trim();
   return line || 'Cohort Lab run';
 }

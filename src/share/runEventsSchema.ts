@@ -16,8 +16,8 @@
  */
 import { z } from 'zod';
 import { REWARD_SCHEMES } from '../core/experiment/spec';
-import { RUN_LIMITS, count, nullableNumber as nullable, runId as id, stepNumber as step, summarySchemas } from '../core/experiment/summarySchema';
-import type { RecordedEvent } from '../app/store/record';
+import { RUN_LIMITS, count, runId as id, stepNumber as step, summarySchemas } from '../core/experiment/summarySchema';
+import type { RecordedEvent } from './record';
 
 /** Upper bounds of a run file (the summary schemas' limits, src/core/experiment/summarySchema.ts). */
 export { RUN_LIMITS };

@@ -60,7 +60,7 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
   const model = useMemo(() => {
     const layers = compare.map((l) => ({ label: l.label, x: l.series.x, lines: build(l.series) }));
     return buildChartModel(series.x, build(series), layers, smoothing, seeds, marker);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version: the series grow in place (series.ts), version says when
   }, [build, series, version, compare, smoothing, seeds, marker]);
   const note = useMemo(() => constantNote(model.live), [model]);
   const lengthMax = axis === 'length' ? safeLengthMax(spec) : 0;

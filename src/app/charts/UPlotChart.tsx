@@ -179,7 +179,7 @@ export function UPlotChart(props: ChartProps) {
       u.destroy();
       plot.current = null;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt on a new shape only; data reaches it through the next effect
   }, [shapeKey]);
 
   // Feed new data to the existing instance.

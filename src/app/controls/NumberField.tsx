@@ -15,7 +15,7 @@ export function NumberField({ knob, path, value, onChange, compact }: { knob: Kn
   useEffect(() => {
     // Follow outside changes (a preset), but not while the text already means this value.
     if (Number(text) !== value && !(text === '' && Number.isNaN(value))) setText(Number.isNaN(value) ? '' : String(value));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on outside changes only: with `text` every keystroke would be reset
   }, [value]);
   const { problems } = useDraftValidation();
   const invalid = problemsExactly(problems, path).length > 0;

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { armMetrics, stepEvent } from '../store/fixtures';
-import { MEMBER_METRICS, PAIR_METRICS, appendStep, emptySeries } from '../store/series';
+import { MEMBER_METRICS, appendStep, emptySeries } from '../store/series';
 import { MEMBER_CSV_HEADER, PAIR_CSV_HEADER, csvCell, fileStem, memberMetricsCsv, metricsFile, metricsJson, pairMetricsCsv, toCsv } from './exportMetrics';
 
 /** A small RFC 4180 reader, to check that what is written reads back. */
@@ -17,13 +17,22 @@ function readCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += c;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += c;
   }
   return rows;
 }

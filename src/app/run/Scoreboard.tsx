@@ -20,7 +20,7 @@ export function Scoreboard() {
   const [saving, setSaving] = useState(false);
   const rows = useMemo(
     () => scoreRows(spec.arms, series, base, summary),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version: the series grow in place (series.ts), version says when
     [spec, series, base, summary, version],
   );
   const delta = spec.collapseDelta ?? 0.1;

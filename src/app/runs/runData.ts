@@ -12,7 +12,7 @@ import { type Checkpoint, checkpointSpecProblem, parseCheckpoint } from '../../c
 import { zodIssues } from '../../core/persisted';
 import { type ExperimentSpec, ExperimentSpecSchema } from '../../core/experiment/spec';
 import { getPreset } from '../../core/experiment/presets';
-import { nonFiniteNumberAt, sortedJson } from '../../core/json';
+import { nonFiniteNumberAt } from '../../core/json';
 import type { RunPhase } from '../../engine/protocol';
 import type { RecordedEvent, RunRecord } from '../store/record';
 

@@ -12,7 +12,7 @@
  * and backward; tfjs 4.22), so wrapping that instance method counts kernels exactly. customGrad
  * wrappers pass through it too but carry no kernelName; they are not kernels and are not counted
  * (the kernels inside them are). Readbacks: `t.data()` / `t.array()` go through `engine.read`,
- * `t.dataSync()` / `t.arraySync()` through `engine.readSync`; both are counted.
+ * `t.dataSync()` / `t.arraySync()` through `engine.readSync`; both are counted (docs/TFJS-AND-BROWSER.md).
  *
  * GPU level: `GPUComputePassEncoder.prototype.dispatchWorkgroups`, `GPUQueue.prototype.submit` and
  * `GPUBuffer.prototype.mapAsync` (READ maps only) for WebGPU, in the browser and in Node (Dawn's

@@ -12,13 +12,12 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { Rng } from '../random';
-import type { NamedWeight, Policy } from '../models/policy';
+import type { NamedWeight } from '../models/policy';
 import { CHECKPOINT_VERSION, CheckpointError, type Checkpoint } from './checkpoint';
 import { readCheckpoint } from './checkpointShapes';
 import { getTask, sequenceLength, type Split } from '../tasks/index';
 import { VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Task } from '../tasks/types';
-import { Adam } from '../adam';
 import { evaluatePolicy, type Evaluation } from '../evaluate';
 import { policyConfigFor, type WarmMember } from './cohort';
 import type { WarmStartCache } from './warmStartCache';
@@ -30,7 +29,7 @@ import { cohortStep, evaluateCohort } from './step';
 import { experimentSplit, stepPromptIndices } from './data';
 import { emptySummary, foldEvent } from './summary';
 import type { ExperimentSpec } from './spec';
-import type { ArmStepMetrics, BaseEvaluation, RunnerEvent, RunSummary } from './events';
+import type { ArmStepMetrics, RunnerEvent, RunSummary } from './events';
 import { checkMemory, type MemoryLimits } from './budget';
 import { type BlowUp, blowUpExplanation } from './blowUp';
 

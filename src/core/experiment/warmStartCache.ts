@@ -23,9 +23,8 @@
  * untrusted input (it is fetched): `decodeWarmStartFile`
  * checks its format, version, sizes, names, shapes, counts and that every value is finite.
  */
-import { z } from 'zod';
 import { Rng } from '../random';
-import type { NamedWeight, Policy } from '../models/policy';
+import type { Policy } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
 import { getTask, makeSplit, sequenceLength } from '../tasks/index';
 import { VOCAB, VOCAB_SIZE } from '../tasks/tokenizer';

@@ -123,7 +123,8 @@ export function embed(tokens: tf.Tensor2D, table: tf.Tensor): tf.Tensor3D {
   const [n, t] = tokens.shape;
   const [v, d] = table.shape;
   // int32 oneHot, then cast: on wasm (tfjs 4.22) oneHot's dtype argument is ignored and the int
-  // bits come back labelled float32 (1 reads as 1.4e-45), so oneHot(.., 'float32') is wrong there.
+  // bits come back labelled float32 (1 reads as 1.4e-45), so oneHot(.., 'float32') is wrong there
+  // (docs/TFJS-AND-BROWSER.md).
   const hot = tf.cast(tf.oneHot(tf.reshape(tokens, [-1]), v), 'float32') as tf.Tensor2D; // [N*T, V]
   return tf.reshape(tf.matMul(hot, table as tf.Tensor2D), [n, t, d]);
 }

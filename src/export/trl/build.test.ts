@@ -142,7 +142,7 @@ describe('the TRL export builder', () => {
     const ring = build(getPreset('ring')!.spec);
     const ringArm = JSON.parse(file(ring, 'config.json')).arms.find((a: { scheme: string }) => a.scheme === 'ring');
     expect(ringArm.members).toEqual(['A', 'B', 'C']);
-    expect(file(ring, 'launch.sh')).toMatch(/\n  ring\) MEMBERS=\(A B C\) ;;\n/);
+    expect(file(ring, 'launch.sh')).toMatch(/\n {2}ring\) MEMBERS=\(A B C\) ;;\n/);
     const teach = build(getPreset('peers-teach')!.spec);
     const t = JSON.parse(file(teach, 'config.json')).arms.find((a: { scheme: string }) => a.scheme === 'teacher');
     expect(t).toMatchObject({ scheme: 'teacher', members: ['A'], teacher: 'B' });

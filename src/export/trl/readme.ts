@@ -45,7 +45,7 @@ export function vllmRequirementsTxt(): string {
 }
 
 /** The shell-safe form of an id (ids are [A-Za-z0-9_-] by the spec's schema). */
-const sh = (s: string) => (/^[A-Za-z0-9_.\/-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const sh = (s: string) => (/^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** launch.sh: every member of one arm in its own accelerate world, in parallel. */
 export function launchScript(spec: ExperimentSpec): string {
