@@ -18,7 +18,7 @@ import { getPreset } from '../core/experiment/presets';
 import { ExperimentSpecSchema, SPEC_VERSION } from '../core/experiment/spec';
 import type { RecordedEvent, RunRecord } from '../app/store/record';
 import { RecordedEventsSchema, RUN_LIMITS } from './runEventsSchema';
-import { z } from 'zod';
+import { z } from '../core/zod';
 
 export const BUNDLE_FORMAT = 'cohort-lab-run';
 /** The run file format this code writes. Bump it, and add a BUNDLE_MIGRATIONS entry, when it changes. */

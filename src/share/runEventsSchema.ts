@@ -10,7 +10,7 @@
  * a null back as NaN, which is what the live run held and what the charts draw as a gap; counters
  * (steps, parameters, tokens) must be finite numbers.
  */
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { REWARD_SCHEMES } from '../core/experiment/spec';
 import type { BasePair, MemberInfo, MemberStepMetrics, PairMetrics, RunSummary } from '../core/experiment/events';
 import type { RecordedEvent } from '../app/store/record';

@@ -23,7 +23,7 @@
  * untrusted input (it is fetched): `decodeWarmStartFile`
  * checks its format, version, sizes, names, shapes, counts and that every value is finite.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { Rng } from '../random';
 import type { NamedWeight, Policy } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
