@@ -1,0 +1,71 @@
+/**
+ * The browser half of `npm run soak -- --browser` (cli/soak.ts drives it through
+ * cli/bench-browser.ts runBrowserSoak): bench.html in soak mode,
+ *
+ *   bench.html?mode=soak&backend=webgpu&preset=quick&steps=300&every=25
+ *
+ * runs the preset as `npm run soak` does on Node (src/core/benchmark/soak.ts: evaluation every
+ * 100 steps) on the page's main thread, with the shipped warm starts (public/warmstarts, as the
+ * lab uses them; on SwiftShader a warm start would take longer than the soak). Every `every`
+ * steps it reads tf.memory() and awaits window.__soakSample, which the driver exposes: it forces a
+ * garbage collection and reads the JS heap through the DevTools protocol while the page waits, so
+ * the heap is measured between two steps. At the end window.__soak holds the steps and seconds,
+ * or the error. Progress lines go to the console prefixed "bench:".
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { BackendReport } from '../engine/backend';
+import { browserWarmStartCache } from '../engine/warmStartSource';
+import { createRun } from '../core/experiment/runner';
+import { getPreset } from '../core/experiment/presets';
+import { soakSpec } from '../core/benchmark/soak';
+
+/** What the page knows at a sample; the driver adds the JS heap. */
+export interface SoakProbe {
+  step: number;
+  tensors: number;
+  tensorBytes: number;
+  /** Bytes tfjs-webgpu's buffer manager has allocated (its free pool included); null off webgpu. */
+  gpuBytes: number | null;
+}
+
+export interface SoakOutcome {
+  steps?: number;
+  seconds?: number;
+  /** Where the members' warm starts came from ('shipped', 'trained', ...), one per member. */
+  warmStarts?: string[];
+  error?: string;
+}
+
+declare global {
+  interface Window {
+    __soakSample?: (probe: SoakProbe) => Promise<void>;
+    __soak?: SoakOutcome;
+  }
+}
+
+export async function runSoakPage(params: URLSearchParams, report: BackendReport, say: (line: string) => void): Promise<SoakOutcome> {
+  const presetId = params.get('preset') ?? 'quick';
+  const preset = getPreset(presetId);
+  if (!preset) throw new Error(`unknown preset ${presetId}`);
+  const steps = Number(params.get('steps') ?? 300);
+  const every = Number(params.get('every') ?? 25);
+  if (!Number.isInteger(every) || every < 1) throw new Error(`every must be a whole number above 0, got ${params.get('every')}`);
+  const spec = soakSpec(preset.spec, steps);
+  const run = createRun(spec, { backend: report.backend, warmStartCache: browserWarmStartCache({ baseUrl: '/warmstarts/', store: null }) });
+  const t0 = performance.now();
+  let warmStarts: string[] = [];
+  try {
+    for await (const ev of run.events()) {
+      if (ev.type === 'base') {
+        warmStarts = ev.members.map((m) => `${m.id}: ${m.warmStartSource ?? 'unknown'}`);
+        say(`warm starts ${warmStarts.join(', ')}; RL from ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      }
+      if (ev.type !== 'step' || ev.step % every !== 0) continue;
+      const m = tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU?: number };
+      await window.__soakSample?.({ step: ev.step, tensors: m.numTensors, tensorBytes: m.numBytes, gpuBytes: m.numBytesAllocatedInGPU ?? null });
+    }
+  } finally {
+    run.dispose();
+  }
+  return { steps, seconds: (performance.now() - t0) / 1000, warmStarts };
+}
