@@ -110,6 +110,8 @@ export interface BrowserSoakOptions {
   steps: number;
   every: number;
   backend: string;
+  /** Stop the run after the first step that ends past this many minutes (undefined: run every step). */
+  minutes?: number;
   timeoutMs: number;
   log: (line: string) => void;
 }
@@ -120,6 +122,8 @@ export interface BrowserSoak {
   /** tfjs-webgpu's allocated buffer bytes at each sample (null off webgpu). */
   gpuBytes: (number | null)[];
   browser: string;
+  /** RL steps run (fewer than asked when --minutes stopped the run). */
+  steps: number;
   seconds: number;
   warmStarts: string[];
 }
@@ -154,11 +158,19 @@ export async function runBrowserSoak(opts: BrowserSoakOptions): Promise<BrowserS
       opts.log(`step ${probe.step}: ${probe.tensors} tensors, js heap ${mb(heap)}, gpu buffers ${mb(probe.gpuBytes)}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     });
     const q = new URLSearchParams({ mode: 'soak', backend: opts.backend, preset: opts.preset, steps: String(opts.steps), every: String(opts.every) });
+    if (opts.minutes !== undefined) q.set('minutes', String(opts.minutes));
     await page.goto(`${benchUrl}?${q}`);
     await page.waitForFunction(() => window.__soak !== undefined, undefined, { timeout: opts.timeoutMs, polling: 1000 });
     const outcome = await page.evaluate(() => window.__soak!);
     if (outcome.error) throw new Error(`the page stopped: ${outcome.error}`);
-    return { samples, gpuBytes, browser: `Chromium ${browser.version()}`, seconds: outcome.seconds ?? (performance.now() - t0) / 1000, warmStarts: outcome.warmStarts ?? [] };
+    return {
+      samples,
+      gpuBytes,
+      browser: `Chromium ${browser.version()}`,
+      steps: outcome.steps ?? opts.steps,
+      seconds: outcome.seconds ?? (performance.now() - t0) / 1000,
+      warmStarts: outcome.warmStarts ?? [],
+    };
   });
 }
 

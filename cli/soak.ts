@@ -11,7 +11,9 @@
  * - --browser: the bench page (bench.html, src/bench/soak-page.ts) in headless Chromium with the
  *   bench's WebGPU flags (SwiftShader without a GPU), on --backend (default webgpu), with the shipped
  *   warm starts; the memory figure is the page's JS heap after a forced GC, and tfjs-webgpu's
- *   allocated GPU buffers are read the same way (cli/bench-browser.ts runBrowserSoak).
+ *   allocated GPU buffers are read the same way (cli/bench-browser.ts runBrowserSoak). --minutes M
+ *   stops the run after the first step that ends past M minutes and judges the samples so far
+ *   (SwiftShader takes seconds a step); --timeout (default 120 minutes) gives up waiting for the page.
  *
  * Exit 0 when everything is flat, 1 otherwise, 2 on bad arguments. Figures in docs/RELIABILITY.md
  * and docs/BENCHMARKS.md. Not part of `npm test` (minutes).
@@ -25,9 +27,19 @@ import { soakSpec } from '../src/core/benchmark/soak';
 import { readMemory, readSoak, type SoakSample } from './soak-lib';
 import { runBrowserSoak } from './bench-browser';
 
-const FLAGS = { preset: 'string', steps: 'string', every: 'string', backend: 'string', browser: 'boolean', timeout: 'string', help: 'boolean' } as const;
+const FLAGS = {
+  preset: 'string',
+  steps: 'string',
+  every: 'string',
+  backend: 'string',
+  browser: 'boolean',
+  minutes: 'string',
+  timeout: 'string',
+  help: 'boolean',
+} as const;
 const USAGE = `usage: npm run soak -- [--preset quick] [--steps 2000] [--every 100] [--backend wasm|cpu]
-       npm run soak -- --browser [--preset quick] [--steps 300] [--every 25] [--backend webgpu|webgl|wasm|cpu] [--timeout MIN]`;
+       npm run soak -- --browser [--preset quick] [--steps 300] [--every 25] [--backend webgpu|webgl|wasm|cpu]
+                               [--minutes M] [--timeout MIN]`;
 
 async function nodeSoak(preset: string, steps: number, every: number, backend: 'wasm' | 'cpu'): Promise<SoakSample[]> {
   const spec = soakSpec(resolveSpec(preset, undefined), steps);
@@ -61,11 +73,15 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const lines: string[] = [];
   let flat: boolean;
+  let ran = steps;
   if (browser) {
     const backend = choiceFlag(args, 'backend', ['webgpu', 'webgl', 'wasm', 'cpu'] as const) ?? 'webgpu';
     const timeoutMin = intFlag(args, 'timeout', 1, 24 * 60) ?? 120;
-    console.error(`soak: ${preset}, ${steps} RL steps in Chromium on ${backend}, a sample every ${every} steps`);
-    const result = await runBrowserSoak({ preset, steps, every, backend, timeoutMs: timeoutMin * 60_000, log: (l) => console.error(l) });
+    const minutes = intFlag(args, 'minutes', 1, 24 * 60);
+    console.error(`soak: ${preset}, ${steps} RL steps in Chromium on ${backend}, a sample every ${every} steps${minutes ? `, at most ${minutes} minutes` : ''}`);
+    const result = await runBrowserSoak({ preset, steps, every, backend, minutes, timeoutMs: timeoutMin * 60_000, log: (l) => console.error(l) });
+    if (result.samples.length < 8) throw new Error(`soak: ${result.samples.length} samples in ${result.steps} steps; at least 8 are needed (a larger --minutes or a smaller --every)`);
+    ran = result.steps;
     const verdict = readSoak(result.samples, undefined, 'JS heap (after GC)');
     const gpu = readMemory(result.samples.map((s, i) => ({ step: s.step, memory: result.gpuBytes[i] })), undefined, 'GPU buffers (tfjs-webgpu, allocated)');
     lines.push(`${result.browser}, ${backend}; warm starts ${result.warmStarts.join(', ')}`, ...verdict.lines);
@@ -78,7 +94,8 @@ async function main(): Promise<void> {
     flat = verdict.tensorsFlat && verdict.memoryFlat !== false;
   }
   for (const line of lines) console.log(line);
-  console.log(`${steps} steps in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const stopped = ran < steps ? ` (stopped by --minutes; the run was set for ${steps})` : '';
+  console.log(`${ran} steps in ${((Date.now() - t0) / 1000).toFixed(0)} s${stopped}`);
   if (!flat) throw new Error('soak: not flat (see above)');
 }
 

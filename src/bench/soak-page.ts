@@ -9,8 +9,10 @@
  * lab uses them; on SwiftShader a warm start would take longer than the soak). Every `every`
  * steps it reads tf.memory() and awaits window.__soakSample, which the driver exposes: it forces a
  * garbage collection and reads the JS heap through the DevTools protocol while the page waits, so
- * the heap is measured between two steps. At the end window.__soak holds the steps and seconds,
- * or the error. Progress lines go to the console prefixed "bench:".
+ * the heap is measured between two steps. With ?minutes=M the run stops after the first step that
+ * ends past M minutes (from the page's start; the spec, and so its evaluations, stay those of
+ * --steps). At the end window.__soak holds the steps run and seconds, or the error. Progress lines
+ * go to the console prefixed "bench:".
  */
 import * as tf from '@tensorflow/tfjs';
 import type { BackendReport } from '../engine/backend';
@@ -29,7 +31,10 @@ export interface SoakProbe {
 }
 
 export interface SoakOutcome {
+  /** RL steps run: the spec's, or fewer when ?minutes= stopped the run. */
   steps?: number;
+  /** The spec's steps. */
+  planned?: number;
   seconds?: number;
   /** Where the members' warm starts came from ('shipped', 'trained', ...), one per member. */
   warmStarts?: string[];
@@ -50,22 +55,31 @@ export async function runSoakPage(params: URLSearchParams, report: BackendReport
   const steps = Number(params.get('steps') ?? 300);
   const every = Number(params.get('every') ?? 25);
   if (!Number.isInteger(every) || every < 1) throw new Error(`every must be a whole number above 0, got ${params.get('every')}`);
+  const minutes = Number(params.get('minutes') ?? Infinity);
   const spec = soakSpec(preset.spec, steps);
   const run = createRun(spec, { backend: report.backend, warmStartCache: browserWarmStartCache({ baseUrl: '/warmstarts/', store: null }) });
   const t0 = performance.now();
   let warmStarts: string[] = [];
+  let ran = 0;
   try {
     for await (const ev of run.events()) {
       if (ev.type === 'base') {
         warmStarts = ev.members.map((m) => `${m.id}: ${m.warmStartSource ?? 'unknown'}`);
         say(`warm starts ${warmStarts.join(', ')}; RL from ${((performance.now() - t0) / 1000).toFixed(0)} s`);
       }
-      if (ev.type !== 'step' || ev.step % every !== 0) continue;
-      const m = tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU?: number };
-      await window.__soakSample?.({ step: ev.step, tensors: m.numTensors, tensorBytes: m.numBytes, gpuBytes: m.numBytesAllocatedInGPU ?? null });
+      if (ev.type !== 'step') continue;
+      ran = ev.step;
+      if (ev.step % every === 0) {
+        const m = tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU?: number };
+        await window.__soakSample?.({ step: ev.step, tensors: m.numTensors, tensorBytes: m.numBytes, gpuBytes: m.numBytesAllocatedInGPU ?? null });
+      }
+      if (performance.now() - t0 > minutes * 60_000) {
+        say(`stopped after step ${ev.step} of ${steps}: ?minutes=${minutes} reached`);
+        break;
+      }
     }
   } finally {
     run.dispose();
   }
-  return { steps, seconds: (performance.now() - t0) / 1000, warmStarts };
+  return { steps: ran, planned: steps, seconds: (performance.now() - t0) / 1000, warmStarts };
 }
