@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './src/pwa/pwaOptions.js';
+import { CSP_HEADER, cspMetaPlugin } from './src/pwa/csp.js';
 
 /**
  * Cross-origin isolation (COOP same-origin + COEP require-corp) lets the wasm backend use threads
@@ -13,7 +14,9 @@ const crossOriginIsolation = {
 
 export default defineConfig({
   // Offline and installable: service worker and web manifest (src/pwa/pwaOptions.ts).
-  plugins: [VitePWA(pwaOptions)],
+  // Content-Security-Policy (src/pwa/csp.ts): a <meta> in the built page; the dev server has none
+  // (its HMR client is an inline script).
+  plugins: [VitePWA(pwaOptions), cspMetaPlugin()],
   // Vite's built-in Oxc transform, React 17+ automatic JSX runtime (no plugin-react, no Fast Refresh).
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'react' },
@@ -21,8 +24,10 @@ export default defineConfig({
   server: {
     headers: crossOriginIsolation,
   },
+  // vite preview (the e2e server) also sends the policy as a header: it covers the training
+  // worker's script and enforces frame-ancestors, which a <meta> policy cannot.
   preview: {
-    headers: crossOriginIsolation,
+    headers: { ...crossOriginIsolation, 'Content-Security-Policy': CSP_HEADER },
   },
   // Pre-bundle tfjs up front: otherwise the dev server discovers them when the worker first
   // imports them and reloads the page.

@@ -7,6 +7,8 @@
  * Playwright once per backend, and collects window.__bench (rows of the same measurement as
  * Node: src/core/benchmark).
  *
+ * runBrowserSoak: `npm run soak -- --browser`, the same page in soak mode (src/bench/soak-page.ts).
+ *
  * runPageBench (--page): time to phenomenon. Builds the app (`vite build` into a temporary
  * folder, as the e2e tests do, then `vite preview`), opens a link with a fresh browser profile,
  * presses Start as soon as it is enabled, and records seconds from opening the page to the first
@@ -16,9 +18,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build, preview, type PreviewServer } from 'vite';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { findChromium } from '../scripts/find-chromium.mjs';
 import type { BenchRow } from '../src/core/benchmark/index';
+import type { SoakGlobals, SoakProbe } from '../src/bench/soakTypes';
+import type { SoakSample } from './soak-lib';
 
 const ARGS = [
   '--no-sandbox',
@@ -50,23 +54,44 @@ export interface BrowserBenchOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Build bench.html into a temporary folder, serve it with `vite preview` (cross-origin isolated and
+ * under the page's Content-Security-Policy, as the app), launch the system Chromium, and give `fn`
+ * the page's URL and the browser; everything is torn down after.
+ */
+async function withBenchPage<T>(executablePath: string, fn: (benchUrl: string, browser: Browser) => Promise<T>): Promise<T> {
+  const outDir = mkdtempSync(join(tmpdir(), 'cohort-lab-bench-'));
+  try {
+    console.error('browser: vite build bench.html ...');
+    // Not minified: the minifier breaks tfjs-wasm's threaded variant on the page's main thread ("e is
+    // not defined" in its pthread workers; vite.config.ts does the same for the app's worker).
+    await build({ logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: false, rolldownOptions: { input: { bench: resolve('bench.html') } } } });
+    const server = await preview({ logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4195, strictPort: false } });
+    try {
+      const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4195/';
+      const browser = await chromium.launch({ executablePath, args: ARGS, headless: true });
+      try {
+        return await fn(`${url}bench.html`, browser);
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      await closePreview(server);
+    }
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
 export async function runBrowserBench(
   backends: string[],
   opts: BrowserBenchOptions,
 ): Promise<{ rows: BenchRow[]; browser: string; skipped: string[] }> {
   const executablePath = findChromium();
   if (!executablePath) return { rows: [], browser: 'none', skipped: ['browser: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)'] };
-  const outDir = mkdtempSync(join(tmpdir(), 'cohort-lab-bench-'));
-  console.error('browser: vite build bench.html ...');
-  // Not minified: the minifier breaks tfjs-wasm's threaded variant on the page's main thread ("e is
-  // not defined" in its pthread workers; vite.config.ts does the same for the app's worker).
-  await build({ logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: false, rolldownOptions: { input: { bench: resolve('bench.html') } } } });
-  const server = await preview({ logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4195, strictPort: false } });
-  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4195/';
-  const browser = await chromium.launch({ executablePath, args: ARGS, headless: true });
-  const rows: BenchRow[] = [];
-  const skipped: string[] = [];
-  try {
+  return withBenchPage(executablePath, async (benchUrl, browser) => {
+    const rows: BenchRow[] = [];
+    const skipped: string[] = [];
     for (const b of backends) {
       console.error(`browser: benchmarking ${b} ...`);
       const page = await browser.newPage();
@@ -75,7 +100,7 @@ export async function runBrowserBench(
       });
       try {
         const q = new URLSearchParams({ backend: b, cases: opts.cases.join(','), repeats: String(opts.repeats), warmup: String(opts.warmup) });
-        await page.goto(`${url}bench.html?${q}`);
+        await page.goto(`${benchUrl}?${q}`);
         await page.waitForFunction(() => (globalThis as unknown as InPage).__bench !== undefined, undefined, { timeout: opts.timeoutMs ?? 30 * 60_000, polling: 1000 });
         const result = await page.evaluate(() => (globalThis as unknown as InPage).__bench!);
         if (result.error) skipped.push(`browser ${b}: ${result.error}`);
@@ -87,11 +112,76 @@ export async function runBrowserBench(
       }
     }
     return { rows, browser: `Chromium ${browser.version()}`, skipped };
-  } finally {
-    await browser.close();
-    await closePreview(server);
-    rmSync(outDir, { recursive: true, force: true });
-  }
+  });
+}
+
+export interface BrowserSoakOptions {
+  preset: string;
+  steps: number;
+  every: number;
+  backend: string;
+  /** Stop the run after the first step that ends past this many minutes (undefined: run every step). */
+  minutes?: number;
+  timeoutMs: number;
+  log: (line: string) => void;
+}
+
+export interface BrowserSoak {
+  /** memory: the page's JS heap (CDP Performance.getMetrics JSHeapUsedSize) right after a forced GC. */
+  samples: SoakSample[];
+  /** tfjs-webgpu's allocated buffer bytes at each sample (null off webgpu). */
+  gpuBytes: (number | null)[];
+  browser: string;
+  /** RL steps run (fewer than asked when --minutes stopped the run). */
+  steps: number;
+  seconds: number;
+  warmStarts: string[];
+}
+
+/**
+ * `npm run soak -- --browser`: bench.html in soak mode (src/bench/soak-page.ts). At each sample the
+ * page awaits __soakSample, which forces a garbage collection (HeapProfiler.collectGarbage) and
+ * reads JSHeapUsedSize through the DevTools protocol, so the heap holds only what is alive.
+ */
+export async function runBrowserSoak(opts: BrowserSoakOptions): Promise<BrowserSoak> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
+  return withBenchPage(executablePath, async (benchUrl, browser) => {
+    const page = await browser.newPage();
+    page.on('console', (m) => {
+      if (m.text().startsWith('bench: ')) opts.log(`browser: ${m.text().slice(7)}`);
+      // The page has no icon: Chromium's request for /favicon.ico is answered 404.
+      else if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) opts.log(`browser console: ${m.text()}`);
+    });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const samples: SoakSample[] = [];
+    const gpuBytes: (number | null)[] = [];
+    const t0 = performance.now();
+    await page.exposeFunction('__soakSample', async (probe: SoakProbe) => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+      samples.push({ step: probe.step, tensors: probe.tensors, tensorBytes: probe.tensorBytes, memory: heap });
+      gpuBytes.push(probe.gpuBytes);
+      const mb = (b: number | null) => (b === null ? '-' : `${(b / 1048576).toFixed(1)} MB`);
+      opts.log(`step ${probe.step}: ${probe.tensors} tensors, js heap ${mb(heap)}, gpu buffers ${mb(probe.gpuBytes)}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    });
+    const q = new URLSearchParams({ mode: 'soak', backend: opts.backend, preset: opts.preset, steps: String(opts.steps), every: String(opts.every) });
+    if (opts.minutes !== undefined) q.set('minutes', String(opts.minutes));
+    await page.goto(`${benchUrl}?${q}`);
+    await page.waitForFunction(() => (globalThis as unknown as SoakGlobals).__soak !== undefined, undefined, { timeout: opts.timeoutMs, polling: 1000 });
+    const outcome = await page.evaluate(() => (globalThis as unknown as SoakGlobals).__soak!);
+    if (outcome.error) throw new Error(`the page stopped: ${outcome.error}`);
+    return {
+      samples,
+      gpuBytes,
+      browser: `Chromium ${browser.version()}`,
+      steps: outcome.steps ?? opts.steps,
+      seconds: outcome.seconds ?? (performance.now() - t0) / 1000,
+      warmStarts: outcome.warmStarts ?? [],
+    };
+  });
 }
 
 async function closePreview(server: PreviewServer): Promise<void> {

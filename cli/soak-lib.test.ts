@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSoak, type SoakSample } from './soak-lib';
+import { readMemory, readSoak, type SoakSample } from './soak-lib';
 
 const flat = (n: number, mem: (i: number) => number, tensors = (_: number) => 100): SoakSample[] =>
   Array.from({ length: n }, (_, i) => ({ step: (i + 1) * 100, tensors: tensors(i), tensorBytes: 4096, memory: mem(i) }));
@@ -30,5 +30,21 @@ describe('soak verdict', () => {
     const v = readSoak(flat(8, () => 0).map((s) => ({ ...s, memory: null })));
     expect(v.memoryFlat).toBeNull();
     expect(v.lines[1]).toMatch(/not measured/);
+  });
+});
+
+describe('memory verdict under another name', () => {
+  it('names the figure it read, e.g. the GPU buffers in Chromium', () => {
+    const samples = Array.from({ length: 12 }, (_, i) => ({ step: (i + 1) * 25, memory: 64e6 }));
+    const v = readMemory(samples, 32 * 1024 * 1024, 'GPU buffers');
+    expect(v.flat).toBe(true);
+    expect(v.line).toMatch(/^GPU buffers: 61\.0 MB -> 61\.0 MB; median growth 0\.0 MB per 1,000 steps \(flat/);
+    expect(readSoak(flat(8, () => 1e6), undefined, 'JS heap').lines[1]).toMatch(/^JS heap: /);
+  });
+
+  it('a pool that grows 1 MB every 25 steps is not flat (40 MB per 1,000 steps)', () => {
+    const v = readMemory(Array.from({ length: 12 }, (_, i) => ({ step: (i + 1) * 25, memory: 64e6 + i * 1048576 })));
+    expect(v.flat).toBe(false);
+    expect(v.growthPer1000! / 1048576).toBeCloseTo(40, 5);
   });
 });

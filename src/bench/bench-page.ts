@@ -6,9 +6,13 @@
  * "bench:". Text only, no HTML sinks.
  *
  *   bench.html?backend=webgpu&cases=collapse,scaling&repeats=5&warmup=2
+ *
+ * With ?mode=soak it runs the long-run check of `npm run soak -- --browser` instead
+ * (soak-page.ts) and publishes window.__soak.
  */
 import { chooseBackend, isBackendName } from '../engine/backend';
 import { benchCase, measureCase, parseCases, type BenchRow } from '../core/benchmark/index';
+import { runSoakPage } from './soak-page';
 
 declare global {
   interface Window {
@@ -24,8 +28,10 @@ function intParam(params: URLSearchParams, name: string, fallback: number, min: 
   return Number.isInteger(v) ? Math.min(max, Math.max(min, v)) : fallback;
 }
 
+const params = new URLSearchParams(location.search);
+const soak = params.get('mode') === 'soak';
+
 async function main(): Promise<void> {
-  const params = new URLSearchParams(location.search);
   const wanted = params.get('backend') ?? 'webgpu';
   const cases = parseCases(params.get('cases') ?? 'collapse');
   const repeats = intParam(params, 'repeats', 5, 1, 100);
@@ -34,6 +40,16 @@ async function main(): Promise<void> {
   const report = await chooseBackend(wanted);
   if (report.backend !== wanted) throw new Error(`${wanted} is not available here: ${report.reason ?? 'unknown reason'}`);
   const where = `${report.backend}${report.adapter ? ` (${report.adapter})` : ''}`;
+  if (soak) {
+    const say = (line: string) => {
+      status.textContent = `soak on ${where}: ${line}`;
+      console.log(`bench: ${line}`);
+    };
+    say('started');
+    window.__soak = await runSoakPage(params, report, say);
+    status.textContent = 'done';
+    return;
+  }
   const rows: BenchRow[] = [];
   for (const id of cases) {
     const row = await measureCase(benchCase(id), {
@@ -56,5 +72,6 @@ async function main(): Promise<void> {
 main().catch((e: unknown) => {
   const message = e instanceof Error ? e.message : String(e);
   status.textContent = `error: ${message}`;
-  window.__bench = { rows: [], error: message };
+  if (soak) window.__soak = { error: message };
+  else window.__bench = { rows: [], error: message };
 });

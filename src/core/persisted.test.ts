@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { z } from './zod';
 import { migrate, upgrade, versionProblem, zodIssues, type Migrations } from './persisted';
 
 const words = { what: 'test format' };

@@ -7,7 +7,7 @@
  * with the words for what is wrong with a document a stranger, an older page or a hand edit made.
  * Pure: no DOM, no Node.
  */
-import type { z } from 'zod';
+import type { z } from './zod';
 
 /** `migrations[n]`: a version-n document -> a version-(n+1) one. */
 export type Migrations<T> = Readonly<Record<number, (doc: T) => T>>;

@@ -18,7 +18,7 @@ import { getPreset } from '../core/experiment/presets';
 import { ExperimentSpecSchema, SPEC_VERSION } from '../core/experiment/spec';
 import type { RecordedEvent, RunRecord } from './record';
 import { RecordedEventsSchema, RUN_LIMITS } from './runEventsSchema';
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { isPlainObject, quoteText, upgrade, zodIssues } from '../core/persisted';
 
 export const BUNDLE_FORMAT = 'cohort-lab-run';

@@ -9,7 +9,7 @@
  * Untrusted input, read with zod and size limits; nothing here throws. Unknown control names are
  * ignored with a warning in words (as ?backend= does), shown as text, never HTML.
  */
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { MAX_QUERY_CHARS } from './url';
 
 export const CLASSROOM_PARAMS = { hide: 'hide', workshop: 'workshop', step: 'step' } as const;

@@ -33,7 +33,7 @@
  * checked for consistency with its own spec; every failure is a message in words, never a throw.
  */
 import { parseStrictJson } from './strictJson';
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { isPlainObject, quoteText, upgrade, zodIssues } from '../core/persisted';
 import { ExperimentSpecSchema, REWARD_SCHEMES, SPEC_VERSION, type ExperimentSpec, type RewardSchemeId } from '../core/experiment/spec';
 import { specFingerprint } from './url';

@@ -14,7 +14,7 @@
  * The member, pair and summary schemas are shared with result files and checkpoints
  * (src/core/experiment/summarySchema.ts), here with `measured` refusing a null.
  */
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { REWARD_SCHEMES } from '../core/experiment/spec';
 import { RUN_LIMITS, count, runId as id, stepNumber as step, summarySchemas } from '../core/experiment/summarySchema';
 import type { RecordedEvent } from './record';

@@ -2,7 +2,7 @@
  * Labels, help text and ranges of the numeric controls. Ranges are read from the zod schema
  * (src/core/experiment/spec.ts), so a control can never offer a value the spec would reject.
  */
-import type { z } from 'zod';
+import type { z } from '../../core/zod';
 import { ExperimentSpecSchema, GrpoSpecSchema, MemberSpecSchema } from '../../core/experiment/spec';
 
 export interface Range {

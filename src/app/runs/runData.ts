@@ -7,7 +7,7 @@
  * A saved run is three kinds of rows (savedRuns.ts): one SavedRunMeta, its events one row each
  * ({ seq, event }, seq = 0, 1, 2, ... in the order they came), and its latest checkpoint.
  */
-import { z } from 'zod';
+import { z } from '../../core/zod';
 import { type Checkpoint, checkpointSpecProblem, parseCheckpoint } from '../../core/experiment/checkpoint';
 import { zodIssues } from '../../core/persisted';
 import { type ExperimentSpec, ExperimentSpecSchema } from '../../core/experiment/spec';

@@ -17,7 +17,7 @@
  * (src/engine/checkpoints.ts); the saved-runs list (src/app/runs/runData.ts) does the first two,
  * as this file does not load the models (nor tfjs). Pure: no DOM, no Node.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import type { AdamState } from '../adam';
 import { sortedJson } from '../json';
 import type { NamedWeight } from '../models/policy';

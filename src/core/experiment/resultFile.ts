@@ -15,7 +15,7 @@
  *      the base pairs' pass-rate correlation (775b09b).
  *   2  the fields of the last 1; the migration fills what an older 1 lacks as the readers read it.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import type { MemberInfo, RunSummary } from './events';
 import { isPlainObject, quoteText, upgrade, zodIssues, type Migrations } from '../persisted';
 import { ExperimentSpecSchema, SPEC_VERSION, type ExperimentSpec } from './spec';

@@ -8,7 +8,7 @@
  * dataSeed are twins (same init, same warm-start data) and changing the experiment seed re-draws
  * everything while keeping those relations.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { TASKS } from '../tasks/index';
 import type { TaskId } from '../tasks/types';
 

@@ -12,7 +12,7 @@
  *   - a checkpoint is structured-cloned, and nothing non-finite may be restored: none is accepted.
  * Counters (steps, parameters, tokens) are finite in both.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { REWARD_SCHEMES } from './spec';
 import type { BasePair, MemberInfo, MemberStepMetrics, PairMetrics, RunSummary } from './events';
 

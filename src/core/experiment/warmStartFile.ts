@@ -4,7 +4,7 @@
  * values), and the index of the shipped folder. The key, the caches and loading live in
  * warmStartCache.ts. Pure: no DOM, no Node.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import type { NamedWeight } from '../models/policy';
 import { sortedJson } from '../json';
 
