@@ -6,8 +6,9 @@
  * lab would: src/core/benchmark/soak.ts), sampling tf.memory() and a memory figure every --every
  * steps, then the verdict of soak-lib.ts: the tensor count must not move, memory must not grow.
  *
- * - Node (default): the backend initialised here; the memory figure is process.memoryUsage().rss;
- *   members warm-start themselves.
+ * - Node (default): the backend initialised here; memory is the JS heap after a full GC and the wasm
+ *   backend's linear memory (both judged), and the process rss (reported only); members
+ *   warm-start themselves. Needs node --expose-gc, which `npm run soak` passes.
  * - --browser: the bench page (bench.html, src/bench/soak-page.ts) in headless Chromium with the
  *   bench's WebGPU flags (SwiftShader without a GPU), on --backend (default webgpu), with the shipped
  *   warm starts; the memory figure is the page's JS heap after a forced GC, and tfjs-webgpu's
@@ -41,21 +42,51 @@ const USAGE = `usage: npm run soak -- [--preset quick] [--steps 2000] [--every 1
        npm run soak -- --browser [--preset quick] [--steps 300] [--every 25] [--backend webgpu|webgl|wasm|cpu]
                                [--minutes M] [--timeout MIN]`;
 
-async function nodeSoak(preset: string, steps: number, every: number, backend: 'wasm' | 'cpu'): Promise<SoakSample[]> {
+/** The wasm backend's linear memory (it only grows: a leak inside the module shows here); null off wasm. */
+function wasmHeapBytes(): number | null {
+  const b = tf.backend() as unknown as { wasm?: { HEAPU8?: Uint8Array } };
+  return b.wasm?.HEAPU8?.byteLength ?? null;
+}
+
+interface NodeSoak {
+  /** memory: the JS heap in use after a full GC (npm run soak passes --expose-gc). */
+  samples: SoakSample[];
+  wasmHeap: (number | null)[];
+  rss: number[];
+  /** Size of the run's summary as JSON at the end: the history a run keeps by design. */
+  summaryChars?: number;
+}
+
+/**
+ * The Node soak. Memory is read three ways at each sample: the JS heap in use right after a full
+ * garbage collection (what a leak of JS objects grows; judged), the wasm backend's linear memory
+ * (judged), and the process's resident set (reported only: it moves with the allocator and the
+ * GC's timing, 40-80 MB up and down on a busy 2-core machine).
+ */
+async function nodeSoak(preset: string, steps: number, every: number, backend: 'wasm' | 'cpu'): Promise<NodeSoak> {
   const spec = soakSpec(resolveSpec(preset, undefined), steps);
   const report = await initNodeBackend(backend);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('soak: run it as `npm run soak` (node --expose-gc): the JS heap is read after a full GC');
   console.error(`soak: ${preset}, ${steps} RL steps on ${report.backend}, a sample every ${every} steps`);
   const run = createRun(spec, { backend: report.backend });
-  const samples: SoakSample[] = [];
+  const out: NodeSoak = { samples: [], wasmHeap: [], rss: [] };
   const t0 = Date.now();
+  const mbs = (b: number | null) => (b === null ? '-' : `${(b / 1048576).toFixed(1)} MB`);
   for await (const ev of run.events()) {
+    if (ev.type === 'done') out.summaryChars = JSON.stringify(ev.summary).length;
     if (ev.type !== 'step' || ev.step % every !== 0) continue;
     const m = tf.memory();
-    samples.push({ step: ev.step, tensors: m.numTensors, tensorBytes: m.numBytes, memory: process.memoryUsage().rss });
-    console.error(`step ${ev.step}: ${m.numTensors} tensors, rss ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    gc();
+    const heap = process.memoryUsage().heapUsed;
+    const rss = process.memoryUsage().rss;
+    out.samples.push({ step: ev.step, tensors: m.numTensors, tensorBytes: m.numBytes, memory: heap });
+    out.wasmHeap.push(wasmHeapBytes());
+    out.rss.push(rss);
+    console.error(`step ${ev.step}: ${m.numTensors} tensors, js heap ${mbs(heap)}, wasm heap ${mbs(wasmHeapBytes())}, rss ${mbs(rss)}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
   run.dispose();
-  return samples;
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -89,9 +120,15 @@ async function main(): Promise<void> {
     flat = verdict.tensorsFlat && verdict.memoryFlat !== false && gpu.flat !== false;
   } else {
     const backend = choiceFlag(args, 'backend', ['wasm', 'cpu'] as const) ?? 'wasm';
-    const verdict = readSoak(await nodeSoak(preset, steps, every, backend));
+    const soak = await nodeSoak(preset, steps, every, backend);
+    const verdict = readSoak(soak.samples, undefined, 'JS heap (after GC)');
+    const wasm = readMemory(soak.samples.map((s, i) => ({ step: s.step, memory: soak.wasmHeap[i] })), undefined, 'wasm heap');
+    const rss = readMemory(soak.samples.map((s, i) => ({ step: s.step, memory: soak.rss[i] })), undefined, 'process rss');
     lines.push(...verdict.lines);
-    flat = verdict.tensorsFlat && verdict.memoryFlat !== false;
+    if (wasm.flat !== null) lines.push(wasm.line);
+    if (soak.summaryChars !== undefined) lines.push(`the run's summary (every member's metrics at every step, kept by design): ${(soak.summaryChars / 1048576).toFixed(1)} MB as JSON`);
+    lines.push(`${rss.line.replace(/ \((NOT )?flat: tolerance [^)]*\)/, '')} (reported, not judged: the allocator and GC timing move it)`);
+    flat = verdict.tensorsFlat && verdict.memoryFlat !== false && wasm.flat !== false;
   }
   for (const line of lines) console.log(line);
   const stopped = ran < steps ? ` (stopped by --minutes; the run was set for ${steps})` : '';
