@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { type Page, type Worker, expect } from '@playwright/test';
 
 /** Collects console errors and uncaught exceptions from the page and from its workers. */
 export function collectErrors(page: Page): string[] {
@@ -42,3 +42,10 @@ export async function waitForProbe(page: Page, timeout = 75_000): Promise<ProbeV
     warning: await text('probe-warning'),
   };
 }
+
+/** Playwright's handle on the training worker (not the wasm backend's thread workers). */
+export async function trainingWorker(page: Page): Promise<Worker> {
+  await expect.poll(() => page.workers().filter((w) => /training\.worker/.test(w.url())).length, { timeout: 30_000 }).toBe(1);
+  return page.workers().find((w) => /training\.worker/.test(w.url()))!;
+}
+

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { collectErrors } from './helpers';
+import { collectErrors, trainingWorker } from './helpers';
 import { CHARTS, LabPage } from './helpers/lab';
 
 // A laptop-sized window, so the screenshots show the main view as students see it.
@@ -7,7 +7,7 @@ test.use({ viewport: { width: 1440, height: 900 } });
 
 const adapter = process.env.E2E_EXPECT_ADAPTER ?? 'swiftshader';
 
-test('quick preset on WebGPU: live charts, pause, single step, inspector, reset', async ({ page }) => {
+test('quick preset on WebGPU: live charts, pause, single step, inspector, a lost device, reset', async ({ page }) => {
   test.setTimeout(600_000);
   const errors = collectErrors(page);
   const lab = new LabPage(page);
@@ -75,6 +75,24 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, reset'
 
   await lab.screenshot('lab-webgpu');
 
+  // The GPU device is lost with a step in flight (destroyed as a driver reset would: the worker's
+  // cohortLabFaults.loseDevice()): the run is rebuilt from its last checkpoint (the pause after
+  // Step took one at k + 1) on a fresh device and finishes, every step once (docs/RELIABILITY.md,
+  // "Faults"). In this test rather than its own, so SwiftShader's warm start is paid once.
+  await lab.button('resume').click();
+  await lab.waitForStep(k + 2);
+  const worker = await trainingWorker(page);
+  expect(await worker.evaluate(() => (self as unknown as { cohortLabFaults: { loseDevice(): boolean } }).cohortLabFaults.loseDevice())).toBe(true);
+  await expect(page.getByTestId('run-recovered')).toContainText(`rebuilt from its checkpoint of step ${k + 1} on a fresh device`, { timeout: 120_000 });
+  await expect(page.getByTestId('device-lost')).toContainText('WebGPU device lost');
+  await lab.waitForPhase('done', 300_000);
+  await expect(lab.stepCounter).toHaveAttribute('data-step', '8');
+  await expect(lab.stepCounter).toHaveAttribute('data-received', '8');
+  await expect(lab.backendStatus).toHaveText(`Backend: webgpu (${adapter})`);
+  await expect(page.getByTestId('run-error')).toHaveCount(0);
+  await expect(page.getByTestId('saved-run')).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('saved-run')).toHaveAttribute('data-steps-done', '8');
+
   // Reset clears the run and every chart.
   await lab.button('reset').click();
   await expect(lab.phase).toHaveAttribute('data-phase', 'idle');
@@ -82,7 +100,8 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, reset'
   for (const id of CHARTS) expect(await lab.points(id), id).toBe(0);
   await expect(page.getByTestId('inspector-empty')).toBeVisible();
 
-  expect(errors).toEqual([]);
+  // WebGPU reports what the destroyed device was still asked to do; nothing else may fail.
+  expect(errors.filter((e) => !/device|destroyed|lost|GPU/i.test(e))).toEqual([]);
 });
 
 test('editing the cohort and the arms changes what runs and what is drawn', async ({ page }) => {

@@ -207,7 +207,7 @@ export async function registerWebGPU(gpu: GPU | undefined | null): Promise<Adapt
 
 /**
  * Destroy the current WebGPU device as a driver reset would: reported to onDeviceLost listeners
- * like a real loss. For fault tests only (e2e/faults.spec.ts, through the worker's cohortLabFaults).
+ * like a real loss. For fault tests only (e2e/lab.spec.ts, through the worker's cohortLabFaults).
  */
 export function destroyDeviceForTesting(): boolean {
   if (!currentDevice) return false;

@@ -164,7 +164,7 @@ onDeviceLost((info) => {
   prepare(lastBackendParam, message).catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
 });
 
-/** Tests (e2e/faults.spec.ts) reach this through Playwright's worker handle: lose the device now. */
+/** Tests (e2e/lab.spec.ts) reach this through Playwright's worker handle: lose the device now. */
 (scope as unknown as { cohortLabFaults?: unknown }).cohortLabFaults = {
   loseDevice: () => destroyDeviceForTesting(),
 };
