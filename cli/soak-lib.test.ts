@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMemory, readSoak, type SoakSample } from './soak-lib';
+import { readMemory, readPool, readSoak, type SoakSample } from './soak-lib';
 
 const flat = (n: number, mem: (i: number) => number, tensors = (_: number) => 100): SoakSample[] =>
   Array.from({ length: n }, (_, i) => ({ step: (i + 1) * 100, tensors: tensors(i), tensorBytes: 4096, memory: mem(i) }));
@@ -46,5 +46,35 @@ describe('memory verdict under another name', () => {
     const v = readMemory(Array.from({ length: 12 }, (_, i) => ({ step: (i + 1) * 25, memory: 64e6 + i * 1048576 })));
     expect(v.flat).toBe(false);
     expect(v.growthPer1000! / 1048576).toBeCloseTo(40, 5);
+  });
+});
+
+describe('a buffer pool is judged from the first held-out evaluation on', () => {
+  // Chromium, WebGPU on SwiftShader, quick: 91.3 MB for 100 steps, 116.9 MB from the evaluation at step 100.
+  const MB = 1048576;
+  const pool = (n: number, mem: (step: number) => number) => Array.from({ length: n }, (_, i) => ({ step: (i + 1) * 5, memory: mem((i + 1) * 5) }));
+  const measured = (step: number) => (step < 100 ? 91.3 * MB : 116.9 * MB);
+
+  it('the one jump at the first evaluation is not a leak (readMemory alone would call it one)', () => {
+    const samples = pool(23, measured);
+    expect(readMemory(samples).flat).toBe(false);
+    const v = readPool(samples, 100);
+    expect(v.flat).toBe(true);
+    expect(v.lines[0]).toBe('GPU buffers: 91.3 MB at step 5 -> 116.9 MB at step 115');
+    expect(v.lines[1]).toMatch(/^GPU buffers from step 100 \(the first held-out evaluation\) on: 116\.9 MB -> 116\.9 MB; median growth 0\.0 MB/);
+  });
+
+  it('growth after the first evaluation is a leak', () => {
+    expect(readPool(pool(60, (s) => measured(s) + (s >= 100 ? s * 0.1 * MB : 0)), 100).flat).toBe(false);
+  });
+
+  it('too few samples after the first evaluation: not judged', () => {
+    const v = readPool(pool(22, measured), 100);
+    expect(v.flat).toBeNull();
+    expect(v.lines[1]).toMatch(/not judged \(3 samples there, 4 needed\)/);
+  });
+
+  it('off webgpu: not measured', () => {
+    expect(readPool(pool(10, () => 0).map((s) => ({ ...s, memory: null })), 100).flat).toBeNull();
   });
 });

@@ -75,3 +75,26 @@ export function readSoak(samples: SoakSample[], memoryTolerance = 32 * 1024 * 10
   ];
   return { tensorsFlat, memoryGrowthPer1000: memory.growthPer1000, memoryFlat: memory.flat, lines };
 }
+
+/**
+ * A buffer pool (tfjs-webgpu's buffer manager keeps freed GPU buffers to reuse them) holds the
+ * buffers of the largest pass it has run, so it grows once, by design, at the first held-out
+ * evaluation (larger batches than an RL step: +25.6 MB for quick on SwiftShader). It is judged by
+ * readMemory from the sample at or after `firstEvalStep` on; with fewer than 4 samples there, not
+ * at all (null). The first line gives the whole run's figures.
+ */
+export function readPool(samples: { step: number; memory: number | null }[], firstEvalStep: number, tolerance = 32 * 1024 * 1024, label = 'GPU buffers'): MemoryVerdict & { lines: string[] } {
+  const known = samples.filter((s): s is { step: number; memory: number } => s.memory !== null);
+  if (known.length !== samples.length || known.length === 0) return { growthPer1000: null, flat: null, line: `${label}: not measured here`, lines: [`${label}: not measured here`] };
+  const first = known[0];
+  const last = known[known.length - 1];
+  const whole = `${label}: ${mb(first.memory)} at step ${first.step} -> ${mb(last.memory)} at step ${last.step}`;
+  const after = known.filter((s) => s.step >= firstEvalStep);
+  const from = `${label} from step ${firstEvalStep} (the first held-out evaluation) on`;
+  if (after.length < 4) {
+    const line = `${from}: not judged (${after.length} samples there, 4 needed)`;
+    return { growthPer1000: null, flat: null, line, lines: [whole, line] };
+  }
+  const v = readMemory(after, tolerance, from);
+  return { ...v, lines: [whole, v.line] };
+}

@@ -10,7 +10,7 @@
  * steps it reads tf.memory() and awaits window.__soakSample, which the driver exposes: it forces a
  * garbage collection and reads the JS heap through the DevTools protocol while the page waits, so
  * the heap is measured between two steps. With ?minutes=M the run stops after the first step that
- * ends past M minutes (from the page's start; the spec, and so its evaluations, stay those of
+ * ends past M minutes (from the run's start; the spec, and so its evaluations, stay those of
  * --steps). At the end window.__soak holds the steps run and seconds, or the error. Progress lines
  * go to the console prefixed "bench:".
  */
