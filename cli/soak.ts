@@ -26,7 +26,7 @@ import { resolveSpec } from './experiment-lib';
 import { initNodeBackend } from '../src/engine/node-backend';
 import { createRun } from '../src/core/experiment/runner';
 import { SOAK_EVAL_EVERY, soakSpec } from '../src/core/benchmark/soak';
-import { readPool, readSoak, type SoakSample } from './soak-lib';
+import { readMemory, readPool, readSoak, type SoakSample } from './soak-lib';
 import { runBrowserSoak } from './bench-browser';
 
 const FLAGS = {
