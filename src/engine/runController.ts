@@ -207,12 +207,9 @@ export function transition(s0: RunControllerState, input: ControllerInput, now =
       onPulled(s, input.event, input.now, out);
       break;
     case 'pullFailed':
+    case 'recoveryFailed':
       s.busy = null;
-      if (!ended) {
-        out.push({ type: 'post', event: { type: 'error', runId: s.runId, message: input.message, hint: input.hint } });
-        s.phase = 'error';
-        out.push({ type: 'post', event: stateEvent(s) });
-      }
+      if (!ended) fail(s, input.message, input.hint, out);
       break;
     case 'checkpointed': {
       s.busy = null;
@@ -243,16 +240,15 @@ export function transition(s0: RunControllerState, input: ControllerInput, now =
       if (!ended) out.push({ type: 'post', event: stateEvent(s) });
       break;
     }
-    case 'recoveryFailed':
-      s.busy = null;
-      if (!ended) {
-        out.push({ type: 'post', event: { type: 'error', runId: s.runId, message: input.message, hint: input.hint } });
-        s.phase = 'error';
-        out.push({ type: 'post', event: stateEvent(s) });
-      }
-      break;
   }
   return schedule(s, out, now);
+}
+
+/** The run failed (a step threw, or it could not be rebuilt): the error in words, then the phase. */
+function fail(s: RunControllerState, message: string, hint: string, out: ControllerEffect[]): void {
+  out.push({ type: 'post', event: { type: 'error', runId: s.runId, message, hint } });
+  s.phase = 'error';
+  out.push({ type: 'post', event: stateEvent(s) });
 }
 
 /** Fold what the runner yielded: post it, move the phase, plan checkpoints. */
