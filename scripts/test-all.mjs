@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// npm test: the layered typecheck (tsc -b tsconfig.layers.json) and the lint (ESLint), then unit
-// tests (Vitest, Node), then e2e tests (Playwright, Chromium), one summary. The typecheck and the
-// lint count as one test each, passed or failed; their output is shown when they fail.
+// npm test: the layered typecheck (tsc -b tsconfig.layers.json) and the lint (ESLint) alongside the
+// unit tests (Vitest, Node), then e2e tests (Playwright, Chromium), one summary. The typecheck and
+// the lint count as one test each, passed or failed; their output is shown when they fail.
 // The working tree must be as clean after as before (a test that wrote a tracked file counts as a
 // failure). The last line printed is exactly `N passed, N failed` (CI reads it); exit code 1 if any failed.
 // A runner that crashes (non-zero exit without a usable JSON report) counts as at least 1 failed.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,13 +42,24 @@ function fresh(path, since) {
   }
 }
 
+/** Run `node args` with its output shown as it comes; resolves when it exits (never rejects). */
 function run(label, args) {
   console.log(`\n=== ${label}: node ${args.map((a) => a.replace(root + '/', '')).join(' ')}\n`);
   const started = Date.now();
-  const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
-  if (res.error) console.error(`${label}: could not start: ${res.error.message}`);
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  return { code: res.status ?? 1, seconds, started };
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
+    let settled = false;
+    const finish = (code) => {
+      if (settled) return;
+      settled = true;
+      done({ code, seconds: ((Date.now() - started) / 1000).toFixed(1), started });
+    };
+    child.on('error', (e) => {
+      console.error(`${label}: could not start: ${e.message}`);
+      finish(1);
+    });
+    child.on('close', (code) => finish(code ?? 1));
+  });
 }
 
 /** Combine a runner's exit code and its report into counts that never hide a crash. */
@@ -70,11 +81,12 @@ mkdirSync(join(root, 'test-results'), { recursive: true });
 rmSync(UNIT_JSON, { force: true });
 rmSync(E2E_JSON, { force: true });
 
-// The typecheck and the lint at once (each is mostly one core's work), before the tests.
-const checks = await Promise.all(CHECKS.map((c) => runCheck(root, c.label, c.args)));
+// The typecheck and the lint (each mostly one core's work, their output shown only on failure) run
+// alongside the unit tests rather than before them: the cores they leave idle are used.
+const checksRun = Promise.all(CHECKS.map((c) => runCheck(root, c.label, c.args)));
 
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-const unitRun = run('unit', [
+const unitRun = await run('unit', [
   vitest,
   'run',
   '--reporter=default',
@@ -83,8 +95,9 @@ const unitRun = run('unit', [
   '--passWithNoTests',
 ]);
 const unit = tally('unit', unitRun.code, countVitest(fresh(UNIT_JSON, unitRun.started)));
+const checks = await checksRun;
 
-const e2eRun = run('e2e', [join(root, 'scripts', 'run-e2e.mjs')]);
+const e2eRun = await run('e2e', [join(root, 'scripts', 'run-e2e.mjs')]);
 const e2e = tally('e2e', e2eRun.code, countPlaywright(fresh(E2E_JSON, e2eRun.started)));
 
 // The tests must leave the working tree as they found it (build output and reports are ignored).
