@@ -1,7 +1,7 @@
 /**
  * Comments cite docs the repository has: every `NAME.md` that a comment of a source, script or
  * config file names exists (docs/NAME.md, or NAME.md at the root), and no comment points outside
- * the checkout (../shared). A reader of the code can open every file it cites.
+ * the checkout (a sibling folder of notes). A reader of the code can open every file it cites.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';

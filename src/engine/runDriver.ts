@@ -12,6 +12,7 @@ import {
   type ControllerEffect,
   type ControllerInput,
   type RunControllerState,
+  isEnded,
   startRun,
   transition,
 } from './runController';
@@ -63,7 +64,7 @@ export class RunDriver {
   }
 
   get ended(): boolean {
-    return this.state.disposed || ['done', 'stopped', 'error'].includes(this.state.phase);
+    return this.state.disposed || isEnded(this.state.phase);
   }
 
   /** The controller's state (read-only; for tests and the worker's bookkeeping). */

@@ -111,7 +111,7 @@ function deviceLostBehind(): Promise<string | null> {
     const off = onDeviceLost(() => {
       clearTimeout(timer);
       off();
-      // The listener below sets lostMessage first (it was registered first).
+      // The module's own listener (onDeviceLost below, registered at load, so called first) has set lostMessage.
       resolve(lostMessage);
     });
   });
