@@ -17,9 +17,12 @@
  * --compare X:Y[,X:Y] adds (or, without --claims, is) a comparison of two arms of the pair preset,
  * X's end pass@1 against Y's, read the same way (e.g. --preset ring --compare ring:self).
  * --table FILE prints the markdown tables of docs/RESULTS.md for one results file and exits.
+ * --tests runs the science checks instead: the slow learning tests (*.science.test.ts, Vitest,
+ * vitest.science.config.ts) kept out of `npm test`; exit code 0 when they pass.
  * Slow (minutes per seed and preset on a CPU); not part of `npm test`. Exit code 0, or 1 when
  * --check finds a difference, 2 on bad arguments.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { choiceFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
@@ -33,12 +36,13 @@ import { replaceBlock, readBlock } from './science-block';
 
 const FLAGS = {
   seeds: 'string', claims: 'string', preset: 'string', diversity: 'string', backend: 'string',
-  save: 'string', from: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', help: 'boolean',
+  save: 'string', from: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', tests: 'boolean', help: 'boolean',
 } as const;
 const USAGE =
   'usage: npm run science -- [--seeds 1,2,3] [--claims ' + CLAIM_IDS.join(',') + '] [--preset PAIR] [--diversity NAME]\n' +
   '                          [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR] [--check FILE | --write FILE]\n' +
-  '       npm run science -- --table RESULTS.json   (the markdown tables of docs/RESULTS.md)';
+  '       npm run science -- --table RESULTS.json   (the markdown tables of docs/RESULTS.md)\n' +
+  '       npm run science -- --tests                (the slow learning checks, *.science.test.ts)';
 
 /** A result file (any version this one reads), or a UsageError naming it: exit code 2. */
 function readResults(path: string): ExperimentResultFile {
@@ -71,10 +75,22 @@ async function train(presets: string[], seeds: number[], backendName: 'wasm' | '
   return results;
 }
 
+/** The science checks (Vitest with vitest.science.config.ts), output shown as it comes; its exit code. */
+function scienceTests(): number {
+  const vitest = join(process.cwd(), 'node_modules', 'vitest', 'vitest.mjs');
+  const r = spawnSync(process.execPath, [vitest, 'run', '--config', 'vitest.science.config.ts'], { stdio: 'inherit' });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), FLAGS);
   if (args.flags.has('help')) {
     console.log(USAGE);
+    return;
+  }
+  if (args.flags.has('tests')) {
+    process.exitCode = scienceTests();
     return;
   }
   const table = args.flags.get('table') as string | undefined;

@@ -2,11 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
 import { Rng } from './random';
 import { createPolicy } from './models/index';
-import type { Family } from './models/policy';
 import { getTask, makeSplit, sequenceLength } from './tasks/index';
 import { VOCAB_SIZE, decode } from './tasks/tokenizer';
 import { encodeSupervised, referenceProbability, supervisedLoss, warmStart } from './warmstart';
-import { evaluatePolicy } from './evaluate';
 import { sampleRollouts } from './rollout';
 import { useBackend } from './testing/fixed-policy';
 import { digitsumProblem } from './tasks/digitsum';
@@ -37,35 +35,12 @@ describe('encodeSupervised', () => {
 
 describe('warm start and evaluation on wasm', () => {
   beforeAll(() => useBackend('wasm'));
-  // Reversal of 3 digits: chance is 1/1000 per answer, so pass@1 above 0.2 is learning, not luck.
+  // That a warm start lifts each family's pass@1 well above chance is a science check
+  // (warmstart.science.test.ts, `npm run science -- --tests`): half a minute of training.
   const task = getTask('reverse');
   const d = 3;
   const split = makeSplit(task, d, new Rng(1, 'split'), { warmStart: 600, rl: 0, heldOut: 40 });
   const maxLen = sequenceLength(task, d) + 1;
-  const sizes: Record<Family, { dModel: number; layers: number; window?: number }> = {
-    transformer: { dModel: 32, layers: 1 },
-    gru: { dModel: 48, layers: 1 },
-    mlp: { dModel: 64, layers: 1, window: 8 },
-  };
-
-  for (const family of ['transformer', 'gru', 'mlp'] as Family[]) {
-    it(`lifts held-out pass@1 of a ${family} well above chance`, async () => {
-      const policy = createPolicy({ family, vocabSize: VOCAB_SIZE, maxLen, heads: 2, ...sizes[family] }, new Rng(1, family));
-      const evalOpts = { groupSize: 4, temperature: 1, maxNewTokens: task.maxCompletionLength(d) + 1, batchSize: 40, rng: new Rng(2) };
-      const before = await evaluatePolicy(policy, task, d, split.heldOut, evalOpts);
-      const losses: number[] = [];
-      const result = await warmStart(policy, split.warmStart, {
-        steps: 400, batchSize: 32, learningRate: 1e-2, scratchpad: 'always', rng: new Rng(3),
-        onProgress: (p) => { losses.push(p.loss); },
-      });
-      const after = await evaluatePolicy(policy, task, d, split.heldOut, evalOpts);
-      expect(before.passAt1).toBeLessThan(0.05);
-      expect(after.passAt1).toBeGreaterThan(0.2);
-      expect(result.finalLoss).toBeLessThan(losses[0]);
-      expect(after.answers).toHaveLength(40);
-      policy.dispose();
-    }, 120_000);
-  }
 
   it('stops early when the progress callback says so', async () => {
     const policy = createPolicy({ family: 'mlp', vocabSize: VOCAB_SIZE, maxLen, dModel: 16, layers: 1 }, new Rng(4));
