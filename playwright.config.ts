@@ -31,7 +31,9 @@ export default defineConfig({
   testDir: 'e2e',
   // Playwright empties outputDir at start: keep it apart from unit.json / e2e.json / screenshots.
   outputDir: 'test-results/playwright',
-  workers: 1,
+  // Two browsers at once by default: one alone leaves a core idle about a third of the time
+  // (waiting on the page); E2E_WORKERS=1 for one at a time.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,

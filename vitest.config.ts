@@ -11,6 +11,11 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One module graph per fork, not one per file: importing tfjs and starting its wasm backend
+    // again for every file took a third of the suite's time. Each test sets the backend it needs
+    // (useBackend in a beforeAll) and disposes what it makes; the files pass in any order
+    // (checked with --sequence.shuffle.files).
+    isolate: false,
     reporters: ['default'],
   },
 });

@@ -24,8 +24,8 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, a lost
 
   // SwiftShader is slow (seconds per RL step on a busy 2-core machine): a short warm start, two
   // prompts per step of four samples each, a small held-out set, and an evaluation every other step.
-  await lab.shortenWarmStart(12);
-  await lab.setField('data.heldOut', 8);
+  await lab.shortenWarmStart(4);
+  await lab.setField('data.heldOut', 4);
   await lab.setField('steps', 8);
   await lab.setField('evalEvery', 2);
   await lab.openSection('GRPO');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// npm test: the layered typecheck (tsc -b tsconfig.layers.json) and the lint (ESLint) alongside the
-// unit tests (Vitest, Node), then e2e tests (Playwright, Chromium), one summary. The typecheck and
-// the lint count as one test each, passed or failed; their output is shown when they fail.
+// npm test: the layered typecheck (tsc -b tsconfig.layers.json), the lint (ESLint), the unit tests
+// (Vitest, Node) and the e2e tests (Playwright, Chromium), all at once, then one summary. The
+// typecheck and the lint count as one test each, passed or failed; their output is shown when they fail.
 // The working tree must be as clean after as before (a test that wrote a tracked file counts as a
 // failure). The last line printed is exactly `N passed, N failed` (CI reads it); exit code 1 if any failed.
 // A runner that crashes (non-zero exit without a usable JSON report) counts as at least 1 failed.
@@ -42,12 +42,30 @@ function fresh(path, since) {
   }
 }
 
-/** Run `node args` with its output shown as it comes; resolves when it exits (never rejects). */
-function run(label, args) {
+/**
+ * Run `node args` with its output shown as it comes (each line after `prefix`, when given, so two
+ * runners can share the terminal); resolves when it exits (never rejects).
+ */
+function run(label, args, { prefix = '', env = {} } = {}) {
   console.log(`\n=== ${label}: node ${args.map((a) => a.replace(root + '/', '')).join(' ')}\n`);
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
+    });
+    if (prefix) {
+      for (const stream of [child.stdout, child.stderr]) {
+        let rest = '';
+        stream.on('data', (d) => {
+          const lines = (rest + d).split('\n');
+          rest = lines.pop();
+          for (const line of lines) console.log(prefix + line);
+        });
+        stream.on('end', () => rest && console.log(prefix + rest));
+      }
+    }
     let settled = false;
     const finish = (code) => {
       if (settled) return;
@@ -81,9 +99,12 @@ mkdirSync(join(root, 'test-results'), { recursive: true });
 rmSync(UNIT_JSON, { force: true });
 rmSync(E2E_JSON, { force: true });
 
-// The typecheck and the lint (each mostly one core's work, their output shown only on failure) run
-// alongside the unit tests rather than before them: the cores they leave idle are used.
+// Everything at once: the typecheck and the lint (their output shown only on failure), the unit
+// tests (one Vitest fork: Vitest leaves a core free on 2 cores) and the e2e tests (their lines
+// prefixed with "e2e │"). Each alone leaves cores idle (the browser tests wait on the page about a
+// third of the time), so together they take about as long as their summed CPU time allows.
 const checksRun = Promise.all(CHECKS.map((c) => runCheck(root, c.label, c.args)));
+const e2eRun = run('e2e', [join(root, 'scripts', 'run-e2e.mjs')], { prefix: 'e2e │ ' });
 
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const unitRun = await run('unit', [
@@ -93,12 +114,12 @@ const unitRun = await run('unit', [
   '--reporter=json',
   `--outputFile=${UNIT_JSON}`,
   '--passWithNoTests',
+  '--maxWorkers=2',
 ]);
 const unit = tally('unit', unitRun.code, countVitest(fresh(UNIT_JSON, unitRun.started)));
 const checks = await checksRun;
-
-const e2eRun = await run('e2e', [join(root, 'scripts', 'run-e2e.mjs')]);
-const e2e = tally('e2e', e2eRun.code, countPlaywright(fresh(E2E_JSON, e2eRun.started)));
+const e2eDone = await e2eRun;
+const e2e = tally('e2e', e2eDone.code, countPlaywright(fresh(E2E_JSON, e2eDone.started)));
 
 // The tests must leave the working tree as they found it (build output and reports are ignored).
 const dirtied = treeChanges(treeBefore, treeState(root));
@@ -110,6 +131,6 @@ const failed = sum('failed') + unit.failed + e2e.failed + (dirtied.length ? 1 : 
 console.log('');
 CHECKS.forEach((c, i) => console.log(`${c.label}: ${checks[i].failed ? 'failed' : 'passed'} (${checks[i].seconds} s)`));
 console.log(`unit: ${unit.passed} passed, ${unit.failed} failed (${unitRun.seconds} s)`);
-console.log(`e2e:  ${e2e.passed} passed, ${e2e.failed} failed (${e2eRun.seconds} s)`);
+console.log(`e2e:  ${e2e.passed} passed, ${e2e.failed} failed (${e2eDone.seconds} s)`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
