@@ -102,15 +102,19 @@ test('a run whose loss becomes NaN: the explanation as text, a marker on every c
   expect(nonFiniteAt(events)).toBeNull();
   expect(events.at(-1)).toMatchObject({ step });
 
-  // Opened again from the list after a reload, it shows the same halt and marker. (A worker that
-  // pauses a halted run instead of ending it leaves it resumable, not finished: no Open then.)
+  // Halted, not paused: a resume would halt at the same step, so the row offers Open, not Resume.
+  await expect(row).toHaveAttribute('data-status', 'halted');
+  await expect(row.getByTestId('run-status')).toHaveText('halted: not finite');
+
+  // Opened again from the list after a reload, it shows the same halt and marker.
   await page.reload();
   await expect(page.getByTestId('saved-runs')).toHaveAttribute('data-loaded', 'true', { timeout: 90_000 });
-  const open = page.getByTestId('saved-run').getByRole('button', { name: /^Open/ });
-  if ((await open.count()) > 0) {
-    await open.click();
-    await expect(page.getByTestId('run-halt')).toHaveAttribute('data-step', String(step));
-    await expect(page.locator('.chart-canvas').first()).toHaveAttribute('data-marker', String(step));
-  }
+  await expect(row).toHaveAttribute('data-status', 'halted');
+  await expect(row.getByRole('button', { name: /^Resume/ })).toHaveCount(0);
+  await row.getByRole('button', { name: /^Open/ }).click();
+  await expect(page.getByTestId('run-halt')).toHaveAttribute('data-step', String(step));
+  await expect(page.getByTestId('run-halt-explanation')).toContainText(`at step ${step}`);
+  await expect(page.locator('.chart-canvas').first()).toHaveAttribute('data-marker', String(step));
+  await expect(lab.stepCounter).toHaveAttribute('data-step', String(step - 1));
   expect(errors).toEqual([]);
 });

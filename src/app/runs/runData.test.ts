@@ -103,6 +103,9 @@ describe('status and the list', () => {
     expect(statusOf('stopped', false)).toBe('stopped');
     expect(statusOf('done', false)).toBe('done');
     expect(statusOf('error', false)).toBe('error');
+    // A non-finite step pauses the run for good: halted, whatever the phase says.
+    expect(statusOf('rl', true, true)).toBe('halted');
+    expect(statusOf('rl', true, false)).toBe('paused');
   });
 
   it('lists newest first, with the experiment, steps and status in words', () => {
@@ -111,16 +114,18 @@ describe('status and the list', () => {
         meta({ id: 'old', createdAt: 1, status: 'done', stepsDone: 8 }),
         meta({ id: 'gone', createdAt: 3, status: 'running', stepsDone: 4, edited: true }),
         meta({ id: 'live', createdAt: 2, status: 'running', stepsDone: 2 }),
+        meta({ id: 'blown', createdAt: 4, status: 'halted', stepsDone: 3 }),
       ],
       'live',
     );
     expect(list.map((r) => [r.id, r.statusText, r.live, r.resumable])).toEqual([
+      ['blown', 'halted: not finite', false, false],
       ['gone', 'interrupted', false, true],
       ['live', 'running', true, true],
       ['old', 'finished', false, false],
     ]);
-    expect(list[0].summary).toBe('Quick look (edited): 2 members, 3 arms, seed 1');
-    expect([list[0].stepsDone, list[0].steps]).toEqual([4, 8]);
+    expect(list[1].summary).toBe('Quick look (edited): 2 members, 3 arms, seed 1');
+    expect([list[1].stepsDone, list[1].steps]).toEqual([4, 8]);
   });
 
   it('cleans a typed name', () => {

@@ -16,8 +16,12 @@ import { nonFiniteNumberAt } from '../../core/json';
 import type { RunPhase } from '../../engine/protocol';
 import type { RecordedEvent, RunRecord } from '../store/record';
 
-export type SavedRunStatus = 'running' | 'paused' | 'stopped' | 'done' | 'error';
-export const SAVED_RUN_STATUSES = ['running', 'paused', 'stopped', 'done', 'error'] as const;
+/**
+ * 'halted': stopped for good at a step whose numbers were not finite (a resume would rebuild from
+ * the last checkpoint and halt at the same step, deterministically), so it is opened, not resumed.
+ */
+export type SavedRunStatus = 'running' | 'paused' | 'stopped' | 'done' | 'error' | 'halted';
+export const SAVED_RUN_STATUSES = ['running', 'paused', 'stopped', 'done', 'error', 'halted'] as const;
 
 /** The row that names and describes a saved run (the list reads only these). */
 export interface SavedRunMeta {
@@ -168,8 +172,12 @@ export function checkLoadedRun(rawMeta: unknown, rawEvents: unknown[], rawCheckp
 
 // ---------------------------------------------------------------- saving and resuming
 
-/** The status a worker state means for the saved run (null: none, the run has not started). */
-export function statusOf(phase: RunPhase, paused: boolean): SavedRunStatus | null {
+/**
+ * The status a worker state means for the saved run (null: none, the run has not started).
+ * `halted`: the worker stopped the run at a non-finite step (paused for good).
+ */
+export function statusOf(phase: RunPhase, paused: boolean, halted = false): SavedRunStatus | null {
+  if (halted) return 'halted';
   switch (phase) {
     case 'preparing':
     case 'warmstart':
@@ -231,7 +239,7 @@ export interface RunRow {
   createdAt: number;
   /** Training in this page now. */
   live: boolean;
-  /** Can be continued (not finished). */
+  /** Can be continued (not finished, not halted). */
   resumable: boolean;
 }
 
@@ -254,6 +262,8 @@ export function statusText(status: SavedRunStatus, live: boolean): string {
       return 'finished';
     case 'error':
       return 'failed';
+    case 'halted':
+      return 'halted: not finite';
   }
 }
 
@@ -272,7 +282,7 @@ export function listRows(metas: readonly SavedRunMeta[], liveId: string | null):
       statusText: statusText(m.status, m.id === liveId),
       createdAt: m.createdAt,
       live: m.id === liveId,
-      resumable: m.status !== 'done',
+      resumable: m.status !== 'done' && m.status !== 'halted',
     }));
 }
 

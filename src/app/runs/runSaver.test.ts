@@ -26,7 +26,7 @@ function manualTimers() {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 const runner = (runId: number, event: RecordedEvent): WorkerEvent => ({ type: 'runner', runId, event });
-const state = (runId: number, phase: 'rl' | 'done' | 'stopped', paused = false): WorkerEvent => ({ type: 'state', runId, phase, paused, step: 0, halted: false });
+const state = (runId: number, phase: 'rl' | 'done' | 'stopped', paused = false, halted = false): WorkerEvent => ({ type: 'state', runId, phase, paused, step: 0, halted });
 const cp = (runId: number, atStep: number): WorkerEvent => ({ type: 'checkpoint', runId, reason: 'every', checkpoint: checkpoint(atStep) });
 
 function setup() {
@@ -109,6 +109,15 @@ describe('saving a run as it goes', () => {
     const run = await loaded(store, id);
     expect(run.meta.status).toBe('done');
     expect(run.events.at(-1)).toEqual(done());
+  });
+
+  it('saves a run halted by a non-finite step as halted, not paused', async () => {
+    const { store, saver, newRun } = setup();
+    const id = saver.begin(1, newRun);
+    for (const ev of eventsThrough(3)) saver.event(runner(1, ev));
+    saver.event(state(1, 'rl', true, true));
+    await settle();
+    expect((await loaded(store, id)).meta.status).toBe('halted');
   });
 
   it('after a failed write keeps what was saved, reports it, and loses nothing once writing works again', async () => {

@@ -143,7 +143,7 @@ export class RunSaver {
         this.flushNow(ev.runId);
         return;
       case 'state': {
-        const status = statusOf(ev.phase, ev.paused);
+        const status = statusOf(ev.phase, ev.paused, ev.halted);
         if (!status) return;
         t.patch.status = status;
         this.flushNow(ev.runId);
