@@ -11,9 +11,11 @@ import type { RunnerEvent } from '../core/experiment/events';
 import type { ExperimentSpec } from '../core/experiment/spec';
 import { CHECKPOINT_EVERY, type Checkpoint, type WorkerCommand, type WorkerEvent } from './protocol';
 
+/** A backend start that never ends (the last test sets it): as a wasm build blocked by a CSP. */
+const hang = { on: false };
 vi.mock('./backend', async () => {
   const node = await import('./node-backend');
-  return { chooseBackend: () => node.initNodeBackend('wasm'), onDeviceLost: () => () => {} };
+  return { chooseBackend: () => (hang.on ? new Promise(() => {}) : node.initNodeBackend('wasm')), onDeviceLost: () => () => {} };
 });
 vi.mock('./warmStartSource', () => ({ browserWarmStartCache: () => ({ load: async () => null, save: async () => {} }) }));
 
@@ -138,5 +140,23 @@ describe('training worker checkpoints', () => {
     await vi.waitFor(() => expect(posted.some((e) => e.type === 'error')).toBe(true));
     const error = posted.find((e) => e.type === 'error') as Extract<WorkerEvent, { type: 'error' }>;
     expect(error.message).toBe('The saved run cannot be continued: the checkpoint was taken from another experiment');
+  });
+
+  it('says so when no backend starts within the time limit, instead of detecting for ever', async () => {
+    hang.on = true;
+    vi.useFakeTimers();
+    try {
+      posted = [];
+      send({ type: 'prepare', backend: 'cpu' }); // another backend than the one prepared: a new start
+      await vi.advanceTimersByTimeAsync(89_000);
+      expect(posted).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(posted).toHaveLength(1);
+      expect(posted[0]).toMatchObject({ type: 'error', runId: 0 });
+      expect((posted[0] as Extract<WorkerEvent, { type: 'error' }>).message).toMatch(/^no tfjs backend started within 90 s: .*\?backend=cpu$/);
+    } finally {
+      vi.useRealTimers();
+      hang.on = false;
+    }
   });
 });

@@ -18,6 +18,7 @@ import { chooseBackendForRun, rememberedBackendFor } from './measuredChoice';
 import { runProbe, probeLooksRight } from './probe';
 import { browserWarmStartCache } from './warmStartSource';
 import { RunDriver } from './runDriver';
+import { withTimeLimit } from './timeLimit';
 import {
   type ProbeOutcome,
   type WorkerCommand,
@@ -41,6 +42,9 @@ let pauseBeforeStart = false;
 const warmStartCache = browserWarmStartCache({ baseUrl: `${import.meta.env.BASE_URL}warmstarts/` });
 
 // ---------------------------------------------------------------- backend
+
+/** The longest a backend may take to start and pass its probe (SwiftShader on a busy CPU: ~10 s). */
+const BACKEND_START_LIMIT_MS = 90_000;
 
 async function probe(): Promise<ProbeOutcome> {
   try {
@@ -66,9 +70,16 @@ function prepare(
   if (preparing && !deviceLost) return preparing;
   preparing = (async () => {
     try {
-      const report = preferred ? await chooseBackend(preferred) : ((await remembered?.(post)) ?? (await chooseBackend(preferred)));
+      // A start that hangs would leave the page on "detecting…" for good (timeLimit.ts).
+      const { report, outcome } = await withTimeLimit(
+        (async () => {
+          const report = preferred ? await chooseBackend(preferred) : ((await remembered?.(post)) ?? (await chooseBackend(preferred)));
+          return { report, outcome: await probe() };
+        })(),
+        BACKEND_START_LIMIT_MS,
+        `no tfjs backend started within ${BACKEND_START_LIMIT_MS / 1000} s: its start is hanging (a Content-Security-Policy that blocks its wasm or its threads, or a GPU that does not answer). Reload the page, or open it with ?backend=cpu`,
+      );
       backend = { report, preferred };
-      const outcome = await probe();
       post({ type: 'backend', report, probe: outcome, warning, deviceLost });
       return report;
     } finally {

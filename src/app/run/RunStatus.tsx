@@ -1,6 +1,7 @@
 import { cohortSignature, measurementText } from '../../engine/backendChoice';
 import { readBackendParam } from '../../engine/protocol';
 import { validationOf } from '../controls/validation';
+import { backendStatusText } from './backendStatus';
 import { fmtDuration, fmtPercent, fmtRate } from '../lib/format';
 import { useLab } from '../store';
 import { throughput } from '../store/progress';
@@ -78,7 +79,7 @@ export function RunStatus() {
   return (
     <div className="status" aria-live="polite">
       <span className="status-item" data-testid="backend-status" title={report?.tried.map((t) => `${t.name}: ${t.ok ? 'ok' : t.error}`).join('\n')}>
-        Backend: {report ? (report.adapter ? `${report.backend} (${report.adapter})` : report.backend) : 'detecting…'}
+        Backend: {backendStatusText(report, run.error)}
       </span>
       <span className="status-item" data-testid="run-phase" data-phase={run.phase} data-paused={run.paused} data-worker-step={run.workerStep} data-halted={run.halted}>
         {phaseText(run)}
