@@ -6,11 +6,19 @@
  * "Show the reference only" fills the charts with the reference, under its banner, without
  * training, and Start trains the preset as usual. wasm: fast and the same everywhere.
  */
-import { expect, test } from '@playwright/test';
+import { type Locator, expect, test } from '@playwright/test';
 import { collectErrors } from './helpers';
 import { CHARTS, LabPage } from './helpers/lab';
 
 test.use({ viewport: { width: 1440, height: 900 } });
+
+/** Check or uncheck with a real click, again if a layout shift made the click miss. */
+async function setChecked(box: Locator, checked: boolean): Promise<void> {
+  await expect(async () => {
+    await box.setChecked(checked, { timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(box).toBeChecked({ checked });
+}
 
 test('a preset with a shipped reference: toggle, label, the reference alone, then a run of its own', async ({ page }) => {
   test.setTimeout(240_000);
@@ -35,11 +43,12 @@ test('a preset with a shipped reference: toggle, label, the reference alone, the
   await expect(bar).toHaveAttribute('data-layer', 'on');
   await expect(page.getByTestId('reference-label')).toHaveText('reference: 8 seeds, mean (seeds 1-8, trained on wasm), drawn dashed behind the live curves');
 
-  // The toggle takes the layer away and brings it back.
-  await toggle.uncheck();
+  // The toggle takes the layer away and brings it back. (Under a loaded CPU a late layout shift
+  // once made the pointer miss the box: setChecked retries until the box says it changed.)
+  await setChecked(toggle, false);
   await expect(bar).toHaveAttribute('data-layer', 'off');
   await expect(page.getByTestId('reference-label')).toContainText(', hidden');
-  await toggle.check();
+  await setChecked(toggle, true);
   await expect(bar).toHaveAttribute('data-layer', 'on');
 
   // A preset without a reference (ring, left out of the index above) says so; an edited
@@ -57,7 +66,7 @@ test('a preset with a shipped reference: toggle, label, the reference alone, the
   await expect(bar).toHaveAttribute('data-layer', 'on');
 
   // Nothing trained, the layer off: the charts are empty.
-  await toggle.uncheck();
+  await setChecked(toggle, false);
   for (const id of CHARTS) expect(await lab.points(id), id).toBe(0);
 
   // The reference alone: the banner, and every chart filled from the reference.
@@ -79,7 +88,7 @@ test('a preset with a shipped reference: toggle, label, the reference alone, the
   for (const id of CHARTS) await expect.poll(() => lab.points(id), { message: id }).toBe(0);
 
   // From the reference alone, "Train it here" trains the preset: the banner goes, the run fills the charts.
-  await toggle.check();
+  await setChecked(toggle, true);
   await page.getByTestId('reference-only').click();
   await expect(banner).toBeVisible();
   await page.getByTestId('reference-train').click();
