@@ -46,14 +46,14 @@ function fresh(path, since) {
  * Run `node args` with its output shown as it comes (each line after `prefix`, when given, so two
  * runners can share the terminal); resolves when it exits (never rejects).
  */
-function run(label, args, { prefix = '', env = {} } = {}) {
+function run(label, args, { prefix = '' } = {}) {
   console.log(`\n=== ${label}: node ${args.map((a) => a.replace(root + '/', '')).join(' ')}\n`);
   const started = Date.now();
   return new Promise((done) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
       stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-      env: { ...process.env, ...env },
+      env: process.env,
     });
     if (prefix) {
       for (const stream of [child.stdout, child.stderr]) {
@@ -100,9 +100,10 @@ rmSync(UNIT_JSON, { force: true });
 rmSync(E2E_JSON, { force: true });
 
 // Everything at once: the typecheck and the lint (their output shown only on failure), the unit
-// tests (one Vitest fork: Vitest leaves a core free on 2 cores) and the e2e tests (their lines
-// prefixed with "e2e │"). Each alone leaves cores idle (the browser tests wait on the page about a
-// third of the time), so together they take about as long as their summed CPU time allows.
+// tests (two Vitest forks; Vitest's default leaves a core free on 2 cores) and the e2e tests (two
+// Playwright workers, their lines prefixed with "e2e │"). Each alone leaves cores idle (the browser
+// tests wait on the page about a third of the time), so together they take about as long as their
+// summed CPU time allows.
 const checksRun = Promise.all(CHECKS.map((c) => runCheck(root, c.label, c.args)));
 const e2eRun = run('e2e', [join(root, 'scripts', 'run-e2e.mjs')], { prefix: 'e2e │ ' });
 

@@ -6,6 +6,7 @@
  * can watch `device.lost` (tfjs 4.22 does not) and re-create it later (docs/TFJS-AND-BROWSER.md).
  */
 import * as tf from '@tensorflow/tfjs';
+import { withTimeLimit } from './timeLimit';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
@@ -107,21 +108,8 @@ export function adapterName(info: AdapterDetails | undefined): string | null {
   return info.architecture || info.vendor || info.description || info.device || null;
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
+/** `p`, or a rejection naming `what` after `ms` (timeLimit.ts). */
+const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> => withTimeLimit(p, ms, `${what} timed out after ${ms} ms`);
 
 /** Thrown by the attempt functions with the exact text to report as the fallback reason. */
 export class BackendUnavailable extends Error {}
