@@ -7,6 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { withTimeLimit } from './timeLimit';
+import { installWasmKernels } from './wasmKernels';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
@@ -227,6 +228,7 @@ export function releaseWebGPU(): void {
  * (docs/TFJS-AND-BROWSER.md, "Choosing a backend").
  */
 export async function activateBackend(name: BackendName): Promise<void> {
+  if (name === 'wasm') installWasmKernels(); // Slice without copying its whole input (wasmKernels.ts)
   let ok: boolean;
   try {
     ok = await tf.setBackend(name);

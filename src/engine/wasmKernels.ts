@@ -1,0 +1,146 @@
+/**
+ * Replacements for three tfjs-backend-wasm 4.22 kernels that copy their whole input to slice it.
+ *
+ * The wasm `Slice` kernel starts with `backend.readSync(x.dataId)`, which copies the entire input
+ * tensor out of the wasm heap (`HEAPU8.slice`) and then keeps a sub-range; `SplitV` and `Unpack`
+ * call that same function once per output. A CPU profile of the training worker in Chromium 156
+ * found `readSync` at 48% of the worker's time, most of it under `Slice` (docs/BENCHMARKS.md,
+ * "Why the browser was 2x slower than Node"): the copy is about ten times dearer in a browser
+ * worker than in Node. These kernels read the input through a view of the heap
+ * (`typedArrayFromHeap`, no copy) and copy only the requested elements, row run by row run.
+ *
+ * A slice is a copy, so the results are equal bit for bit to tfjs's (wasmKernels.test.ts checks
+ * that on random slices, splits and unstacks of rank 1 to 6); strings keep tfjs's own kernel.
+ * tfjs looks kernels up by (name, backend) at every call, so registering these once is enough.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import '@tensorflow/tfjs-backend-wasm'; // registers the wasm backend and its kernels
+
+type TensorInfo = tf.TensorInfo;
+type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
+
+/** Copy x[begin : begin + size] (any rank) into a new wasm tensor, reading x in place. */
+export function sliceInPlace(backend: BackendWasm, x: TensorInfo, begin: number[], size: number[]): TensorInfo {
+  const out = backend.makeOutput(size, x.dtype);
+  const count = size.reduce((a, b) => a * b, 1);
+  if (count === 0) return out;
+  // Views are taken after makeOutput: its malloc may grow the heap and detach older views.
+  const src = backend.typedArrayFromHeap(x);
+  const dst = backend.typedArrayFromHeap(out);
+  copySlice(src, x.shape, dst, begin, size);
+  return out;
+}
+
+/**
+ * Copy the slice of `src` (row-major, `shape`) starting at `begin` with extent `size` into `dst`.
+ * Trailing axes the slice covers whole are merged into one run, so a slice along the leading
+ * axis is a single copy and a slice of the last axis is one copy per row.
+ */
+export function copySlice(src: ArrayLike<number> & { subarray(a: number, b: number): unknown }, shape: readonly number[], dst: { set(a: never, offset: number): void }, begin: readonly number[], size: readonly number[]): void {
+  const rank = shape.length;
+  if (rank === 0) {
+    (dst as unknown as Float32Array).set(src.subarray(0, 1) as Float32Array, 0);
+    return;
+  }
+  const strides = new Array<number>(rank);
+  strides[rank - 1] = 1;
+  for (let i = rank - 2; i >= 0; i--) strides[i] = strides[i + 1] * shape[i + 1];
+  // The run: the innermost axis and every axis inside which the slice takes whole rows.
+  let inner = rank - 1;
+  while (inner > 0 && size[inner] === shape[inner] && begin[inner] === 0) inner--;
+  const run = size[inner] * strides[inner];
+  const outerCount = size.slice(0, inner).reduce((a, b) => a * b, 1);
+  const index = new Array<number>(inner).fill(0); // odometer over axes 0..inner-1 of the slice
+  const write = dst as unknown as Float32Array;
+  let outOffset = 0;
+  for (let n = 0; n < outerCount; n++) {
+    let offset = begin[inner] * strides[inner];
+    for (let a = 0; a < inner; a++) offset += (begin[a] + index[a]) * strides[a];
+    write.set(src.subarray(offset, offset + run) as Float32Array, outOffset);
+    outOffset += run;
+    for (let a = inner - 1; a >= 0; a--) {
+      if (++index[a] < size[a]) break;
+      index[a] = 0;
+    }
+  }
+}
+
+function slice({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc): TensorInfo {
+  const x = inputs.x as TensorInfo;
+  if (x.dtype === 'string') return original({ inputs, backend: backend as tf.KernelBackend, attrs }) as TensorInfo;
+  const [begin, size] = tf.slice_util.parseSliceParams(x, attrs!.begin as number[], attrs!.size as number[]);
+  return sliceInPlace(backend as BackendWasm, x, begin, size);
+}
+
+function splitV({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc): TensorInfo[] {
+  const x = inputs.x as TensorInfo;
+  if (x.dtype === 'string') return original({ inputs, backend: backend as tf.KernelBackend, attrs }) as TensorInfo[];
+  const axis = tf.util.parseAxisParam(attrs!.axis as number, x.shape)[0];
+  const splitSizes = tf.backend_util.prepareSplitSize(x as tf.Tensor, attrs!.numOrSizeSplits as number[] | number, axis);
+  const begin = new Array<number>(x.shape.length).fill(0);
+  return splitSizes.map((s) => {
+    const size = [...x.shape];
+    size[axis] = s;
+    const part = sliceInPlace(backend as BackendWasm, x, begin, size);
+    begin[axis] += s;
+    return part;
+  });
+}
+
+function unpack({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc): TensorInfo[] {
+  const value = inputs.value as TensorInfo;
+  if (value.dtype === 'string') return original({ inputs, backend: backend as tf.KernelBackend, attrs }) as TensorInfo[];
+  const rank = value.shape.length;
+  let axis = attrs!.axis as number;
+  if (axis < 0) axis += rank;
+  const outShape = value.shape.filter((_, i) => i !== axis);
+  const begin = new Array<number>(rank).fill(0);
+  const size = [...value.shape];
+  size[axis] = 1;
+  return Array.from({ length: value.shape[axis] }, (_, i) => {
+    begin[axis] = i;
+    const { dataId, dtype } = sliceInPlace(backend as BackendWasm, value, begin, size);
+    return { dataId, dtype, shape: outShape };
+  });
+}
+
+const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) => TensorInfo | TensorInfo[]> = {
+  Slice: slice,
+  SplitV: splitV,
+  Unpack: unpack,
+};
+
+/** tfjs's own kernels, kept when ours are installed (the tests compare against them). */
+const originals = new Map<string, tf.KernelConfig>();
+
+/** Register the in-place Slice, SplitV and Unpack on the wasm backend (idempotent). */
+export function installWasmKernels(): void {
+  if (originals.size > 0) return;
+  for (const [name, replacement] of Object.entries(REPLACEMENTS)) {
+    const config = tf.getKernel(name, 'wasm');
+    if (!config) throw new Error(`tfjs-backend-wasm has no ${name} kernel to replace`);
+    originals.set(name, config);
+    const original = config.kernelFunc;
+    tf.unregisterKernel(name, 'wasm');
+    tf.registerKernel({ ...config, kernelFunc: ((args: KernelArgs) => replacement(args, original)) as tf.KernelFunc });
+  }
+}
+
+/** Tests only: run `fn` with tfjs's own wasm kernels registered again, then ours. */
+export function withTfjsWasmKernels<T>(fn: () => T): T {
+  installWasmKernels();
+  const ours = [...originals.keys()].map((name) => tf.getKernel(name, 'wasm')!);
+  for (const config of originals.values()) {
+    tf.unregisterKernel(config.kernelName, 'wasm');
+    tf.registerKernel(config);
+  }
+  try {
+    return fn();
+  } finally {
+    for (const config of ours) {
+      tf.unregisterKernel(config.kernelName, 'wasm');
+      tf.registerKernel(config);
+    }
+  }
+}
