@@ -57,7 +57,8 @@ function fakeRuns(
 const spec = PRESETS.quick.spec;
 const activate = (unavailable: BackendName[] = []) => async (name: BackendName) => {
   if (unavailable.includes(name)) throw new Error(`no ${name} here`);
-  return name === 'webgpu' ? { detail: 'swiftshader', software: true } : { detail: null, software: false };
+  // A slow hardware adapter: timed, then given up (a software one is not timed, tested below).
+  return name === 'webgpu' ? { detail: 'nvidia', software: false } : { detail: null, software: false };
 };
 
 describe('probeSpecFor', () => {
@@ -105,7 +106,7 @@ describe('measureBackends (fake runs)', () => {
     expect(rows[0].msPerStep).toBeGreaterThanOrEqual(35);
     expect(rows[0].msPerStep).toBeLessThan(1000);
     expect(rows[1].note).toBe('no webgl here');
-    expect(rows[2]).toMatchObject({ detail: 'swiftshader', software: true, note: 'slower than wasm', msPerStep: null });
+    expect(rows[2]).toMatchObject({ detail: 'nvidia', software: false, note: 'slower than wasm', msPerStep: null });
     expect(rows[2].atLeastMs).toBe(rows[0].msPerStep);
     // The minute-long step was not waited for: given up once it was slower than wasm, then cut short.
     expect(elapsed).toBeLessThan(3000);
@@ -120,17 +121,17 @@ describe('measureBackends (fake runs)', () => {
     const log: string[] = [];
     const rows = await measureBackends(spec, ['wasm', 'webgpu'], {
       activate: activate(),
-      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 120 }, webgpu: { setup: 1200, first: 10, step: 10 } }, log),
+      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 120 }, webgpu: { setup: 1500, first: 10, step: 10 } }, log),
       numTensors: () => 0,
       budgetMs: 200,
     });
     // 120 ms + another 120 ms would pass the 200 ms budget: one timed step.
     expect(rows[0]).toMatchObject({ status: 'ok', timedSteps: 1 });
     expect(log.filter((l) => l.startsWith('wasm step'))).toEqual(['wasm step 1', 'wasm step 2']);
-    // Set-up cap of a software adapter: max(budget, 2 x best) = 240 ms (a GPU's: 3 x each).
+    // Set-up cap of a GPU: max(3 x budget, 3 x best) = 600 ms.
     expect(rows[1]).toMatchObject({ status: 'stopped', atLeastMs: null });
     const cap = Number(rows[1].note!.match(/^set-up and first step took over (\d+) ms; wasm's took \d+ ms$/)?.[1]);
-    expect(Math.abs(cap - Math.max(200, 2 * rows[0].msPerStep!))).toBeLessThanOrEqual(1); // twice wasm's step
+    expect(Math.abs(cap - Math.max(600, 3 * rows[0].msPerStep!))).toBeLessThanOrEqual(1);
     // Without an abort hook the given-up set-up ran to its end, then failed on the disposed run.
     expect(log).toContain('webgpu disposed');
   });
@@ -148,6 +149,34 @@ describe('measureBackends (fake runs)', () => {
     expect(rows[1].note).toMatch(/software renderer \(swiftshader\)/);
     expect(log.some((l) => l.startsWith('webgl'))).toBe(false);
     expect(chooseMeasured(rows).chosen).toBe('wasm');
+  });
+
+  it('does not time a software WebGPU adapter once a CPU backend works, nor build its run', async () => {
+    const log: string[] = [];
+    const rows = await measureBackends(spec, ['wasm', 'webgpu'], {
+      activate: async (name) => (name === 'webgpu' ? { detail: 'swiftshader', software: true } : { detail: null, software: false }),
+      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 30 }, webgpu: { setup: 5, first: 5, step: 5 } }, log),
+      numTensors: () => 0,
+      budgetMs: 200,
+    });
+    expect(rows[1]).toMatchObject({ backend: 'webgpu', status: 'stopped', msPerStep: null, software: true });
+    expect(rows[1].note).toBe('not timed: a software adapter (swiftshader), many times slower than wasm for models this small');
+    expect(log.some((l) => l.startsWith('webgpu'))).toBe(false);
+    expect(chooseMeasured(rows).chosen).toBe('wasm');
+  });
+
+  it('times a software adapter when nothing else works (it is all there is)', async () => {
+    const rows = await measureBackends(spec, ['wasm', 'webgpu'], {
+      activate: async (name) => {
+        if (name === 'wasm') throw new Error('no wasm here');
+        return { detail: 'swiftshader', software: true };
+      },
+      createRun: fakeRuns({ webgpu: { setup: 5, first: 5, step: 5 } }, []),
+      numTensors: () => 0,
+      budgetMs: 200,
+    });
+    expect(rows[1]).toMatchObject({ backend: 'webgpu', status: 'ok', software: true });
+    expect(chooseMeasured(rows).chosen).toBe('webgpu');
   });
 
   it('a backend whose run throws is failed, and the next one is still measured', async () => {

@@ -10,8 +10,8 @@
  * disposed and the tensor count checked before the next backend starts (tensors live per backend).
  *
  * A backend that is slower than the fastest one so far cannot win, so its step is given up when
- * it passes that time (and set-up plus the first step when they pass 3x that): SwiftShader is not
- * waited for. Giving up disposes the run, so the step fails at its next use of a weight; a
+ * it passes that time (and set-up plus the first step when they pass 3x that). A software
+ * emulation of a GPU (SwiftShader) is not timed at all once another backend has a figure. Giving up disposes the run, so the step fails at its next use of a weight; a
  * pending WebGPU readback is cut short with `hooks.abort` (the worker destroys the device). A
  * backend that computes synchronously (wasm, cpu) cannot be interrupted, but its step ends anyway.
  */
@@ -133,11 +133,16 @@ async function measureOne(name: BackendName, probeSpec: ExperimentSpec, best: Me
     return row;
   }
   if (hooks.cancelled?.()) return null;
-  if (row.software && name === 'webgl' && best) {
-    // A WebGL step cannot be given up mid-way (no device to destroy): a software renderer would
-    // hold the page for its whole, seconds-long step just to lose to a CPU backend that works.
+  if (row.software && best) {
+    // Software emulations of a GPU (SwiftShader's WebGPU adapter and WebGL renderer) run these
+    // models 25-60 times slower than wasm (docs/BENCHMARKS.md), so once a CPU backend has a figure
+    // they cannot win: timing them only delays the first step (by ~2 s on a 2-core machine). A
+    // WebGL step could not even be given up mid-way (there is no device to destroy).
     row.status = 'stopped';
-    row.note = `not timed: a software renderer (${row.detail ?? 'CPU emulation'}), and a WebGL step cannot be given up mid-way`;
+    row.note =
+      name === 'webgl'
+        ? `not timed: a software renderer (${row.detail ?? 'CPU emulation'}), and a WebGL step cannot be given up mid-way`
+        : `not timed: a software adapter (${row.detail ?? 'CPU emulation'}), many times slower than ${best.backend} for models this small`;
     row.spentMs = Math.round(now() - started);
     return row;
   }
@@ -172,9 +177,9 @@ async function measureOne(name: BackendName, probeSpec: ExperimentSpec, best: Me
 
     // Set-up (members built, base evaluation) and the first step, which compiles the shaders.
     const t0 = now();
-    // Real GPUs may spend seconds compiling shaders in the first step; a software adapter's first
-    // step is mostly its (emulated) arithmetic, so it gets the budget or twice the best step.
-    const warmCap = bestMs == null ? firstCap : row.software ? Math.max(budget, 2 * bestMs) : Math.max(3 * budget, 3 * bestMs);
+    // Real GPUs may spend seconds compiling shaders in the first step (software ones are not timed
+    // once another backend has a figure, above).
+    const warmCap = bestMs == null ? firstCap : Math.max(3 * budget, 3 * bestMs);
     for (;;) {
       const left = warmCap - (now() - t0);
       const took = best?.warmupMs != null ? `; ${best.backend}'s took ${fmtStepMs(best.warmupMs)}` : '';
