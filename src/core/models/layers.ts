@@ -183,16 +183,20 @@ export function matMul2D(a: tf.Tensor2D, b: tf.Tensor2D): tf.Tensor2D {
 }
 
 /**
- * x [K, M, Din] @ w [K, Din, Dout] -> [K, M, Dout]: model k multiplies by its own weight. One
- * batched matMul for all K (one dispatch on a GPU); a single model takes the plain 2-D matMul. On
- * CPU backends a stack runs model by model (stack.ts), so there K is 1: tfjs-wasm 4.22 runs a
- * batched matMul through a generic loop 3-5x slower than its 2-D XNNPACK path (docs/BENCHMARKS.md).
+ * x [K, M, Din] @ w [K, Din, Dout] -> [K, M, Dout]: model k multiplies by its own weight.
+ * GPU backends: one batched matMul for all K (one dispatch). CPU backends: tfjs-wasm 4.22 runs a
+ * batched matMul through a generic loop about 10x slower than its 2-D XNNPACK path (npm run
+ * bench:ops, docs/BENCHMARKS.md), so the stack is split on the model axis (contiguous blocks,
+ * which the lab's wasm Slice reads in place) and each model takes the plain 2-D matMul. Only the
+ * matMul goes model by model; every other op of the stack stays one kernel for all K.
  */
 export function matMulK(x: tf.Tensor3D, w: tf.Tensor3D): tf.Tensor3D {
   const [K, M, din] = x.shape;
   const dout = w.shape[2];
-  if (K > 1) return tf.matMul(x, w);
-  return tf.reshape(matMul2D(tf.reshape(x, [M, din]) as tf.Tensor2D, tf.reshape(w, [din, dout]) as tf.Tensor2D), [1, M, dout]);
+  if (K === 1) return tf.reshape(matMul2D(tf.reshape(x, [M, din]) as tf.Tensor2D, tf.reshape(w, [din, dout]) as tf.Tensor2D), [1, M, dout]);
+  if (!CPU_BACKENDS.has(tf.getBackend())) return tf.matMul(x, w);
+  const ws = tf.split(w, K, 0);
+  return tf.concat(tf.split(x, K, 0).map((xk, k) => matMulK(xk as tf.Tensor3D, ws[k] as tf.Tensor3D)), 0) as tf.Tensor3D;
 }
 
 /** Reshape a per-model vector parameter [K, D] so it broadcasts over x [K, ..., D]. */

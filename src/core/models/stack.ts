@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { DecodeStep, NamedWeight, PolicyConfig, PolicyStack } from './policy';
 import type { Params } from './layers';
-import { onCpuBackend, sizeOf } from './layers';
+import { sizeOf } from './layers';
 import { familyOf } from './families';
 
 // tfjs registers variables globally by name, so each stack gets its own prefix; the local name
@@ -75,53 +75,20 @@ export class ModelStack implements PolicyStack {
     if (!Number.isInteger(from) || from < 0 || from >= T) throw new RangeError(`logits: from = ${from} is outside 0..${T - 1}`);
     // Token ids outside [0, vocabSize) give an all-zero one-hot (no error: checking needs a readback).
     const family = familyOf(this.config);
-    return tf.tidy(() => this.byModel([tokens], (p, [t]) => family.forward(p, t as tf.Tensor3D, this.config, from)));
+    return tf.tidy(() => family.forward(this.params, tokens, this.config, from) as tf.Tensor4D);
   }
 
   prefill(prompt: tf.Tensor3D): DecodeStep {
     this.checkAlive();
     const family = familyOf(this.config);
-    return keepStep(() => this.byModelStep([prompt], (p, [t]) => family.prefill(p, t as tf.Tensor3D, this.config)));
+    return keepStep(() => family.prefill(this.params, prompt, this.config));
   }
 
   decode(state: tf.Tensor[], token: tf.Tensor2D, pos: number): DecodeStep {
     this.checkAlive();
     if (pos >= this.config.maxLen) throw new RangeError(`decode: position ${pos} is past maxLen (${this.config.maxLen})`);
     const family = familyOf(this.config);
-    return keepStep(() =>
-      this.byModelStep([token, ...state], (p, [t, ...st]) => family.decode(p, st, t as tf.Tensor2D, pos, this.config)),
-    );
-  }
-
-  /**
-   * Run `fn` over all K models at once (GPU backends: one dispatch per op for the whole stack), or
-   * on CPU backends model by model on row k of the weights and inputs, joined on the model axis:
-   * there a kernel costs only its arithmetic, and tfjs-wasm's slices of large activations (which a
-   * stacked matMul on a CPU needs) cost more than the kernels saved. Inputs lead with K (or K*N).
-   */
-  private byModel(inputs: tf.Tensor[], fn: (params: Params, inputs: tf.Tensor[]) => tf.Tensor): tf.Tensor4D {
-    if (this.size === 1 || !onCpuBackend()) return fn(this.params, inputs) as tf.Tensor4D;
-    const parts = Array.from({ length: this.size }, (_, k) => fn(this.paramsOf(k), inputs.map((x) => rowOf(x, k, this.size))));
-    return tf.concat(parts, 0) as tf.Tensor4D;
-  }
-
-  private byModelStep(inputs: tf.Tensor[], fn: (params: Params, inputs: tf.Tensor[]) => DecodeStep): DecodeStep {
-    if (this.size === 1 || !onCpuBackend()) return fn(this.params, inputs);
-    const steps = Array.from({ length: this.size }, (_, k) => fn(this.paramsOf(k), inputs.map((x) => rowOf(x, k, this.size))));
-    return {
-      logits: tf.concat(steps.map((s) => s.logits), 0) as tf.Tensor3D,
-      state: steps[0].state.map((_, i) => tf.concat(steps.map((s) => s.state[i]), 0)),
-    };
-  }
-
-  /** Model k's parameters as a stack of one (slices of the stacked variables; differentiable). */
-  private paramsOf(k: number): Params {
-    return Object.fromEntries(
-      this.names.map((n, i) => {
-        const v = this.variables[i];
-        return [n, tf.slice(v, [k, ...v.shape.slice(1).map(() => 0)], [1, ...v.shape.slice(1)])];
-      }),
-    );
+    return keepStep(() => family.decode(this.params, state, token, pos, this.config));
   }
 
   paramCountPerModel(): number {
@@ -194,12 +161,6 @@ export class ModelStack implements PolicyStack {
   private checkAlive(): void {
     if (this.disposed) throw new Error(`${shapeKey(this.config)} stack: used after dispose()`);
   }
-}
-
-/** Row block k of K along the leading axis (which is K, or K*N with the model major). */
-function rowOf(x: tf.Tensor, k: number, K: number): tf.Tensor {
-  const rows = x.shape[0] / K;
-  return tf.slice(x, [k * rows, ...x.shape.slice(1).map(() => 0)], [rows, ...x.shape.slice(1)]);
 }
 
 /** Run a decoding step in a tidy, keeping only its logits and state. */
