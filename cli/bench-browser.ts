@@ -15,7 +15,7 @@
  * RL step shown and to the end of the run. A measurement, never asserted.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build, preview, type PreviewServer } from 'vite';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -23,6 +23,7 @@ import { findChromium } from '../scripts/find-chromium.mjs';
 import type { BenchRow } from '../src/core/benchmark/index';
 import type { SoakGlobals, SoakProbe } from '../src/bench/soakTypes';
 import type { SoakSample } from './soak-lib';
+import { summariseTrace, type ThreadProfile } from './trace-profile';
 
 const ARGS = [
   '--no-sandbox',
@@ -202,14 +203,30 @@ export interface PageTiming {
   steps: number;
   timedOut: boolean;
   date: string;
+  /** The lab's own backend measurement line, e.g. "wasm (threaded simd, 1 thread): 140 ms/step; …". */
+  measurement?: string;
+  /** Seconds per RL step shown from the first step to the end (held-out evaluations included). */
+  secondsPerStep?: number | null;
+  /** The machine's 1-minute load average when the run ended (the figures are wall-clock). */
+  load?: number;
+  /** --page-profile: where each thread spent the profiled seconds (trace-profile.ts). */
+  profile?: ThreadProfile[];
 }
+
+/** Function names totalled inclusively in a page profile: the readback under tfjs-wasm's Slice and the like. */
+const PROFILE_INCLUSIVE = ['readSync', 'slice', 'runKernel', 'cohortStep', 'grpoUpdateStackOnDevice', 'sampleStack'];
 
 async function stepShown(page: Page): Promise<number> {
   return Number((await page.getByTestId('rl-step').getAttribute('data-step')) ?? 0);
 }
 
 /** --page: build, serve, open `query` in a fresh profile, press Start, time the run. */
-export async function runPageBench(query: string, timeoutMs: number, log: (line: string) => void): Promise<PageTiming> {
+export async function runPageBench(
+  query: string,
+  timeoutMs: number,
+  log: (line: string) => void,
+  opts: { profileSeconds?: number } = {},
+): Promise<PageTiming> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
   const outDir = mkdtempSync(join(tmpdir(), 'cohort-lab-page-'));
@@ -237,11 +254,20 @@ export async function runPageBench(query: string, timeoutMs: number, log: (line:
     let firstStepS: number | null = null;
     let doneS: number | null = null;
     let lastLogged = 0;
+    let profile: ThreadProfile[] | undefined;
     while (since() * 1000 < timeoutMs) {
       const step = await stepShown(page);
       if (firstStepS === null && step >= 1) {
         firstStepS = since();
         log(`page: first RL step shown at ${firstStepS.toFixed(1)} s`);
+      }
+      if (opts.profileSeconds && !profile && step >= 3) {
+        // Past the first steps (compilation, optimiser state): sample every thread's JavaScript.
+        await browser.startTracing(page, { categories: ['__metadata', 'disabled-by-default-v8.cpu_profiler', 'v8'] });
+        await page.waitForTimeout(opts.profileSeconds * 1000);
+        const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
+        profile = summariseTrace(trace, PROFILE_INCLUSIVE);
+        log(`page: profiled ${opts.profileSeconds} s from RL step ${step} to ${await stepShown(page)}`);
       }
       if ((await page.getByTestId('run-phase').getAttribute('data-phase')) === 'done') {
         doneS = since();
@@ -253,14 +279,20 @@ export async function runPageBench(query: string, timeoutMs: number, log: (line:
       }
       await page.waitForTimeout(250);
     }
+    const steps = await stepShown(page);
+    const measurement = ((await page.getByTestId('backend-choice').first().textContent({ timeout: 1000 }).catch(() => null)) ?? '').trim();
     return {
       query,
       browser: `Chromium ${browser.version()}`,
       backend: await backendNow(),
+      measurement: measurement || undefined,
+      load: Math.round(loadavg()[0] * 100) / 100,
+      secondsPerStep: doneS != null && firstStepS != null && steps > 1 ? (doneS - firstStepS) / (steps - 1) : null,
+      profile,
       startEnabledS,
       firstStepS,
       doneS,
-      steps: await stepShown(page),
+      steps,
       timedOut: doneS === null,
       date: new Date().toISOString().slice(0, 10),
     };

@@ -22,6 +22,8 @@
  *   --page-query Q        the link's query for --page (default '': the default preset on the
  *                         backend the lab picks; e.g. '?backend=wasm' or '?preset=quick')
  *   --page-timeout MIN    give up waiting for the run's end after this long (default 60)
+ *   --page-profile S      also sample every thread's JavaScript for S seconds from RL step 3 (Chrome
+ *                         tracing, v8.cpu_profiler) and list where the training worker's time went
  *   --out FILE            the Markdown to update (default docs/BENCHMARKS.md; only its marked sections
  *                         <!-- node -->, <!-- browser -->, <!-- torch -->, <!-- bundle -->, <!-- page -->
  *                         are replaced, the rest is kept)
@@ -72,6 +74,7 @@ const FLAGS = {
   page: 'boolean',
   'page-query': 'string',
   'page-timeout': 'string',
+  'page-profile': 'string',
   out: 'string',
   json: 'string',
   help: 'boolean',
@@ -80,7 +83,7 @@ const FLAGS = {
 const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] [--cases collapse,quick,scaling,transformer]
                         [--repeats 5] [--warmup 2] [--browser webgpu,webgl,wasm | --no-browser]
                         [--browser-cases collapse,scaling-1] [--browser-timeout MIN] [--no-bundle] [--no-torch]
-                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN]]
+                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]]
                         [--out docs/BENCHMARKS.md] [--json bench/results/latest.json]
 (flags: the comment at the top of cli/bench.ts)`;
 
@@ -200,22 +203,39 @@ function torchSection(t: TorchResult | { skipped: string }, rows: BenchRow[]): s
 function pageSection(timings: PageTiming[]): string {
   const s = (x: number | null) => (x === null ? 'not reached' : x.toFixed(1));
   const dates = [...new Set(timings.map((p) => p.date))].sort().join(', ');
-  return [
+  const lines = [
     `## Time to phenomenon in Chromium, ${dates}`,
     '',
     '`npm run bench -- --page [--page-query Q]`: the production build served by `vite preview`, opened at the link in a ' +
       'fresh browser profile, Start pressed as soon as it was enabled; seconds from opening the page. The default link ' +
-      'opens the default preset on the backend the lab picks.',
+      'opens the default preset on the backend the lab picks. "s / step": from the first RL step shown to the end, per ' +
+      'step (held-out evaluations included). Load: the machine\'s load average when the link was timed.',
     '',
-    '| link | browser | backend | Start enabled (s) | first RL step shown (s) | end of the run (s) | RL steps shown |',
-    '|---|---|---|---:|---:|---:|---:|',
+    '| link | browser | backend | Start enabled (s) | first RL step shown (s) | end of the run (s) | RL steps shown | s / step | load |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|',
     ...timings.map(
       (p) =>
         `| \`/${p.query}\` | ${p.browser} | ${p.backend} | ${s(p.startEnabledS)} | ${s(p.firstStepS)} | ` +
-        `${s(p.doneS)}${p.timedOut ? ' (timed out)' : ''} | ${p.steps} |`,
+        `${s(p.doneS)}${p.timedOut ? ' (timed out)' : ''} | ${p.steps} | ${p.secondsPerStep != null ? p.secondsPerStep.toFixed(3) : '–'} | ${p.load ?? '–'} |`,
     ),
     '',
-  ].join('\n');
+  ];
+  for (const p of timings.filter((t) => t.measurement)) lines.push(`- \`/${p.query}\`, the lab's own backend measurement: ${p.measurement}`);
+  for (const p of timings.filter((t) => t.profile?.length)) {
+    lines.push('', `Profile of \`/${p.query}\` (\`--page-profile\`), self time per thread:`, '');
+    for (const t of p.profile!.filter((x) => x.totalMs - x.idleMs > 50)) {
+      const busy = t.totalMs - t.idleMs;
+      const top = t.self.filter((f) => f.fn !== '(idle)').slice(0, 8);
+      const incl = Object.entries(t.inclusive).filter(([, ms]) => ms > 0);
+      lines.push(
+        `- ${t.thread}: ${(t.totalMs / 1000).toFixed(1)} s sampled, ${((100 * busy) / t.totalMs).toFixed(0)}% busy; ` +
+          top.map((f) => `${f.fn} ${((100 * f.ms) / busy).toFixed(1)}%`).join(', ') +
+          (incl.length ? `; inclusive: ${incl.map(([f, ms]) => `${f} ${((100 * ms) / busy).toFixed(1)}%`).join(', ')}` : ''),
+      );
+    }
+  }
+  lines.push('');
+  return lines.join('\n');
 }
 
 async function nodeRows(backends: NodeBackendName[], cases: CaseId[], repeats: number, warmup: number, skipped: string[]): Promise<BenchRow[]> {
@@ -259,6 +279,7 @@ async function main(): Promise<void> {
   const browserTimeout = intFlag(args, 'browser-timeout', 1, 600) ?? 30;
   const pageTimeout = intFlag(args, 'page-timeout', 1, 600) ?? 60;
   const pageQuery = (args.flags.get('page-query') as string | undefined) ?? '';
+  const pageProfile = intFlag(args, 'page-profile', 1, 120) ?? undefined;
   if (pageQuery && !pageQuery.startsWith('?')) throw new UsageError(`--page-query must start with ?, got "${pageQuery}"`);
   const out = (args.flags.get('out') as string | undefined) ?? 'docs/BENCHMARKS.md';
   const jsonPath = (args.flags.get('json') as string | undefined) ?? 'bench/results/latest.json';
@@ -336,7 +357,7 @@ async function main(): Promise<void> {
   // 4. Time to phenomenon in the app.
   if (args.flags.has('page')) {
     try {
-      const p = await runPageBench(pageQuery, pageTimeout * 60_000, log);
+      const p = await runPageBench(pageQuery, pageTimeout * 60_000, log, { profileSeconds: pageProfile });
       const pagePath = join(resultsDir, 'page.json');
       const timings = [...readArray<PageTiming>(pagePath).filter((t) => t.query !== p.query), p];
       writeJson(pagePath, timings);
