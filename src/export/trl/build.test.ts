@@ -13,7 +13,7 @@ import { nodePythonSources } from '../../../cli/export-sources';
 import { BROWSER_PYTHON_SOURCES } from './browserSources';
 import { buildTrlZip } from './browser';
 import { ExportError, buildTrlProject, instructPrompt, projectName, type TrlExport } from './build';
-import { DEFAULT_MODEL_ID, modelIdProblem, paramsFromId } from './modelIds';
+import { DEFAULT_MODEL_ID, modelIdProblem, paramsFromId, sharedModelWarnings } from './modelIds';
 import { memoryEstimateGb } from './readme';
 import { PYTHON_FILES } from './sources';
 
@@ -112,6 +112,25 @@ describe('the TRL export builder', () => {
     expect(() => build(spec, [QWEN])).toThrow('the experiment has 2 members (A, B) and 1 model id was given: give one per member, in that order');
     expect(() => build(spec, [QWEN, QWEN, QWEN])).toThrow(/2 members \(A, B\) and 3 model ids were given/);
     expect(() => build(spec, [QWEN, 'not a model'])).toThrow(/^member B: "not a model" is not a Hugging Face model id/);
+  });
+
+  it('gives every member its own sampling seed, and warns when members share a model id', () => {
+    const spec = getPreset('ring')!.spec;
+    const b = build(spec, [QWEN, QWEN, 'meta-llama/Llama-3.2-1B-Instruct']);
+    const config = JSON.parse(file(b, 'config.json'));
+    expect(config.version).toBe(2);
+    expect(config.members.map((m: { sampling_seed: number }) => m.sampling_seed)).toEqual([spec.seed + 1000, spec.seed + 2000, spec.seed + 3000]);
+    expect(config.grpo.seed).toBe(spec.seed); // the data order stays shared
+    expect(b.notes[0]).toBe(
+      `members A and B all use ${QWEN}: they start from the same weights and differ only by their sampling seeds (config.json sampling_seed), ` +
+        'not by initialisation or warm-start data as in the lab; give a different model (or checkpoint) for a truly different peer',
+    );
+    expect(b.notes.filter((n) => n.startsWith('members '))).toHaveLength(1);
+    expect(file(b, 'README.md')).toMatch(/\| members \(their sampling streams\) \| A, B, C \| .* \| A: \d+, B: \d+, C: \d+ \|/);
+    expect(file(b, 'README.md')).not.toMatch(/members differ by their model ids/);
+    expect(build(spec, [QWEN, 'meta-llama/Llama-3.2-1B-Instruct', 'HuggingFaceTB/SmolLM2-135M-Instruct']).notes).toEqual([]);
+    expect(sharedModelWarnings(['A', 'B', 'C'], [QWEN, ` ${QWEN} `, QWEN])[0]).toMatch(/^members A, B and C all use/);
+    expect(sharedModelWarnings(['A', 'B'], ['', ''])).toEqual([]);
   });
 
   it('checks model ids by form', () => {
