@@ -71,7 +71,7 @@ describe('export CLI end to end', () => {
     const dir = join(tmp(), 'p');
     const ok = runCli('--preset', 'intrinsic', '--to', 'trl', '--model', QWEN, '--model-b', LLAMA, '--out', dir);
     expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/^wrote 14 files to .*: a TRL project for arm peer \(not run here\)/);
+    expect(ok.stdout).toMatch(/^wrote 16 files to .*: a TRL project for arm peer \(not run here\)/);
     expect(ok.stderr).toMatch(/note: arm entropy is not exported/);
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/has not been run where it was exported/);
     const bad = runCli('--preset', 'collapse', '--to', 'trl', '--model', QWEN, '--out', join(tmp(), 'q'));

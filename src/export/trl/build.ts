@@ -15,7 +15,8 @@ import { getTask } from '../../core/tasks/index';
 import type { Problem, TaskId } from '../../core/tasks/types';
 import { modelCountProblem, modelIdProblem, sharedModelWarnings } from './modelIds';
 import { EXPORTED_SCHEMES, TRL_VERSION, grpoConfig, samplingSeed, skipReason } from './mapping';
-import { launchScript, readme, requirementsTxt, vllmRequirementsTxt } from './readme';
+import { ACCELERATE_CONFIGS, accelerateConfig, launchScript } from './launch';
+import { readme, requirementsTxt, vllmRequirementsTxt } from './readme';
 import { PYTHON_FILES, checkSources, type PythonSources } from './sources';
 
 export interface ExportFile {
@@ -182,6 +183,8 @@ export function buildTrlProject(spec: ExperimentSpec, options: TrlExportOptions,
     { path: 'config.json', text: configJson(spec, models, skipped, presetId) },
     { path: 'spec.json', text: JSON.stringify(spec, null, 2) + '\n' },
     { path: 'launch.sh', text: launchScript(spec) },
+    { path: ACCELERATE_CONFIGS.one, text: accelerateConfig('one') },
+    { path: ACCELERATE_CONFIGS.multi, text: accelerateConfig('multi') },
     { path: 'requirements.txt', text: requirementsTxt() },
     { path: 'requirements-vllm.txt', text: vllmRequirementsTxt() },
     ...PYTHON_FILES.map((name) => ({ path: name, text: sources[name] })),

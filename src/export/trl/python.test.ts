@@ -2,8 +2,9 @@
  * The exported project's Python and shell: every exported .py compiles (python3 -m py_compile),
  * launch.sh parses (bash -n), and the standard-library modules pass their tests
  * (pytests/: the shared-directory rendezvous with its timeouts and gone-peer errors, the relay
- * between a member's processes, the config-to-GRPOConfig plan, and the trainer's own logic against
- * stand-ins of TRL in fake_trl.py) on a freshly exported project. Skipped with a notice without python3.
+ * between a member's processes, the config-to-GRPOConfig plan, the trainer's own logic against
+ * stand-ins of TRL in fake_trl.py, and launch.sh with a stand-in accelerate) on a freshly exported
+ * project. Skipped with a notice without python3.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -44,9 +45,9 @@ describe.skipIf(!py)('the exported Python project', () => {
     expect(r.status).not.toBe(0);
   });
 
-  it('passes the tests of its rendezvous, rank relay, GRPOConfig plan and trainer logic (TRL stood in for)', () => {
+  it('passes the tests of its rendezvous, rank relay, GRPOConfig plan, trainer logic (TRL stood in for) and launch.sh (accelerate stood in for)', () => {
     const { dir } = exportOf('collapse');
-    const r = spawnSync(PYTHON3, ['-m', 'unittest', 'test_rendezvous', 'test_plan', 'test_trainer'], {
+    const r = spawnSync(PYTHON3, ['-m', 'unittest', 'test_rendezvous', 'test_plan', 'test_trainer', 'test_launch'], {
       cwd: PYTESTS,
       encoding: 'utf8',
       timeout: 180_000,
@@ -54,6 +55,7 @@ describe.skipIf(!py)('the exported Python project', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Ran 3\d tests/);
+    if (/skipped=/.test(r.stderr)) console.warn(`NOTICE: some tests of the exported project were skipped:\n${r.stderr.split('\n').filter((l) => /skip/i.test(l)).join('\n')}`);
   });
 
   it("dry-runs the training script's command line: its GRPOConfig arguments and the lab's step-1 prompts, without torch or TRL", () => {

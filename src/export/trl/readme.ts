@@ -44,69 +44,6 @@ export function vllmRequirementsTxt(): string {
   return `# Optional: generation with vLLM (train_cohort.py --use_vllm). TRL ${TRL_VERSION} supports vllm>=0.10.2,<0.12.0.\n-r requirements.txt\n${VLLM_REQUIREMENT}\n`;
 }
 
-/** The shell-safe form of an id (ids are [A-Za-z0-9_-] by the spec's schema). */
-const sh = (s: string) => (/^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
-/** launch.sh: every member of one arm in its own accelerate world, in parallel. */
-export function launchScript(spec: ExperimentSpec): string {
-  const arms = spec.arms.filter((a) => !skipReason(a));
-  const cases = arms
-    .map((a) => `  ${sh(a.id)}) MEMBERS=(${a.members.map(sh).join(' ')}) ;;`)
-    .join('\n');
-  return `#!/usr/bin/env bash
-# Train one arm of the exported Cohort Lab experiment: each member of the arm in its own
-# accelerate world (one process group per member, as in Co-RL), all started together, exchanging
-# pseudo-labels through $RUN_DIR/rendezvous/<arm>. Exported arms: ${arms.map((a) => a.id).join(', ')}.
-#
-#   bash launch.sh ARM [more train_cohort.py flags]      e.g. bash launch.sh ${arms[0].id} --learning_rate 1e-6
-#
-# Environment:
-#   GPUS       comma-separated GPU ids, NPROC per member in order (default 0,1,...); a short list is reused
-#   NPROC      processes (GPUs) per member (default 1); B x G must divide by it
-#   RUN_ID     names this launch; all its members share it (default: a timestamp)
-#   RUN_DIR    outputs, logs and the rendezvous directory (default runs/$RUN_ID)
-#   PORT_BASE  first main_process_port (default 29500); give arms run side by side different bases
-set -euo pipefail
-cd "$(dirname "$0")"
-ARM="\${1:?usage: bash launch.sh ARM [flags]; arms: ${arms.map((a) => a.id).join(' ')}}"
-shift
-case "$ARM" in
-${cases}
-  *) echo "launch.sh: unknown arm '$ARM' (exported arms: ${arms.map((a) => a.id).join(' ')})" >&2; exit 2 ;;
-esac
-RUN_ID="\${RUN_ID:-$(date +%Y%m%d-%H%M%S)}"
-RUN_DIR="\${RUN_DIR:-runs/$RUN_ID}"
-NPROC="\${NPROC:-1}"
-PORT_BASE="\${PORT_BASE:-29500}"
-N=\${#MEMBERS[@]}
-IFS=, read -ra GPU_LIST <<< "\${GPUS:-$(seq -s, 0 $((N * NPROC - 1)))}"
-mkdir -p "$RUN_DIR"
-PIDS=()
-for k in "\${!MEMBERS[@]}"; do
-  member="\${MEMBERS[$k]}"
-  gpus=""
-  for ((j = 0; j < NPROC; j++)); do
-    gpus+="\${gpus:+,}\${GPU_LIST[$(((k * NPROC + j) % \${#GPU_LIST[@]}))]}"
-  done
-  echo "[launch] $ARM/$member on GPU(s) $gpus, log $RUN_DIR/$ARM-$member.log"
-  CUDA_VISIBLE_DEVICES="$gpus" accelerate launch --num_processes "$NPROC" --main_process_port $((PORT_BASE + k)) \\
-    train_cohort.py --arm "$ARM" --member "$member" --run_id "$RUN_ID" --run_dir "$RUN_DIR" "$@" \\
-    > "$RUN_DIR/$ARM-$member.log" 2>&1 &
-  PIDS+=($!)
-done
-trap 'kill "\${PIDS[@]}" 2>/dev/null || true' INT TERM
-rc=0
-for _ in "\${PIDS[@]}"; do
-  if ! wait -n; then
-    rc=1
-    echo "[launch] a member of $ARM stopped with an error: stopping the others (logs in $RUN_DIR)" >&2
-    kill "\${PIDS[@]}" 2>/dev/null || true
-  fi
-done
-exit $rc
-`;
-}
-
 function table(header: string[], rows: string[][]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
