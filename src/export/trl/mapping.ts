@@ -38,6 +38,9 @@ export function samplingSeed(seed: number, memberIndex: number): number {
 /** The dtype the export loads models in (cohort_plan.py MODEL_DTYPE; TRL 0.26.2's default is "auto"). */
 export const MODEL_DTYPE = 'float32';
 
+/** A learning rate for models of hundreds of millions of parameters and more (Co-RL trains at 1e-6). */
+export const SAFE_LLM_LEARNING_RATE = 1e-6;
+
 /** Default completion budget for an instruct model (tokens), where the lab counts characters. */
 export const DEFAULT_MAX_COMPLETION_LENGTH = 256;
 

@@ -43,7 +43,7 @@ export function sharedModelWarnings(memberIds: readonly string[], models: readon
     .filter(([, ids]) => ids.length > 1)
     .map(
       ([model, ids]) =>
-        `members ${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]} all use ${model}: they start from the same weights and differ only by their sampling seeds ` +
+        `members ${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]} share the model ${model}: they start from the same weights and differ only by their sampling seeds ` +
         '(config.json sampling_seed), not by initialisation or warm-start data as in the lab; give a different model (or checkpoint) for a truly different peer',
     );
 }
