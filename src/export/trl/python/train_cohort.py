@@ -228,11 +228,14 @@ def offset_vllm_seed(grpo_module, offset: int) -> None:
     grpo_module.LLM = llm
 
 
-def needs_final_evaluation(args, global_step: int, max_steps: int) -> bool:
-    """The lab evaluates its last step; TRL's DefaultFlowCallback evaluates only every eval_steps."""
+def needs_final_evaluation(args, state) -> bool:
+    """The lab evaluates its last step; transformers' DefaultFlowCallback evaluates only when
+    global_step % eval_steps == 0 (trainer_callback.py on_step_end), so a last step off the grid
+    would go unevaluated. state.eval_steps is the interval in steps (a ratio already resolved)."""
     strategy = getattr(args.eval_strategy, "value", args.eval_strategy)
-    every = args.eval_steps
-    return strategy == "steps" and bool(every) and global_step >= max_steps and global_step % every != 0
+    every = getattr(state, "eval_steps", None) or args.eval_steps
+    step = state.global_step
+    return strategy == "steps" and bool(every) and step >= state.max_steps and step % every != 0
 
 
 def build_final_evaluation(TrainerCallback):
@@ -240,7 +243,7 @@ def build_final_evaluation(TrainerCallback):
         """Evaluates at the last step when max_steps is not a multiple of eval_steps."""
 
         def on_step_end(self, args, state, control, **kwargs):
-            if needs_final_evaluation(args, state.global_step, state.max_steps):
+            if needs_final_evaluation(args, state):
                 control.should_evaluate = True
             return control
 
