@@ -232,7 +232,8 @@ ${checksSection()}
 - \`train_cohort.py\`: the trainer (a \`GRPOTrainer\` subclass) and its command line
 - \`cohort_rewards.py\`: votes, labels, rewards and answer extraction (standard library only)
 - \`rendezvous.py\`: the shared-directory exchange, heartbeats and timeouts (standard library only)
-- \`cohort_plan.py\`: config.json to \`GRPOConfig\` arguments and the batch split
+- \`cohort_plan.py\`: config.json to \`GRPOConfig\` arguments, the batch split, seeds and timeouts
+- \`cohort_sampling.py\`: the frozen teacher's sampling (the policy's settings) and vLLM's per-member seed
 - \`config.json\`: members, model ids, arms and the mapped settings; \`spec.json\`: the lab's spec
 - \`data/rl.jsonl\`, \`data/heldout.jsonl\`, \`data/labeled.jsonl\`: the lab's split (RL pool,
   held-out, labeled pool); \`data/schedule.json\`: the RL pool rows of every step, in the lab's order

@@ -23,6 +23,7 @@ import fake_trl as fake  # noqa: E402
 fake.install()
 
 import cohort_plan as plan  # noqa: E402
+import cohort_sampling as cs  # noqa: E402
 import train_cohort as tc  # noqa: E402
 from rendezvous import RankRelay  # noqa: E402
 
@@ -86,7 +87,7 @@ class SamplingSeedTest(Base):
     def test_vllm_is_seeded_per_member_too(self):
         built = []
         module = types.SimpleNamespace(LLM=lambda **kw: built.append(kw))
-        tc.offset_vllm_seed(module, 2000)
+        cs.offset_vllm_seed(module, 2000)
         module.LLM(model="m", seed=1)  # TRL passes process_index // tensor_parallel_size
         self.assertEqual(built, [{"model": "m", "seed": 2001}])
 
@@ -140,7 +141,7 @@ class TeacherTest(Base):
         # Row 1 ends at Qwen's second end token (the model's, not the tokenizer's): TRL would go
         # on sampling past it, so it is not an end here either: cut at the length cap.
         fake.FakeModel.script = [[5, 6, fake.QWEN_EOS, fake.QWEN_ENDOFTEXT], [7, fake.QWEN_ENDOFTEXT, 8, 9]]
-        teacher = tc.FrozenTeacher("Qwen/Qwen2.5-0.5B-Instruct", "cuda:0", args)
+        teacher = cs.FrozenTeacher("Qwen/Qwen2.5-0.5B-Instruct", "cuda:0", args)
         out = teacher.sample([[{"role": "user", "content": "q"}]], 2)
         self.assertEqual(out, [("5 6", False), ("7 8 9", True)])
         call = teacher.model.generate_calls[0]
@@ -156,7 +157,7 @@ class TeacherTest(Base):
 
     def test_generation_kwargs_of_the_config_reach_the_teacher_as_they_reach_the_policy(self):
         args = fake.GRPOConfig(temperature=1.0, top_p=0.9, max_completion_length=8, generation_kwargs={"top_k": 5})
-        kw = tc.policy_generation_kwargs(args, fake.FakeTokenizer())
+        kw = cs.policy_generation_kwargs(args, fake.FakeTokenizer())
         self.assertEqual((kw["top_k"], kw["top_p"], kw["pad_token_id"]), (5, 0.9, fake.QWEN_ENDOFTEXT))
 
 
