@@ -34,23 +34,39 @@ describe('export CLI arguments', () => {
     expect(err(['--preset', 'collapse', '--model', QWEN, ...out])).toMatch(/--to is needed: --to trl/);
     expect(err(['--preset', 'collapse', '--to', 'verl', '--model', QWEN, ...out])).toMatch(/--to must be one of trl, got "verl"/);
     expect(err(['--preset', 'collapse', '--to', 'trl', '--model', QWEN])).toMatch(/--out DIR is needed/);
-    expect(err(['--preset', 'collapse', '--to', 'trl', ...out])).toMatch(/give one model id per member \(A, B\)/);
+    expect(err(['--preset', 'collapse', '--to', 'trl', ...out])).toBe('give one model per member (A, B): --model A=HF_ID --model B=HF_ID ...');
     expect(err(['--preset', 'collapse', '--to', 'trl', '--model', QWEN, ...out])).toBe('the experiment has 2 members (A, B) and 1 model id was given: give one per member, in that order');
-    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', QWEN, '--model-c', LLAMA, ...out])).toMatch(/--model-c is given without --model-b/);
-    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', QWEN, '--model-b', 'bad id', ...out])).toMatch(/member B: "bad id" is not a Hugging Face model id/);
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', QWEN, '--model', 'bad id', ...out])).toMatch(/member B: "bad id" is not a Hugging Face model id/);
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', `A=${QWEN}`, '--model', 'B=bad id', ...out])).toMatch(/member B: "bad id" is not a Hugging Face model id/);
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', `A=${QWEN}`, ...out])).toBe('--model: no model for member B (give --model B=HF_ID)');
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', `A=${QWEN}`, '--model', `C=${LLAMA}`, ...out])).toBe(`--model C=${LLAMA}: the experiment has no member "C" (members: A, B)`);
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', `A=${QWEN}`, '--model', `A=${LLAMA}`, ...out])).toBe('--model: member A is given twice');
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', `A=${QWEN}`, '--model', LLAMA, ...out])).toMatch(/not a mix/);
+    expect(err(['--preset', 'collapse', '--to', 'trl', '--model', ...out])).toBe('--model needs a value');
     expect(err(['--preset', 'nope', '--to', 'trl', '--model', QWEN, ...out])).toMatch(/unknown preset "nope"/);
     expect(err(['--to', 'trl', '--model', QWEN, ...out])).toMatch(/exactly one of --preset NAME or --spec FILE/);
     const bad = join(tmp(), 'bad.json');
     const quick = getPreset('quick')!.spec;
     writeFileSync(bad, JSON.stringify({ ...quick, arms: [{ id: 'p', scheme: 'ring', members: ['A', 'B'] }] }));
-    expect(err(['--spec', bad, '--to', 'trl', '--model', QWEN, '--model-b', QWEN, ...out])).toMatch(/not a valid experiment spec: .*ring reward needs at least 3 members/);
+    expect(err(['--spec', bad, '--to', 'trl', '--model', QWEN, '--model', QWEN, ...out])).toMatch(/not a valid experiment spec: .*ring reward needs at least 3 members/);
     writeFileSync(bad, '{"__proto__": {"x": 1}, "version": 1');
     expect(err(['--spec', bad, '--to', 'trl', '--model', QWEN, ...out])).toMatch(/is not valid JSON/);
   });
 
-  it('maps --model, --model-b, ... to the members in order and writes the project', () => {
+  it('refuses the retired --model-b ... flags with the command in the new form', () => {
+    const argv = ['--preset', 'ring', '--to', 'trl', '--model', QWEN, '--model-b', LLAMA, '--model-c=HuggingFaceTB/SmolLM2-135M-Instruct', '--out', join(tmp(), 'p')];
+    expect(() => exportFromArgs(argv)).toThrow(
+      `--model-b, --model-c are no longer a flag: name each member's model with --model MEMBER=ID, here --model A=${QWEN} --model B=${LLAMA} --model C=HuggingFaceTB/SmolLM2-135M-Instruct`,
+    );
+    expect(() => exportFromArgs(['--preset', 'collapse', '--to', 'trl', '--model-b', LLAMA, '--out', join(tmp(), 'p')])).toThrow(/^--model-b is no longer a flag: .* here --model B=/);
+  });
+
+  it('maps --model MEMBER=ID by member id, in any order, or bare --model ids in member order', () => {
+    const small = 'HuggingFaceTB/SmolLM2-135M-Instruct';
+    const byId = exportFromArgs(['--preset', 'ring', '--to', 'trl', '--model', `C=${small}`, '--model', `A=${QWEN}`, `--model=B=${LLAMA}`, '--out', join(tmp(), 'p')])!;
+    expect(JSON.parse(byId.built.files.find((f) => f.path === 'config.json')!.text).members.map((m: { model: string }) => m.model)).toEqual([QWEN, LLAMA, small]);
     const dir = join(tmp(), 'proj');
-    const r = exportFromArgs(['--preset', 'ring', '--to', 'trl', '--model', QWEN, '--model-b', LLAMA, '--model-c', 'HuggingFaceTB/SmolLM2-135M-Instruct', '--out', dir])!;
+    const r = exportFromArgs(['--preset', 'ring', '--to', 'trl', '--model', QWEN, '--model', LLAMA, '--model', small, '--out', dir])!;
     writeProject(r.out, r.built, r.force);
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(config.members.map((m: { model: string }) => m.model)).toEqual([QWEN, LLAMA, 'HuggingFaceTB/SmolLM2-135M-Instruct']);
@@ -69,9 +85,11 @@ describe('export CLI arguments', () => {
 describe('export CLI end to end', () => {
   it('exits 0 and says what it wrote; exits 2 with one line on a bad model count', () => {
     const dir = join(tmp(), 'p');
-    const ok = runCli('--preset', 'intrinsic', '--to', 'trl', '--model', QWEN, '--model-b', LLAMA, '--out', dir);
+    const ok = runCli('--preset', 'intrinsic', '--to', 'trl', '--model', `A=${QWEN}`, '--model', `B=${QWEN}`, '--out', dir);
     expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/^wrote 14 files to .*: a TRL project for arm peer \(not run here\)/);
+    // Two members of one model: the CLI says what still tells them apart.
+    expect(ok.stderr).toMatch(/^note: members A and B share the model Qwen\/Qwen2\.5-0\.5B-Instruct: they start from the same weights and differ only by their sampling seeds/m);
+    expect(ok.stdout).toMatch(/^wrote 17 files to .*: a TRL project for arm peer \(not run here\)/);
     expect(ok.stderr).toMatch(/note: arm entropy is not exported/);
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/has not been run where it was exported/);
     const bad = runCli('--preset', 'collapse', '--to', 'trl', '--model', QWEN, '--out', join(tmp(), 'q'));
@@ -79,6 +97,6 @@ describe('export CLI end to end', () => {
     expect(bad.stderr.trim().split('\n')).toEqual(['error: the experiment has 2 members (A, B) and 1 model id was given: give one per member, in that order (npm run export -- --help)']);
     const help = runCli('--help');
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/usage: npm run export -- \(--preset NAME \| --spec FILE\.json\) --to trl --model HF_ID/);
+    expect(help.stdout).toMatch(/usage: npm run export -- \(--preset NAME \| --spec FILE\.json\) --to trl --model A=HF_ID --model B=HF_ID/);
   });
 });

@@ -1,22 +1,24 @@
 /**
- * npm run export -- (--preset NAME | --spec FILE.json) --to trl --model HF_ID [--model-b HF_ID ...]
+ * npm run export -- (--preset NAME | --spec FILE.json) --to trl --model A=HF_ID --model B=HF_ID ...
  *                   --out DIR [--force]
  *
  * Writes the experiment as a runnable TRL project (src/export/trl/build.ts; the lab's "Export for
- * GPUs" button builds the same files): members of the spec take the model ids in order (--model
- * for the first, --model-b for the second, up to --model-f). Bad arguments, a spec that does not
- * validate or a model count that does not fit: one line and exit code 2. Nothing is downloaded and
- * nothing is trained here.
+ * GPUs" button builds the same files). `--model` is repeatable, as TRL and accelerate users expect:
+ * `--model MEMBER=ID` names the member (every member once), or a bare `--model ID` per member in
+ * the spec's order. The retired `--model-b` ... `--model-f` are refused with the command in the
+ * new form (issue 22). Bad arguments, a spec that does not validate or models that do not fit: one
+ * line and exit code 2. Nothing is downloaded and nothing is trained here.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { choiceFlag, parseArgs, runMain, UsageError, type ParsedArgs } from './args';
+import { choiceFlag, parseArgs, runMain, UsageError } from './args';
 import { resolveSpec } from './experiment-lib';
 import { nodePythonSources } from './export-sources';
 import { ExportError, buildTrlProject, type TrlExport } from '../src/export/trl/build';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
 
-export const MODEL_FLAGS = ['model', 'model-b', 'model-c', 'model-d', 'model-e', 'model-f'] as const;
+/** The flags of the first export CLI, one per member position; now refused with the new form. */
+export const RETIRED_MODEL_FLAGS = ['model-b', 'model-c', 'model-d', 'model-e', 'model-f'] as const;
 
 const FLAGS = {
   preset: 'string',
@@ -25,42 +27,86 @@ const FLAGS = {
   out: 'string',
   force: 'boolean',
   help: 'boolean',
-  ...Object.fromEntries(MODEL_FLAGS.map((f) => [f, 'string'])),
 } as Record<string, 'string' | 'boolean'>;
 
-export const USAGE = `usage: npm run export -- (--preset NAME | --spec FILE.json) --to trl --model HF_ID [--model-b HF_ID ...] --out DIR [--force]
-  members of the experiment take the model ids in order: --model for the first, --model-b for the second, ... --model-f`;
+export const USAGE = `usage: npm run export -- (--preset NAME | --spec FILE.json) --to trl --model A=HF_ID --model B=HF_ID ... --out DIR [--force]
+  --model MEMBER=HF_ID  the model of one member, by member id (give every member once)
+  --model HF_ID         or, repeated, one model per member in the experiment's member order`;
 
-/** The model ids in member order; a gap (--model-c without --model-b) is an error. */
-export function modelFlags(args: ParsedArgs): string[] {
-  const out: string[] = [];
-  let gap: string | null = null;
-  for (const f of MODEL_FLAGS) {
-    const v = args.flags.get(f);
-    if (v === undefined) {
-      gap ??= f;
+export interface ModelFlags {
+  /** The values of every --model, in order. */
+  models: string[];
+  /** Retired --model-b ... flags with their values, in order. */
+  retired: { flag: string; value: string }[];
+  /** argv without them, for parseArgs. */
+  rest: string[];
+}
+
+/** Takes the repeatable --model (and the retired --model-b ...) out of argv; parseArgs allows each flag once. */
+export function takeModelFlags(argv: readonly string[]): ModelFlags {
+  const out: ModelFlags = { models: [], retired: [], rest: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const m = /^--(model(?:-[b-f])?)(?:=(.*))?$/.exec(arg);
+    if (!m) {
+      out.rest.push(arg);
       continue;
     }
-    if (gap) throw new UsageError(`--${f} is given without --${gap}: model ids go to members in order`);
-    out.push(v as string);
+    const value = m[2] ?? argv[++i];
+    if (value === undefined || value === '' || value.startsWith('--')) throw new UsageError(`--${m[1]} needs a value`);
+    if (m[1] === 'model') out.models.push(value);
+    else out.retired.push({ flag: m[1], value });
   }
   return out;
 }
 
+/** The model id of every member, in member order, from the --model values. Throws UsageError. */
+export function modelsForMembers(memberIds: readonly string[], flags: Pick<ModelFlags, 'models' | 'retired'>): string[] {
+  if (flags.retired.length > 0) {
+    // The old flags meant: --model for the first member, --model-b for the second, ...
+    const byPosition = new Map<number, string>();
+    flags.models.slice(0, 1).forEach((v) => byPosition.set(0, v));
+    for (const r of flags.retired) byPosition.set(RETIRED_MODEL_FLAGS.indexOf(r.flag as (typeof RETIRED_MODEL_FLAGS)[number]) + 1, r.value);
+    const suggestion = [...byPosition.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([k, v]) => `--model ${memberIds[k] ?? `MEMBER${k + 1}`}=${v}`)
+      .join(' ');
+    const names = flags.retired.map((r) => `--${r.flag}`).join(', ');
+    throw new UsageError(`${names} ${flags.retired.length > 1 ? 'are' : 'is'} no longer a flag: name each member's model with --model MEMBER=ID, here ${suggestion}`);
+  }
+  if (flags.models.length === 0) {
+    throw new UsageError(`give one model per member (${memberIds.join(', ')}): --model ${memberIds[0]}=HF_ID${memberIds.length > 1 ? ` --model ${memberIds[1]}=HF_ID ...` : ''}`);
+  }
+  const named = flags.models.filter((v) => v.includes('='));
+  if (named.length === 0) return [...flags.models]; // bare ids in member order; the builder checks the count
+  if (named.length !== flags.models.length) {
+    throw new UsageError('give every --model as MEMBER=ID, or every one as a bare ID in member order, not a mix');
+  }
+  const byMember = new Map<string, string>();
+  for (const v of named) {
+    const eq = v.indexOf('=');
+    const member = v.slice(0, eq).trim();
+    if (!memberIds.includes(member)) throw new UsageError(`--model ${v}: the experiment has no member "${member}" (members: ${memberIds.join(', ')})`);
+    if (byMember.has(member)) throw new UsageError(`--model: member ${member} is given twice`);
+    byMember.set(member, v.slice(eq + 1));
+  }
+  const missing = memberIds.filter((id) => !byMember.has(id));
+  if (missing.length) throw new UsageError(`--model: no model for member${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (give --model ${missing[0]}=HF_ID)`);
+  return memberIds.map((id) => byMember.get(id)!);
+}
+
 /** Parse, validate and build (no writing): what `main` writes. Throws UsageError on any user error. */
 export function exportFromArgs(argv: string[]): { spec: ExperimentSpec; out: string; force: boolean; built: TrlExport } | null {
-  const args = parseArgs(argv, FLAGS);
+  const modelFlags = takeModelFlags(argv);
+  const args = parseArgs(modelFlags.rest, FLAGS);
   if (args.flags.has('help')) return null;
   const to = choiceFlag(args, 'to', ['trl'] as const);
   if (!to) throw new UsageError('--to is needed: --to trl (the one export so far)');
   const out = args.flags.get('out') as string | undefined;
   if (!out) throw new UsageError('--out DIR is needed (the folder to write the project to)');
-  const models = modelFlags(args);
   const presetId = args.flags.get('preset') as string | undefined;
   const spec = resolveSpec(presetId, args.flags.get('spec') as string | undefined);
-  if (models.length === 0) {
-    throw new UsageError(`give one model id per member (${spec.members.map((m) => m.id).join(', ')}): --model HF_ID for the first, --model-b for the second, ...`);
-  }
+  const models = modelsForMembers(spec.members.map((m) => m.id), modelFlags);
   try {
     const built = buildTrlProject(spec, { models, presetId: presetId ?? null }, nodePythonSources());
     return { spec, out, force: args.flags.has('force'), built };

@@ -19,6 +19,9 @@ test('Export for GPUs downloads the experiment on screen as a TRL project zip', 
   const panel = page.getByTestId('export-trl-panel');
   await expect(panel).toBeVisible();
   for (const id of ['A', 'B', 'C']) await expect(page.getByTestId(`export-model-${id}`)).toHaveValue('Qwen/Qwen2.5-0.5B-Instruct');
+  // Members of one model are clones but for their sampling seeds: the dialog says so.
+  await expect(page.getByTestId('export-trl-shared-model')).toContainText('members A, B and C share the model Qwen/Qwen2.5-0.5B-Instruct');
+  await expect(page.getByTestId('export-trl-shared-model')).toContainText('differ only by their sampling seeds');
 
   // A malformed id is refused as it is typed; a valid one is taken.
   const b = page.getByTestId('export-model-B');
@@ -27,6 +30,7 @@ test('Export for GPUs downloads the experiment on screen as a TRL project zip', 
   await expect(page.getByTestId('export-trl-download')).toBeDisabled();
   await b.fill('meta-llama/Llama-3.2-1B-Instruct');
   await expect(page.getByTestId('export-trl-download')).toBeEnabled();
+  await expect(page.getByTestId('export-trl-shared-model')).toHaveText(/^members A and C share the model/);
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-trl-download').click()]);
   expect(download.suggestedFilename()).toBe('cohort-lab-ring-trl.zip');

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useDraftValidation } from '../controls/validation';
 import { useLab } from '../store';
-import { DEFAULT_MODEL_ID, modelIdProblem } from '../../export/trl/modelIds';
+import { DEFAULT_MODEL_ID, modelIdProblem, sharedModelWarnings } from '../../export/trl/modelIds';
 import { downloadBlob } from '../lib/download';
 
 type ExportState = { kind: 'idle' } | { kind: 'building' } | { kind: 'done'; fileName: string; notes: string[] } | { kind: 'error'; message: string };
@@ -28,6 +28,8 @@ export function ExportTrlButton() {
 
   const modelOf = (id: string) => models[id] ?? DEFAULT_MODEL_ID;
   const problems = memberIds.map((id) => modelIdProblem(modelOf(id)));
+  // Members of one model differ only by their sampling seeds (issue 22): say so before the download.
+  const shared = sharedModelWarnings(memberIds, memberIds.map(modelOf));
   const reason = !validation.ok
     ? `Fix the experiment first: ${validation.problems[0].message}`
     : problems.some((p) => p !== null)
@@ -79,6 +81,11 @@ export function ExportTrlButton() {
               />
               {problems[i] && <span className="field-problem">{problems[i]}</span>}
             </label>
+          ))}
+          {shared.map((w) => (
+            <p key={w} className="notice notice-warn" data-testid="export-trl-shared-model">
+              {w}
+            </p>
           ))}
           <div className="export-trl-actions">
             <button type="button" className="primary" disabled={reason !== null || state.kind === 'building'} data-testid="export-trl-download" onClick={() => void exportZip()}>

@@ -6,6 +6,7 @@
 import trainCohort from './python/train_cohort.py?raw';
 import cohortRewards from './python/cohort_rewards.py?raw';
 import cohortPlan from './python/cohort_plan.py?raw';
+import cohortSampling from './python/cohort_sampling.py?raw';
 import rendezvous from './python/rendezvous.py?raw';
 import type { PythonSources } from './sources';
 
@@ -13,5 +14,6 @@ export const BROWSER_PYTHON_SOURCES: PythonSources = {
   'train_cohort.py': trainCohort,
   'cohort_rewards.py': cohortRewards,
   'cohort_plan.py': cohortPlan,
+  'cohort_sampling.py': cohortSampling,
   'rendezvous.py': rendezvous,
 };

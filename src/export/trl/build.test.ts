@@ -13,8 +13,8 @@ import { nodePythonSources } from '../../../cli/export-sources';
 import { BROWSER_PYTHON_SOURCES } from './browserSources';
 import { buildTrlZip } from './browser';
 import { ExportError, buildTrlProject, instructPrompt, projectName, type TrlExport } from './build';
-import { DEFAULT_MODEL_ID, modelIdProblem, paramsFromId } from './modelIds';
-import { memoryEstimateGb } from './readme';
+import { DEFAULT_MODEL_ID, modelIdProblem, paramsFromId, sharedModelWarnings } from './modelIds';
+import { memoryEstimateGb } from './memory';
 import { PYTHON_FILES } from './sources';
 
 const QWEN = DEFAULT_MODEL_ID;
@@ -114,6 +114,47 @@ describe('the TRL export builder', () => {
     expect(() => build(spec, [QWEN, 'not a model'])).toThrow(/^member B: "not a model" is not a Hugging Face model id/);
   });
 
+  it('gives every member its own sampling seed, and warns when members share a model id', () => {
+    const spec = getPreset('ring')!.spec;
+    const b = build(spec, [QWEN, QWEN, 'meta-llama/Llama-3.2-1B-Instruct']);
+    const config = JSON.parse(file(b, 'config.json'));
+    expect(config.version).toBe(2);
+    expect(config.members.map((m: { sampling_seed: number }) => m.sampling_seed)).toEqual([spec.seed + 1000, spec.seed + 2000, spec.seed + 3000]);
+    expect(config.grpo.seed).toBe(spec.seed); // the data order stays shared
+    expect(b.notes[0]).toBe(
+      `members A and B share the model ${QWEN}: they start from the same weights and differ only by their sampling seeds (config.json sampling_seed), ` +
+        'not by initialisation or warm-start data as in the lab; give a different model (or checkpoint) for a truly different peer',
+    );
+    expect(b.notes.filter((n) => n.startsWith('members '))).toHaveLength(1);
+    expect(file(b, 'README.md')).toMatch(/\| members \(their sampling streams\) \| A, B, C \| .* \| A: \d+, B: \d+, C: \d+ \|/);
+    expect(file(b, 'README.md')).not.toMatch(/members differ by their model ids/);
+    expect(build(spec, [QWEN, 'meta-llama/Llama-3.2-1B-Instruct', 'HuggingFaceTB/SmolLM2-135M-Instruct']).notes).toEqual([]);
+    expect(sharedModelWarnings(['A', 'B', 'C'], [QWEN, ` ${QWEN} `, QWEN])[0]).toMatch(/^members A, B and C share the model/);
+    expect(sharedModelWarnings(['A', 'B'], ['', ''])).toEqual([]);
+  });
+
+  it("README: the first command trains at a safe rate; memory by the dtype loaded; dr_grpo's divisor; what --dry_run needs; what was run", () => {
+    const base = getPreset('collapse')!.spec;
+    const readme = file(build({ ...base, grpo: { ...base.grpo, learningRate: 3e-4, lossNormalisation: 'dr_grpo', beta: 0.04 } }), 'README.md');
+    const firstCommand = readme.split('\n').find((l) => l.startsWith('bash launch.sh'));
+    expect(firstCommand).toMatch(/^bash launch\.sh oracle --learning_rate 1e-6 /);
+    expect(readme.indexOf('--learning_rate 1e-6')).toBeLessThan(readme.indexOf('## Before you train'));
+    expect(readme).toMatch(/Without `--learning_rate` the run uses 3e-4/);
+    expect(readme).toMatch(/accelerate launch --config_file accelerate\/one_process\.yaml .* --learning_rate 1e-6 &/);
+    expect(readme).toMatch(/loads every model in \*\*float32\*\* \(`model_init_kwargs` dtype float32, set\nexplicitly/);
+    expect(readme).toMatch(/\*\*16 bytes per parameter\*\* \(weights 4, gradients 4,\nAdamW moments 8\) \*\*\+ 4 bytes per parameter for the reference model\*\*/);
+    expect(readme).toMatch(/dr_grpo's divisor differs: TRL divides by completions x max_completion_length \(256 tokens, a fixed number/);
+    expect(readme).toMatch(/\*\*dr_grpo's divisor\.\*\*/);
+    expect(readme).toMatch(/with `--dataset gsm8k` it still downloads GSM8K, so it needs `datasets` and the network/);
+    expect(readme).not.toMatch(/needs no GPU, torch or TRL\)/);
+    expect(readme).toMatch(/## What was run where it was exported, and what only a GPU run can show/);
+    expect(readme).toMatch(/Not run: TRL, torch, transformers, accelerate or vLLM themselves/);
+    expect(readme).toMatch(/stops every member's whole group when one member fails, on Ctrl-C and when it\nexits/);
+    const safe = file(build({ ...base, grpo: { ...base.grpo, learningRate: 1e-6 } }), 'README.md');
+    expect(safe.split('\n').find((l) => l.startsWith('bash launch.sh'))).toMatch(/^bash launch\.sh oracle {4}#/);
+    expect(safe).not.toMatch(/dr_grpo's divisor/);
+  });
+
   it('checks model ids by form', () => {
     for (const ok of ['gpt2', 'Qwen/Qwen2.5-0.5B-Instruct', 'meta-llama/Llama-3.2-1B-Instruct', 'HuggingFaceTB/SmolLM2-135M-Instruct']) expect(modelIdProblem(ok), ok).toBeNull();
     for (const bad of ['', ' ', 'a/b/c', '../x', 'x/..', 'a--b/c', 'has space/x', 'x/y;rm -rf', 'x/-y', 'x/' + 'y'.repeat(97)]) expect(modelIdProblem(bad), bad).not.toBeNull();
@@ -122,7 +163,7 @@ describe('the TRL export builder', () => {
     expect(paramsFromId('HuggingFaceTB/SmolLM2-135M-Instruct')).toBeCloseTo(0.135);
     expect(paramsFromId('gpt2')).toBeNull();
     expect(memoryEstimateGb(0.5, { reference: false })).toBe(14);
-    expect(memoryEstimateGb(0.5, { reference: true })).toBe(15);
+    expect(memoryEstimateGb(0.5, { reference: true })).toBe(16); // + a float32 reference model, 4 bytes per parameter
   });
 
   it('reports the intrinsic arms as not exported, and refuses a spec with nothing else', () => {

@@ -13,9 +13,10 @@ import type { ExperimentSpec } from '../../core/experiment/spec';
 import { experimentSplit, stepPromptIndices } from '../../core/experiment/data';
 import { getTask } from '../../core/tasks/index';
 import type { Problem, TaskId } from '../../core/tasks/types';
-import { modelCountProblem, modelIdProblem } from './modelIds';
-import { EXPORTED_SCHEMES, TRL_VERSION, grpoConfig, skipReason } from './mapping';
-import { launchScript, readme, requirementsTxt, vllmRequirementsTxt } from './readme';
+import { modelCountProblem, modelIdProblem, sharedModelWarnings } from './modelIds';
+import { EXPORTED_SCHEMES, TRL_VERSION, grpoConfig, samplingSeed, skipReason } from './mapping';
+import { ACCELERATE_CONFIGS, accelerateConfig, launchScript } from './launch';
+import { readme, requirementsTxt, vllmRequirementsTxt } from './readme';
 import { PYTHON_FILES, checkSources, type PythonSources } from './sources';
 
 export interface ExportFile {
@@ -136,13 +137,18 @@ function configJson(spec: ExperimentSpec, models: string[], skipped: SkippedArm[
   const task = getTask(spec.task.id);
   const config = {
     format: 'cohort-lab-trl',
-    version: 1,
+    version: 2,
     about: 'Exported by Cohort Lab; not run where it was exported. README.md says what maps to what.',
     trl_version: TRL_VERSION,
     preset: presetId,
     seed: spec.seed,
     task: { id: spec.task.id, difficulty: spec.task.difficulty, title: task.title },
-    members: spec.members.map((m, i) => ({ id: m.id, model: models[i], lab: { family: m.family, dModel: m.dModel, layers: m.layers } })),
+    members: spec.members.map((m, i) => ({
+      id: m.id,
+      model: models[i],
+      sampling_seed: samplingSeed(spec.seed, i),
+      lab: { family: m.family, dModel: m.dModel, layers: m.layers },
+    })),
     arms: spec.arms
       .filter((a) => !skipReason(a))
       .map((a) => ({ id: a.id, scheme: a.scheme, members: a.members, teacher: a.teacher ?? null, tau: a.tau })),
@@ -167,7 +173,7 @@ export function buildTrlProject(spec: ExperimentSpec, options: TrlExportOptions,
     throw new ExportError(`no arm can be exported: ${skipped.map((s) => `${s.id} (${s.scheme})`).join(', ')} are intrinsic-reward arms; exported schemes: ${EXPORTED_SCHEMES.join(', ')}`);
   }
   const presetId = options.presetId ?? null;
-  const notes = skipped.map((s) => `arm ${s.id} is not exported: ${s.reason}`);
+  const notes = [...sharedModelWarnings(spec.members.map((m) => m.id), models), ...skipped.map((s) => `arm ${s.id} is not exported: ${s.reason}`)];
   const n = spec.grpo.voteSize ?? 0;
   if (n > spec.grpo.groupSize) {
     notes.push(`grpo.voteSize ${n} has no TRL counterpart: the export votes over the G = ${spec.grpo.groupSize} trained completions`);
@@ -177,6 +183,8 @@ export function buildTrlProject(spec: ExperimentSpec, options: TrlExportOptions,
     { path: 'config.json', text: configJson(spec, models, skipped, presetId) },
     { path: 'spec.json', text: JSON.stringify(spec, null, 2) + '\n' },
     { path: 'launch.sh', text: launchScript(spec) },
+    { path: ACCELERATE_CONFIGS.one, text: accelerateConfig('one') },
+    { path: ACCELERATE_CONFIGS.multi, text: accelerateConfig('multi') },
     { path: 'requirements.txt', text: requirementsTxt() },
     { path: 'requirements-vllm.txt', text: vllmRequirementsTxt() },
     ...PYTHON_FILES.map((name) => ({ path: name, text: sources[name] })),

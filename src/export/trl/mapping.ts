@@ -24,6 +24,23 @@ export const REQUIREMENTS = [
 ];
 export const VLLM_REQUIREMENT = 'vllm==0.11.2';
 
+/**
+ * Member k (0-based) samples from seed + SAMPLING_SEED_STRIDE x (k + 1), plus its process index
+ * (TRL's device-specific seeding): distinct for every (member, process) while a member has fewer
+ * than this many processes. TRL itself seeds every member alike (grpo_trainer.py:609, v0.26.2).
+ */
+export const SAMPLING_SEED_STRIDE = 1000;
+
+export function samplingSeed(seed: number, memberIndex: number): number {
+  return seed + SAMPLING_SEED_STRIDE * (memberIndex + 1);
+}
+
+/** The dtype the export loads models in (cohort_plan.py MODEL_DTYPE; TRL 0.26.2's default is "auto"). */
+export const MODEL_DTYPE = 'float32';
+
+/** A learning rate for models of hundreds of millions of parameters and more (Co-RL trains at 1e-6). */
+export const SAFE_LLM_LEARNING_RATE = 1e-6;
+
 /** Default completion budget for an instruct model (tokens), where the lab counts characters. */
 export const DEFAULT_MAX_COMPLETION_LENGTH = 256;
 
@@ -112,7 +129,11 @@ export function mappingRows(spec: ExperimentSpec): MappingRow[] {
       value: g.lossNormalisation,
       trl: 'loss_type',
       trlValue: lossType(g.lossNormalisation),
-      note: "grpo and dr_grpo keep their names; the lab's bnpo (1 / all completion tokens of the step) is TRL's dapo, because TRL's bnpo normalises per micro-batch",
+      note:
+        "grpo and dr_grpo keep their names; the lab's bnpo (1 / all completion tokens of the step) is TRL's dapo, because TRL's bnpo normalises per micro-batch" +
+        (g.lossNormalisation === 'dr_grpo'
+          ? `. dr_grpo's divisor differs: TRL divides by completions x max_completion_length (${DEFAULT_MAX_COMPLETION_LENGTH} tokens, a fixed number, grpo_trainer.py:2233), the lab by G x its own cap (${labL} characters), so the loss, and in effect the learning rate, is scaled by ${labL}/${DEFAULT_MAX_COMPLETION_LENGTH}; --max_completion_length changes it`
+          : ''),
     },
     { lab: 'grpo.updatesPerBatch', value: num(mu), trl: 'num_iterations', trlValue: num(mu), note: 'GRPO iterations per generation batch (mu)' },
     { lab: 'grpo.maxGradNorm', value: num(g.maxGradNorm), trl: 'max_grad_norm', trlValue: num(g.maxGradNorm), note: '0 turns clipping off in both' },
@@ -126,7 +147,27 @@ export function mappingRows(spec: ExperimentSpec): MappingRow[] {
     },
     { lab: 'steps', value: num(spec.steps), trl: 'max_steps', trlValue: num(spec.steps * mu), note: 'optimizer steps = RL steps x num_iterations' },
     { lab: 'evalEvery', value: num(spec.evalEvery), trl: 'eval_steps', trlValue: num(spec.evalEvery * mu), note: 'held-out pass@1 (eval reward) and cohort/maj_at_g; eval_on_start as the lab evaluates the base' },
-    { lab: 'seed', value: num(spec.seed), trl: 'seed', trlValue: num(spec.seed), note: "TRL's sampler and torch; the tie-breaking streams use the lab's generator with this seed" },
+    {
+      lab: 'seed',
+      value: num(spec.seed),
+      trl: 'seed',
+      trlValue: num(spec.seed),
+      note: "shared by every member: it orders the data (TRL's RepeatSampler), and the tie-breaking streams use the lab's generator with it",
+    },
+    {
+      lab: 'members (their sampling streams)',
+      value: spec.members.map((m) => m.id).join(', '),
+      trl: 'set_seed(sampling_seed, device_specific=True) after TRL\'s own',
+      trlValue: spec.members.map((m, i) => `${m.id}: ${samplingSeed(spec.seed, i)}`).join(', '),
+      note: `config.json sampling_seed = seed + ${SAMPLING_SEED_STRIDE} x member number, plus the process index: no two members (or processes) draw the same samples; TRL alone would seed every member with seed`,
+    },
+    {
+      lab: '(the lab trains in float32)',
+      value: 'float32',
+      trl: 'model_init_kwargs',
+      trlValue: `dtype ${MODEL_DTYPE}; device_map None with more than one process`,
+      note: "float32 weights with bf16 autocast (GRPOConfig bf16): TRL 0.26.2 would load the checkpoint's dtype (bf16), where a 1e-6 step rounds away; --grpo 'model_init_kwargs={\"dtype\":\"bfloat16\"}' halves the weights' memory",
+    },
     { lab: 'arms[].tau', value: taus.join(', '), trl: '(cohort_rewards.py)', trlValue: 'per arm in config.json', note: 'a prompt whose winning share is below tau is unlabeled: reward 0' },
     {
       lab: 'task, data.rlPool, data.heldOut',
@@ -143,7 +184,7 @@ export function noCounterpart(spec: ExperimentSpec): string[] {
   const out = [
     "**The tiny models themselves** (members' family, width, layers, heads, window): each member is a Hugging Face model id instead; the lab's character-level transformers, GRUs and MLPs are not exported.",
     "**The warm start** (warmStart.*, members' warmStartSteps, warmStartTarget, warmStartExamples, data.labeledPool): an instruct model is the starting point. data/labeled.jsonl holds the lab's labeled pool with its target completions, for a supervised warm start of your own; the script does not use it.",
-    "**Per-member seeds** (initSeed, dataSeed, sampleSeed): sampling uses torch's generator, seeded by `seed`; members differ by their model ids.",
+    `**Per-member seeds** (initSeed, dataSeed, sampleSeed): every member starts from its model's published weights, so two members given the same model id are the same model at step 0 and differ only by their sampling seeds (config.json \`sampling_seed\` = seed + ${SAMPLING_SEED_STRIDE} x member number, plus the process index), where the lab's would also differ by initialisation and warm-start data. For peers that really differ, give them different models or checkpoints.`,
     '**collapseDelta and the lab\'s derived panels** (collapse step, kappa, rescue and mislead rates): the script logs the raw series (cohort/* metrics) they are computed from.',
   ];
   const n = spec.grpo.voteSize ?? 0;

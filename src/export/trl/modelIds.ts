@@ -29,6 +29,26 @@ export function modelCountProblem(memberIds: readonly string[], models: readonly
 }
 
 /**
+ * Members given the same model id, as one warning each, or none. Two members of one model start
+ * from the same weights; in the lab they would differ by init and warm-start seeds as well, and
+ * here only their sampling seeds tell them apart (issue 22: clones would make a peer arm a self arm).
+ */
+export function sharedModelWarnings(memberIds: readonly string[], models: readonly string[]): string[] {
+  const byModel = new Map<string, string[]>();
+  memberIds.forEach((id, i) => {
+    const model = (models[i] ?? '').trim();
+    if (model) byModel.set(model, [...(byModel.get(model) ?? []), id]);
+  });
+  return [...byModel.entries()]
+    .filter(([, ids]) => ids.length > 1)
+    .map(
+      ([model, ids]) =>
+        `members ${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]} share the model ${model}: they start from the same weights and differ only by their sampling seeds ` +
+        '(config.json sampling_seed), not by initialisation or warm-start data as in the lab; give a different model (or checkpoint) for a truly different peer',
+    );
+}
+
+/**
  * Parameters in billions read from a model id (`0.5B`, `135M`, `7b`), or null. Only for the
  * README's rough GPU memory estimate; ids without a size in the name get the formula alone.
  */

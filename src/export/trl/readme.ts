@@ -1,13 +1,16 @@
 /**
- * The texts of the TRL export that depend on the experiment: README.md, launch.sh and the
- * requirements files.
+ * The texts of the TRL export that depend on the experiment: README.md and the requirements files
+ * (launch.sh is launch.ts; the memory section memory.ts).
  */
 import type { ArmSpec, ExperimentSpec } from '../../core/experiment/spec';
 import { getTask } from '../../core/tasks/index';
-import { paramsFromId } from './modelIds';
+import { memorySection } from './memory';
+import { ACCELERATE_CONFIGS } from './launch';
+import { sharedModelWarnings } from './modelIds';
 import {
   DEFAULT_MAX_COMPLETION_LENGTH,
   REQUIREMENTS,
+  SAFE_LLM_LEARNING_RATE,
   TRL_VERSION,
   VLLM_REQUIREMENT,
   mappingRows,
@@ -44,111 +47,12 @@ export function vllmRequirementsTxt(): string {
   return `# Optional: generation with vLLM (train_cohort.py --use_vllm). TRL ${TRL_VERSION} supports vllm>=0.10.2,<0.12.0.\n-r requirements.txt\n${VLLM_REQUIREMENT}\n`;
 }
 
-/** The shell-safe form of an id (ids are [A-Za-z0-9_-] by the spec's schema). */
-const sh = (s: string) => (/^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+/** 1e-6 rather than 0.000001. */
+const sci = (x: number) => (x !== 0 && Math.abs(x) < 1e-3 ? x.toExponential() : String(x));
 
-/** launch.sh: every member of one arm in its own accelerate world, in parallel. */
-export function launchScript(spec: ExperimentSpec): string {
-  const arms = spec.arms.filter((a) => !skipReason(a));
-  const cases = arms
-    .map((a) => `  ${sh(a.id)}) MEMBERS=(${a.members.map(sh).join(' ')}) ;;`)
-    .join('\n');
-  return `#!/usr/bin/env bash
-# Train one arm of the exported Cohort Lab experiment: each member of the arm in its own
-# accelerate world (one process group per member, as in Co-RL), all started together, exchanging
-# pseudo-labels through $RUN_DIR/rendezvous/<arm>. Exported arms: ${arms.map((a) => a.id).join(', ')}.
-#
-#   bash launch.sh ARM [more train_cohort.py flags]      e.g. bash launch.sh ${arms[0].id} --learning_rate 1e-6
-#
-# Environment:
-#   GPUS       comma-separated GPU ids, NPROC per member in order (default 0,1,...); a short list is reused
-#   NPROC      processes (GPUs) per member (default 1); B x G must divide by it
-#   RUN_ID     names this launch; all its members share it (default: a timestamp)
-#   RUN_DIR    outputs, logs and the rendezvous directory (default runs/$RUN_ID)
-#   PORT_BASE  first main_process_port (default 29500); give arms run side by side different bases
-set -euo pipefail
-cd "$(dirname "$0")"
-ARM="\${1:?usage: bash launch.sh ARM [flags]; arms: ${arms.map((a) => a.id).join(' ')}}"
-shift
-case "$ARM" in
-${cases}
-  *) echo "launch.sh: unknown arm '$ARM' (exported arms: ${arms.map((a) => a.id).join(' ')})" >&2; exit 2 ;;
-esac
-RUN_ID="\${RUN_ID:-$(date +%Y%m%d-%H%M%S)}"
-RUN_DIR="\${RUN_DIR:-runs/$RUN_ID}"
-NPROC="\${NPROC:-1}"
-PORT_BASE="\${PORT_BASE:-29500}"
-N=\${#MEMBERS[@]}
-IFS=, read -ra GPU_LIST <<< "\${GPUS:-$(seq -s, 0 $((N * NPROC - 1)))}"
-mkdir -p "$RUN_DIR"
-PIDS=()
-for k in "\${!MEMBERS[@]}"; do
-  member="\${MEMBERS[$k]}"
-  gpus=""
-  for ((j = 0; j < NPROC; j++)); do
-    gpus+="\${gpus:+,}\${GPU_LIST[$(((k * NPROC + j) % \${#GPU_LIST[@]}))]}"
-  done
-  echo "[launch] $ARM/$member on GPU(s) $gpus, log $RUN_DIR/$ARM-$member.log"
-  CUDA_VISIBLE_DEVICES="$gpus" accelerate launch --num_processes "$NPROC" --main_process_port $((PORT_BASE + k)) \\
-    train_cohort.py --arm "$ARM" --member "$member" --run_id "$RUN_ID" --run_dir "$RUN_DIR" "$@" \\
-    > "$RUN_DIR/$ARM-$member.log" 2>&1 &
-  PIDS+=($!)
-done
-trap 'kill "\${PIDS[@]}" 2>/dev/null || true' INT TERM
-rc=0
-for _ in "\${PIDS[@]}"; do
-  if ! wait -n; then
-    rc=1
-    echo "[launch] a member of $ARM stopped with an error: stopping the others (logs in $RUN_DIR)" >&2
-    kill "\${PIDS[@]}" 2>/dev/null || true
-  fi
-done
-exit $rc
-`;
-}
-
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
-}
-
-/** Rough GPU memory of one member process (GB): a stated estimate, not a measurement. */
-export function memoryEstimateGb(paramsB: number, opts: { reference: boolean }): number {
-  // bf16 weights 2 + grads 2 + AdamW moments 4-8 bytes per parameter, rounded up to 16 for fp32
-  // checkpoints and allocator slack; the reference model 2 more; activations and logits of a
-  // 32 x ~350-token micro-batch with a ~150k vocabulary about 5 GB; CUDA context 1 GB.
-  const perParam = 16 + (opts.reference ? 2 : 0);
-  return Math.ceil(paramsB * perParam + 6);
-}
-
-function memorySection(spec: ExperimentSpec, models: string[]): string {
-  const withRef = spec.grpo.beta > 0;
-  const modelOf = (id: string) => models[spec.members.findIndex((m) => m.id === id)];
-  const rows = spec.members.map((m, i) => {
-    const p = paramsFromId(models[i]);
-    return [m.id, models[i], p === null ? '?' : `${p} B`, p === null ? 'size not in the name: use the formula' : `about ${memoryEstimateGb(p, { reference: withRef })} GB`];
-  });
-  const teacherLines = spec.arms
-    .filter((a) => a.scheme === 'teacher' && a.teacher)
-    .map((a) => {
-      const tp = paramsFromId(modelOf(a.teacher!));
-      return `- arm \`${a.id}\`: each member's process also holds the frozen teacher ${a.teacher} (${modelOf(a.teacher!)}): ${tp === null ? '2 bytes per teacher parameter' : `about ${Math.ceil(2 * tp)} GB`} more, plus its sampling.`;
-    });
-  return `## GPU memory (a rough estimate, not measured)
-
-Per member process, with the defaults (bf16, gradient checkpointing, micro-batches of at most 32
-completions of at most ${DEFAULT_MAX_COMPLETION_LENGTH} tokens): about **16 bytes per parameter**
-(weights, gradients, AdamW moments and slack)${withRef ? ' **+ 2 bytes per parameter for the reference model** (beta > 0)' : ''}
-+ about 6 GB for activations, logits and the CUDA context. Halving \`--max_micro_batch\` roughly
-halves the activation part. With \`--use_vllm\`, vLLM takes its \`--vllm_gpu_memory_utilization\`
-share (default 0.3) of the GPU on top.
-
-${table(['member', 'model', 'parameters (from the name)', 'estimate per process'], rows)}
-${teacherLines.length ? '\n' + teacherLines.join('\n') + '\n' : ''}
-Members of an arm run at the same time, one GPU each by default (\`GPUS\`, \`NPROC\` in launch.sh),
-so an arm of N members wants N GPUs of that size; two small members can share one GPU
-(\`GPUS=0 bash launch.sh ...\`) when both fit. Models of 7B and more need more than one GPU per member
-(NPROC > 1 with DeepSpeed ZeRO, not configured here).`;
 }
 
 function armLine(a: ArmSpec): string {
@@ -157,11 +61,42 @@ function armLine(a: ArmSpec): string {
   return `- \`${a.id}\` (${a.scheme}${tau}): ${a.members.join(', ')}, each ${SCHEME_TEXT[a.scheme]}${teacher}`;
 }
 
+/** What the lab ran on this export before handing it over, and what only a GPU run can show. */
+function checksSection(): string {
+  return `## What was run where it was exported, and what only a GPU run can show
+
+The lab's own tests ran on the code that wrote this project, on a machine without a GPU, TRL or
+torch:
+
+- every .py compiles (\`python3 -m py_compile\`) and launch.sh parses (\`bash -n\`);
+- cohort_rewards.py gives the lab's labels, votes, rewards and extracted answers on fixtures made by
+  the lab's TypeScript engine;
+- rendezvous.py (exchange, timeouts, gone peers) and the relay between a member's processes, with
+  threads and processes on one machine; cohort_plan.py (batch split, seeds, \`model_init_kwargs\`,
+  \`ddp_timeout\`);
+- train_cohort.py's own logic against stand-ins of TRL, accelerate and transformers: each member
+  re-seeded after TRL's \`set_seed\`, ranks > 0 waiting on a file and never in a collective, the
+  teacher's generation settings, the final evaluation, the wiring of \`main\`; and \`--dry_run\`;
+- launch.sh with a stand-in \`accelerate\`: members in their own process groups, all stopped when
+  one fails, on Ctrl-C and at exit; \`--config_file\` passed.
+
+Not run: TRL, torch, transformers, accelerate or vLLM themselves; no model was downloaded or
+trained. Only a run on GPUs can show that TRL ${TRL_VERSION} takes these settings and the overridden
+reward step together; that models load and train with NPROC > 1 (\`device_map=None\`, NCCL);
+that members of one model really sample differently (compare their logged completions and
+\`cohort/own_*\` series); that accelerate uses the shipped config on your machine; the memory and
+speed; and any result.`;
+}
+
 export function readme(spec: ExperimentSpec, models: string[], skipped: Skipped[], presetId: string | null): string {
   const task = getTask(spec.task.id);
   const arms = spec.arms.filter((a) => !skipReason(a));
   const first = arms[0];
   const lr = spec.grpo.learningRate;
+  // The spec's rate suits the lab's tiny models; a real LLM needs ~1e-6 (Co-RL's), so the first
+  // command a user copies must carry it (issue 22).
+  const lrFlag = lr > SAFE_LLM_LEARNING_RATE * 10 ? ` --learning_rate ${sci(SAFE_LLM_LEARNING_RATE)}` : '';
+  const shared = sharedModelWarnings(spec.members.map((m) => m.id), models);
   const rows = mappingRows(spec).map((r) => [r.lab, r.value, r.trl, r.trlValue, r.note]);
   const commands = arms
     .map((a) =>
@@ -169,7 +104,7 @@ export function readme(spec: ExperimentSpec, models: string[], skipped: Skipped[
         `# arm ${a.id}: ${a.members.length} process${a.members.length > 1 ? 'es' : ''}, started together`,
         ...a.members.map(
           (m, k) =>
-            `CUDA_VISIBLE_DEVICES=${k} accelerate launch --num_processes 1 --main_process_port ${29500 + k} train_cohort.py --arm ${a.id} --member ${m} --run_id R1 --run_dir runs/R1 &`,
+            `CUDA_VISIBLE_DEVICES=${k} accelerate launch --config_file ${ACCELERATE_CONFIGS.one} --num_processes 1 --main_process_port ${29500 + k} train_cohort.py --arm ${a.id} --member ${m} --run_id R1 --run_dir runs/R1${lrFlag} &`,
         ),
         'wait',
       ].join('\n'),
@@ -195,6 +130,8 @@ ${table(
   spec.members.map((m, i) => [m.id, models[i], `${m.family}, width ${m.dModel}, ${m.layers} layer${m.layers > 1 ? 's' : ''}`]),
 )}
 
+Each member samples from its own seed (\`sampling_seed\` in config.json, plus its process index).${shared.length ? `\n\n${shared.map((w) => `**Note:** ${w}.`).join('\n\n')}` : ''}
+
 ${arms.map(armLine).join('\n')}
 ${skipped.length ? `\nNot exported:\n${skipped.map((s) => `- \`${s.id}\` (${s.scheme}): ${s.reason}.`).join('\n')}\n` : ''}
 ## Run it
@@ -202,13 +139,18 @@ ${skipped.length ? `\nNot exported:\n${skipped.map((s) => `- \`${s.id}\` (${s.sc
 \`\`\`sh
 python -m venv .venv && . .venv/bin/activate
 pip install -r requirements.txt          # or requirements-vllm.txt for --use_vllm
-bash launch.sh ${first.id}                     # one arm; logs and outputs in runs/<run id>/
+bash launch.sh ${first.id}${lrFlag}    # one arm; logs and outputs in runs/<run id>/
 \`\`\`
-
+${lrFlag ? `\nThe learning rate: the spec's ${sci(lr)} was tuned for the lab's tiny models and is far too high for a model of\nhundreds of millions of parameters; ${sci(SAFE_LLM_LEARNING_RATE)} is Co-RL's. Without \`--learning_rate\` the run uses ${sci(lr)}.\n` : ''}
 \`launch.sh ARM\` starts every member of the arm at once, one GPU each (\`GPUS\`, \`NPROC\`,
-\`RUN_ID\`, \`RUN_DIR\`, \`PORT_BASE\` at its top) and stops the others when one fails. Run the arms
-one after another, or side by side with different \`GPUS\`, \`RUN_DIR\` and \`PORT_BASE\`. The same,
-by hand (all members of an arm with the same \`--run_id\` and \`--run_dir\`):
+\`RUN_ID\`, \`RUN_DIR\`, \`PORT_BASE\`, \`STOP_GRACE\` at its top), each under \`setsid\` in a process
+group of its own, and stops every member's whole group when one member fails, on Ctrl-C and when it
+exits. It passes the shipped accelerate config (\`${ACCELERATE_CONFIGS.one}\`, or
+\`${ACCELERATE_CONFIGS.multi}\` when NPROC > 1) with \`--config_file\`, so an accelerate
+\`default_config.yaml\` of your machine does not apply. Run the arms one after another, or side by
+side with different \`GPUS\`, \`RUN_DIR\` and \`PORT_BASE\`. The same, by hand (all members of an arm
+with the same \`--run_id\` and \`--run_dir\`; by hand nothing stops the others when one fails, and
+Ctrl-C does not reach background jobs):
 
 \`\`\`sh
 ${commands}
@@ -219,11 +161,16 @@ downloaded by \`datasets\` when training starts, answer = the number after the l
 \`--prompt_style instruct|lab\`, \`--learning_rate\`, \`--max_completion_length\`, \`--max_steps\`,
 \`--use_vllm\`, \`--max_micro_batch\`, \`--report_to\`, \`--grpo KEY=VALUE\` for any other
 \`GRPOConfig\` field, the rendezvous timeouts, and \`--dry_run\` (print the \`GRPOConfig\`
-arguments and the first training row, then exit; needs no GPU, torch or TRL).
+arguments and the first training row, then exit: with \`--dataset lab\` it needs only python3, no GPU,
+torch or TRL; with \`--dataset gsm8k\` it still downloads GSM8K, so it needs \`datasets\` and the network).
 
 ## Before you train
 
-- **Learning rate.** The spec's ${lr} was tuned for the lab's tiny models.${lr > 1e-5 ? ` For a model of hundreds of millions of parameters that is far too high (Co-RL trains at 1e-6): pass \`--learning_rate 1e-6\`.` : ''}
+- **Learning rate.** The spec's ${sci(lr)} was tuned for the lab's tiny models.${lrFlag ? ` For a model of hundreds of millions of parameters that is far too high (Co-RL trains at ${sci(SAFE_LLM_LEARNING_RATE)}): the commands above pass \`--learning_rate ${sci(SAFE_LLM_LEARNING_RATE)}\`.` : ''}${
+    spec.grpo.lossNormalisation === 'dr_grpo'
+      ? `\n- **dr_grpo's divisor.** TRL's dr_grpo divides the loss by completions x \`max_completion_length\` (${DEFAULT_MAX_COMPLETION_LENGTH} tokens, fixed), not by the lab's own length cap: the same method, with the loss (and so the step) scaled by a constant; see the table.`
+      : ''
+  }
 - **Prompts.** The lab's models read \`8+3+9=\` and write \`8,1>0\`. An instruct model gets a
   sentence asking for the same answer after a final '>' (data/*.jsonl, \`question\`);
   \`--prompt_style lab\` feeds the raw lab prompt instead (for a base model).
@@ -246,39 +193,51 @@ lab's seeded stream \`ties/<arm>/<member>/<step>\`, so the same answers give the
 - \`peer\`, \`ring\`, \`cohort\`: the main process writes its labels and ballots to
   \`<run_dir>/rendezvous/<arm>/step-NNNNNN.from-A.to-B.json\` (written to a temporary name, then
   renamed), waits for the other members' files of the same step, checks that they labeled the same
-  prompt batch (a key of the step's rows), and broadcasts them to its ranks; peer takes the
+  prompt batch (a key of the step's rows), and hands them to its other ranks through a file of its
+  own (\`<run_dir>/relay/<arm>/<member>/\`), for which they wait outside any collective; peer takes the
   partner's labels, ring the next member's, cohort the plurality of the others' pooled ballots with
   ties discarded;
-- \`teacher\`: the frozen teacher model samples G completions per prompt on the main process and
+- \`teacher\`: the frozen teacher model samples G completions per prompt on the main process, with
+  the policy's sampling settings (the GRPOConfig's temperature, top_p, top_k, min_p and
+  repetition_penalty 1.0, and the tokenizer's end token, not the model's own generation_config), and
   its plurality is the label.
 
 A member that is gone is reported instead of waited for: each process keeps a heartbeat file fresh
 and marks itself failed or done; a waiting member stops with a message naming the peer when it
 failed, finished, stopped beating (\`--heartbeat_stale_after\`, 300 s) or its process no longer
-exists, and after \`--rendezvous_timeout\` (3600 s) in any case. cohort_rewards.py is the lab's
+exists, and after \`--rendezvous_timeout\` (3600 s) in any case. The process group's timeout
+(\`ddp_timeout\`) is set 600 s above the longer of the rendezvous timeouts, so no collective gives up
+first, and a member with more than one process loads its model with \`device_map=None\` (TRL ${TRL_VERSION}
+would use "auto", which data-parallel training refuses; TRL 0.27.0 does the same). cohort_rewards.py is the lab's
 vote and reward logic in plain Python; the lab tests it against its TypeScript engine.
 
 Logged per step besides TRL's own metrics: \`cohort/pseudo_label_accuracy\`,
 \`cohort/labeled_fraction\`, \`cohort/own_vote_accuracy\`, \`cohort/own_tie_rate\`,
 \`cohort/own_majority_ratio\`, \`cohort/parseable_fraction\`, \`cohort/oracle_reward\` (the truth is
 used for these measurements only, never for a label-free reward), \`cohort/rendezvous_wait_s\`;
-at evaluation the reward is held-out pass@1 and \`cohort/maj_at_g\` maj@G.
+at evaluation the reward is held-out pass@1 and \`cohort/maj_at_g\` maj@G. The held-out set is
+evaluated before the first step, every \`eval_steps\`, and at the last step as in the lab (a callback
+adds it when the steps are not a multiple of the interval).
 
 ## No counterpart in TRL
 
 ${noCounterpart(spec).map((s) => `- ${s}`).join('\n')}
 
-${memorySection(spec, models)}
+${memorySection(spec, models, table)}
+
+${checksSection()}
 
 ## Files
 
 - \`train_cohort.py\`: the trainer (a \`GRPOTrainer\` subclass) and its command line
 - \`cohort_rewards.py\`: votes, labels, rewards and answer extraction (standard library only)
 - \`rendezvous.py\`: the shared-directory exchange, heartbeats and timeouts (standard library only)
-- \`cohort_plan.py\`: config.json to \`GRPOConfig\` arguments and the batch split
+- \`cohort_plan.py\`: config.json to \`GRPOConfig\` arguments, the batch split, seeds and timeouts
+- \`cohort_sampling.py\`: the frozen teacher's sampling (the policy's settings) and vLLM's per-member seed
 - \`config.json\`: members, model ids, arms and the mapped settings; \`spec.json\`: the lab's spec
 - \`data/rl.jsonl\`, \`data/heldout.jsonl\`, \`data/labeled.jsonl\`: the lab's split (RL pool,
   held-out, labeled pool); \`data/schedule.json\`: the RL pool rows of every step, in the lab's order
-- \`launch.sh\`, \`requirements.txt\`, \`requirements-vllm.txt\`
+- \`launch.sh\`, \`${ACCELERATE_CONFIGS.one}\`, \`${ACCELERATE_CONFIGS.multi}\`, \`requirements.txt\`,
+  \`requirements-vllm.txt\`
 `;
 }

@@ -1,7 +1,9 @@
 """Tests of the exported cohort_plan.py against the exported config.json (standard library only)."""
 
+import json
 import os
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -37,6 +39,31 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(kw["output_dir"], "out/x")
         self.assertFalse(kw["shuffle_dataset"])
         self.assertTrue(plan.grpo_config_kwargs(self.config, self.arm["id"], self.member, 1, "o", dataset="gsm8k")["shuffle_dataset"])
+
+    def test_each_member_samples_from_its_own_seed_and_shares_the_data_seed(self):
+        seeds = [plan.sampling_seed(m) for m in self.config["members"]]
+        self.assertEqual(seeds, [self.config["seed"] + 1000 * (k + 1) for k in range(len(seeds))])
+        kw = plan.grpo_config_kwargs(self.config, self.arm["id"], self.member, 1, "o")
+        self.assertEqual(kw["seed"], self.config["seed"])  # TRL's RepeatSampler: the same data order in every member
+        clones = {**self.config, "members": [{**m, "sampling_seed": 7} for m in self.config["members"]]}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "clones.json"
+            path.write_text(json.dumps(clones))
+            with self.assertRaises(ValueError) as ctx:
+                plan.load_config(path)
+        self.assertIn("its own whole-number sampling_seed", str(ctx.exception))
+
+    def test_several_processes_load_without_device_map_auto_and_outwait_the_rendezvous(self):
+        one = plan.grpo_config_kwargs(self.config, self.arm["id"], self.member, 1, "o", wait_s=3600)
+        two = plan.grpo_config_kwargs(self.config, self.arm["id"], self.member, 2, "o", wait_s=3600)
+        self.assertEqual(one["model_init_kwargs"], {"dtype": "float32"})  # TRL 0.26.2's own device_map "auto"
+        self.assertEqual(two["model_init_kwargs"], {"dtype": "float32", "device_map": None})
+        self.assertEqual(two["ddp_timeout"], 3600 + 600)
+        self.assertEqual(plan.grpo_config_kwargs(self.config, self.arm["id"], self.member, 2, "o")["ddp_timeout"], 1800)
+        bf16 = plan.grpo_config_kwargs(self.config, self.arm["id"], self.member, 4, "o", overrides={"model_init_kwargs": {"dtype": "bfloat16"}})
+        self.assertEqual(bf16["model_init_kwargs"], {"dtype": "bfloat16", "device_map": None})
+        with self.assertRaises(ValueError):
+            plan.grpo_config_kwargs(self.config, self.arm["id"], self.member, 1, "o", overrides={"model_init_kwargs": "bf16"})
 
     def test_unknown_arms_and_members_are_named(self):
         with self.assertRaises(ValueError) as ctx:

@@ -14,7 +14,7 @@ from pathlib import Path
 EXPORT = Path(os.environ["COHORT_EXPORT_DIR"])
 sys.path.insert(0, str(EXPORT))
 
-from rendezvous import PeerGone, Rendezvous, write_json_atomic  # noqa: E402
+from rendezvous import PeerGone, RankRelay, Rendezvous, write_json_atomic  # noqa: E402
 
 
 def run_all(fns):
@@ -161,6 +161,44 @@ class RendezvousTest(unittest.TestCase):
         outs = [json.loads(p.communicate(timeout=60)[0]) for p in procs]
         self.assertEqual(outs[0], [["B", s] for s in range(1, 6)])
         self.assertEqual(outs[1], [["A", s] for s in range(1, 6)])
+
+
+class RankRelayTest(unittest.TestCase):
+    """Rank 0 of a member hands each step's result to its other ranks through files (issue 22)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.dir = Path(self.tmp.name) / "relay"
+
+    def relay(self, run_id="run1", timeout=10):
+        return RankRelay(self.dir, run_id, timeout=timeout, poll=0.01)
+
+    def test_other_ranks_get_rank_0s_result_and_only_the_newest_file_stays(self):
+        main, other = self.relay().clear(), self.relay()
+        got = run_all([lambda: other.wait("exchange-000001"), lambda: (time.sleep(0.3), main.publish("exchange-000001", ok={"B": [1]}))])
+        self.assertEqual(got[0], {"B": [1]})
+        main.publish("exchange-000002", ok=[2])
+        self.assertEqual(other.wait("exchange-000002"), [2])
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["exchange-000002.json"])
+        main.close()
+        self.assertEqual(list(self.dir.iterdir()), [])
+
+    def test_rank_0s_error_stops_the_others_with_its_message(self):
+        main, other = self.relay().clear(), self.relay()
+        main.publish("teacher-000004", error="PeerGone: peer B is gone")
+        with self.assertRaises(RuntimeError) as ctx:
+            other.wait("teacher-000004")
+        self.assertEqual(str(ctx.exception), "PeerGone: peer B is gone")
+
+    def test_a_file_of_an_earlier_launch_is_not_taken_and_the_wait_times_out(self):
+        self.relay(run_id="old").publish("exchange-000001", ok=["stale"])
+        t0 = time.time()
+        with self.assertRaises(TimeoutError):
+            self.relay(run_id="new", timeout=0.5).wait("exchange-000001")
+        self.assertLess(time.time() - t0, 5)
+        self.relay(run_id="new").clear()
+        self.assertEqual(list(self.dir.iterdir()), [])
 
 
 if __name__ == "__main__":

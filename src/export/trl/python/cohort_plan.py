@@ -4,17 +4,33 @@ config.json is written by the lab's export (src/export/trl/build.ts): the experi
 members and their model ids, and the GRPOConfig values the spec maps to. This module picks one
 (arm, member) slot and splits the step's B x G completions over the processes of its world into
 micro-batches, so that one RL step of the lab is one generation batch and one optimizer step per
-GRPO iteration in TRL.
+GRPO iteration in TRL. It also sets what a member process needs to differ from its peers and to
+survive more than one process: its own sampling seed, how the model is loaded, and the process
+group's timeout (issue 22).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 CONFIG_FORMAT = "cohort-lab-trl"
-CONFIG_VERSION = 1
+CONFIG_VERSION = 2
+
+# How the policy (and the reference model) are loaded: GRPOConfig.model_init_kwargs, passed by TRL
+# 0.26.2 to from_pretrained through trl/trainer/utils.py create_model_from_path. Its default dtype
+# there is "auto" (the checkpoint's, bf16 for most instruct models; 0.27.0 made it float32): a
+# bf16 weight of ~0.02 has a spacing of ~1e-4, so an AdamW step of ~1e-6 (the learning rate these
+# models need) rounds away. float32 master weights, with GRPOConfig's bf16 autocast for the maths.
+MODEL_DTYPE = "float32"
+
+# Extra seconds the process group's timeout allows beyond the longest file wait (rendezvous or
+# the frozen teacher's sampling), so that no collective times out while a member waits for a peer.
+COLLECTIVE_MARGIN_S = 600
+# torch's default process group timeout (transformers' ddp_timeout default): never go below it.
+DEFAULT_DDP_TIMEOUT_S = 1800
 
 
 def load_config(path) -> dict:
@@ -25,6 +41,9 @@ def load_config(path) -> dict:
             f"{path}: not a Cohort Lab TRL export config (format {config.get('format')!r} version "
             f"{config.get('version')!r}; expected {CONFIG_FORMAT!r} version {CONFIG_VERSION})"
         )
+    seeds = [m.get("sampling_seed") for m in config["members"]]
+    if any(not isinstance(s, int) for s in seeds) or len(set(seeds)) != len(seeds):
+        raise ValueError(f"{path}: every member needs its own whole-number sampling_seed (got {seeds})")
     return config
 
 
@@ -41,6 +60,19 @@ def find_slot(config: dict, arm_id: str, member_id: str) -> Tuple[dict, dict]:
         raise ValueError(f"arm {arm_id!r} trains members {', '.join(arm['members'])}, not {member_id!r}")
     member = next(m for m in config["members"] if m["id"] == member_id)
     return arm, member
+
+
+def sampling_seed(member: dict) -> int:
+    """The seed this member's sampling starts from (config.json, written by the export).
+
+    TRL 0.26.2 seeds sampling with set_seed(args.seed, device_specific=True) (grpo_trainer.py:609):
+    the same seed plus the process index in every member, so two members of one model would draw the
+    same completions and cast the same votes, and a peer arm would be a self arm. The export gives
+    each member seed + 1000 x its position (members 1, 2, ...); the trainer re-seeds with it, again
+    device-specific, so (member, process) pairs differ while a member has fewer than 1000 processes.
+    `seed` itself stays shared: it orders the data (TRL's RepeatSampler) the same in every member.
+    """
+    return int(member["sampling_seed"])
 
 
 def model_of(config: dict, member_id: str) -> str:
@@ -87,8 +119,13 @@ def grpo_config_kwargs(
     max_micro_batch: int = 32,
     dataset: str = "lab",
     overrides: Optional[dict] = None,
+    wait_s: float = 0.0,
 ) -> dict:
-    """Keyword arguments for trl.GRPOConfig for one (arm, member) process."""
+    """Keyword arguments for trl.GRPOConfig for one (arm, member) process.
+
+    `wait_s` is the longest a process may wait on files (a peer's labels, the teacher): the process
+    group's timeout (ddp_timeout) is set above it.
+    """
     find_slot(config, arm_id, member_id)
     kwargs = dict(config["grpo"])
     kwargs.update(batch_plan(config["prompts_per_step"], kwargs["num_generations"], world_size, max_micro_batch))
@@ -100,9 +137,35 @@ def grpo_config_kwargs(
     if dataset != "lab":
         # A named data set has no lab schedule: TRL's seeded shuffle (the same in every member process).
         kwargs["shuffle_dataset"] = True
-    for key, value in (overrides or {}).items():
+    kwargs["ddp_timeout"] = collective_timeout(wait_s)
+    overrides = dict(overrides or {})
+    user_init = overrides.pop("model_init_kwargs", None) or {}
+    if not isinstance(user_init, dict):
+        raise ValueError("--grpo model_init_kwargs must be a JSON object, e.g. model_init_kwargs={\"dtype\":\"bfloat16\"}")
+    for key, value in overrides.items():
         kwargs[key] = value
+    kwargs["model_init_kwargs"] = model_init_kwargs(world_size, user_init)
     return kwargs
+
+
+def model_init_kwargs(world_size: int, user: Optional[dict] = None) -> dict:
+    """GRPOConfig.model_init_kwargs: the dtype (MODEL_DTYPE unless the user sets one) and, with more
+    than one process, device_map=None.
+
+    TRL 0.26.2 loads with device_map="auto" unless DeepSpeed is on (grpo_trainer.py:271-275 and
+    trl/trainer/utils.py create_model_from_path): every process of a multi-GPU member would spread
+    the model over all its visible GPUs, which DistributedDataParallel refuses. TRL 0.27.0 passes
+    None for MULTI_GPU as well; this does the same on 0.26.2 (the same dict loads the reference model).
+    """
+    out = {"dtype": MODEL_DTYPE, **(user or {})}
+    if world_size > 1:
+        out["device_map"] = None
+    return out
+
+
+def collective_timeout(wait_s: float) -> int:
+    """ddp_timeout (seconds): above the longest file wait, so a collective never times out first."""
+    return int(max(DEFAULT_DDP_TIMEOUT_S, math.ceil(wait_s) + COLLECTIVE_MARGIN_S))
 
 
 def parse_override(text: str) -> Tuple[str, object]:

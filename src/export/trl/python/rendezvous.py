@@ -9,7 +9,8 @@ what it sends (its labels and ballots) to one file per other member, then waits 
 A file is written to a temporary name and renamed, so a reader never sees half a file. It holds
 the step and a key of the step's prompt batch; a reader whose own key differs stops with an error
 (the processes would be labeling different prompts). Only the main process of a member's world
-calls this (the caller broadcasts the result to its other ranks).
+calls this; it hands the result to its other ranks through a RankRelay (below), so that they wait
+on files too and never in a collective.
 
 A member that is gone is reported, not waited for until the timeout:
   - each process keeps <dir>/alive/<member>.json fresh from a background thread (pid, host, run id);
@@ -213,3 +214,67 @@ class Rendezvous:
                 )
             time.sleep(self.poll)
         return received
+
+
+class RankRelay:
+    """Hands the main process's result of a step to the other processes of the same member.
+
+    Only rank 0 of a member exchanges labels (or runs the frozen teacher); the old way was to have
+    the other ranks wait in broadcast_object_list meanwhile, a collective that the process group
+    kills after its timeout (1,800 s by default) while rank 0 may wait an hour for a peer (issue 22;
+    Co-RL's trainer met the same timeout). Here rank 0 writes the result (or its error) to
+    <dir>/<key>.json and the other ranks poll for that file, so no rank sits in a collective while
+    a peer is slow. Every file carries the run id; one of another launch is ignored.
+
+    Rank 0 deletes the file of the previous key when it publishes the next: by then every rank has
+    read it, since the trainer meets in a collective (gather_object) between two publications.
+    """
+
+    def __init__(self, directory: str | os.PathLike, run_id: str, timeout: float, poll: float = 0.05) -> None:
+        self.dir = Path(directory)
+        self.run_id = run_id
+        self.timeout = timeout
+        self.poll = poll
+        self._last: Optional[Path] = None
+
+    def clear(self) -> "RankRelay":
+        """Rank 0, before training: remove files left by an earlier launch."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        for old in self.dir.glob("*.json"):
+            old.unlink(missing_ok=True)
+        return self
+
+    def publish(self, key: str, ok=None, error: Optional[str] = None) -> None:
+        """Rank 0: the result of `key` for the other ranks (or the one-line error they stop with)."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        path = self.dir / f"{key}.json"
+        body = {"run_id": self.run_id, "key": key, "error": error} if error is not None else {"run_id": self.run_id, "key": key, "ok": ok}
+        write_json_atomic(path, body)
+        if self._last is not None and self._last != path and error is None:
+            self._last.unlink(missing_ok=True)
+        self._last = path
+
+    def close(self) -> None:
+        """Rank 0 after a finished run: remove the last file (every rank has read it)."""
+        if self._last is not None:
+            self._last.unlink(missing_ok=True)
+            self._last = None
+
+    def wait(self, key: str):
+        """Ranks > 0: rank 0's result of `key`; RuntimeError with rank 0's error; TimeoutError."""
+        path = self.dir / f"{key}.json"
+        start = time.time()
+        while True:
+            if path.exists():
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        got = json.load(f)
+                except (OSError, ValueError):
+                    got = None  # replaced or removed between the check and the read: poll again
+                if got is not None and got.get("run_id") == self.run_id and got.get("key") == key:
+                    if got.get("error") is not None:
+                        raise RuntimeError(got["error"])
+                    return got.get("ok")
+            if time.time() - start > self.timeout:
+                raise TimeoutError(f"[relay] waited {self.timeout:.0f} s for the main process's result of {key} in {self.dir}")
+            time.sleep(self.poll)

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Train one member of one arm of a Cohort Lab experiment with TRL's GRPOTrainer (TRL 0.26.2).
 
-    accelerate launch --num_processes 1 train_cohort.py --arm peer --member A --run_id R --run_dir runs/R
+    accelerate launch --config_file accelerate/one_process.yaml --num_processes 1 \
+        train_cohort.py --arm peer --member A --run_id R --run_dir runs/R
 
 Every (arm, member) pair is its own process (its own accelerate world, as in Co-RL); launch.sh
-starts all members of an arm together. The trainer is TRL's GRPOTrainer with one override,
+starts all members of an arm together. With more than one process per member, only rank 0
+exchanges labels (or runs the frozen teacher) and hands the result to the other ranks through a
+file (rendezvous.RankRelay), so none of them waits in a collective meanwhile. The trainer is TRL's GRPOTrainer with one override,
 `_calculate_rewards` (present with this signature in TRL 0.19 to 1.x; checked against v0.26.2):
 in training it extracts an answer from each completion, votes, exchanges labels with the arm's
 other member processes through a shared directory (rendezvous.py) where the scheme needs it, and
@@ -32,7 +35,8 @@ sys.path.insert(0, str(HERE))
 
 import cohort_plan as plan  # noqa: E402
 import cohort_rewards as cr  # noqa: E402
-from rendezvous import Rendezvous  # noqa: E402
+from cohort_sampling import FrozenTeacher, offset_vllm_seed  # noqa: E402
+from rendezvous import RankRelay, Rendezvous  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
 # Arguments
@@ -62,7 +66,9 @@ def parse_args(argv=None):
     p.add_argument("--max_steps", type=int, default=None)
     p.add_argument("--report_to", default=None, help="e.g. wandb, tensorboard (default: none)")
     p.add_argument("--grpo", action="append", default=[], metavar="KEY=VALUE", help="any other GRPOConfig field, e.g. --grpo bf16=false")
-    p.add_argument("--dry_run", action="store_true", help="print the GRPOConfig arguments and the data, then exit (needs no GPU, torch or TRL)")
+    p.add_argument("--dry_run", action="store_true",
+                   help="print the GRPOConfig arguments and the data, then exit (no GPU, torch or TRL; with --dataset gsm8k it still "
+                        "downloads GSM8K, so it needs `datasets` and the network)")
     return p.parse_args(argv)
 
 
@@ -134,46 +140,30 @@ def completion_text(completion) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# The frozen teacher (teacher arms): samples G completions per prompt from a member's base model
+# The final evaluation
 # ---------------------------------------------------------------------------------------------
 
 
-class FrozenTeacher:
-    def __init__(self, model_id: str, device, temperature: float, max_new_tokens: int, chunk: int = 8):
-        import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+def needs_final_evaluation(args, state) -> bool:
+    """The lab evaluates its last step; transformers' DefaultFlowCallback evaluates only when
+    global_step % eval_steps == 0 (trainer_callback.py on_step_end), so a last step off the grid
+    would go unevaluated. state.eval_steps is the interval in steps (a ratio already resolved)."""
+    strategy = getattr(args.eval_strategy, "value", args.eval_strategy)
+    every = getattr(state, "eval_steps", None) or args.eval_steps
+    step = state.global_step
+    return strategy == "steps" and bool(every) and step >= state.max_steps and step % every != 0
 
-        self.torch = torch
-        self.tok = AutoTokenizer.from_pretrained(model_id, padding_side="left")
-        if self.tok.pad_token is None:
-            self.tok.pad_token = self.tok.eos_token
-        self.model = AutoModelForCausalLM.from_pretrained(model_id, dtype=torch.bfloat16).to(device).eval()
-        self.model.requires_grad_(False)
-        self.device = device
-        self.temperature = temperature
-        self.max_new_tokens = max_new_tokens
-        self.chunk = chunk
-        eos = self.model.generation_config.eos_token_id
-        self.eos_ids = set(eos if isinstance(eos, list) else [eos]) | {self.tok.eos_token_id}
 
-    def sample(self, prompts: list, n: int) -> list:
-        """n (text, truncated) pairs per prompt, prompt-major."""
-        out = []
-        for start in range(0, len(prompts), self.chunk):
-            part = prompts[start : start + self.chunk]
-            chat = isinstance(part[0], list)
-            texts = [self.tok.apply_chat_template(p, tokenize=False, add_generation_prompt=True) if chat else p for p in part]
-            enc = self.tok(texts, return_tensors="pt", padding=True, add_special_tokens=not chat).to(self.device)
-            with self.torch.no_grad():
-                gen = self.model.generate(
-                    **enc, do_sample=True, temperature=self.temperature, top_p=1.0, top_k=0,
-                    max_new_tokens=self.max_new_tokens, num_return_sequences=n, pad_token_id=self.tok.pad_token_id,
-                )
-            for row in gen[:, enc["input_ids"].shape[1]:].tolist():
-                cut = next((k for k, t in enumerate(row) if t in self.eos_ids), None)
-                ids = row if cut is None else row[:cut]
-                out.append((self.tok.decode(ids, skip_special_tokens=True), cut is None))
-        return out
+def build_final_evaluation(TrainerCallback):
+    class FinalEvaluation(TrainerCallback):
+        """Evaluates at the last step when max_steps is not a multiple of eval_steps."""
+
+        def on_step_end(self, args, state, control, **kwargs):
+            if needs_final_evaluation(args, state):
+                control.should_evaluate = True
+            return control
+
+    return FinalEvaluation
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,7 +173,7 @@ class FrozenTeacher:
 
 def build_trainer_class():
     import torch
-    from accelerate.utils import broadcast_object_list, gather_object
+    from accelerate.utils import gather_object, set_seed
     from trl import GRPOTrainer
 
     class CohortGRPOTrainer(GRPOTrainer):
@@ -192,6 +182,10 @@ def build_trainer_class():
         def __init__(self, *args, cohort: dict, **kwargs):
             super().__init__(*args, **kwargs)
             self.cohort = cohort
+            # TRL seeded this process with set_seed(args.seed, device_specific=True)
+            # (grpo_trainer.py:609), as it seeds every member; re-seed the same way from this
+            # member's own seed so that members of one model draw different samples (issue 22).
+            set_seed(cohort["sampling_seed"], device_specific=True)
             self._rl_step = 0  # RL steps (generation batches) so far; the lab's step is this + 1
             self._eval_calls = 0
 
@@ -200,19 +194,21 @@ def build_trainer_class():
         def _gather(self, values: list) -> list:
             return gather_object(values) if self.accelerator.num_processes > 1 else list(values)
 
-        def _on_main(self, fn):
-            """Run fn on the main process and broadcast its result (or its error) to every rank."""
-            box = [None]
-            if self.accelerator.is_main_process:
-                try:
-                    box[0] = {"ok": fn()}
-                except Exception as e:  # noqa: BLE001 - every rank must stop with the same message
-                    box[0] = {"error": f"{type(e).__name__}: {e}"}
-            if self.accelerator.num_processes > 1:
-                broadcast_object_list(box, from_process=0)
-            if "error" in box[0]:
-                raise RuntimeError(box[0]["error"])
-            return box[0]["ok"]
+        def _on_main(self, key: str, fn):
+            """Run fn on the main process; the other ranks get its result (or its error) from the
+            member's RankRelay, waiting on a file rather than in a collective (issue 22)."""
+            if self.accelerator.num_processes == 1:
+                return fn()
+            relay = self.cohort["relay"]
+            if not self.accelerator.is_main_process:
+                return relay.wait(key)
+            try:
+                result = fn()
+            except Exception as e:  # every rank must stop with the same message
+                relay.publish(key, error=f"{type(e).__name__}: {e}".splitlines()[0])
+                raise
+            relay.publish(key, ok=result)
+            return result
 
         def _answers(self, completions, completion_ids_list) -> list:
             stop = {self.eos_token_id, self.pad_token_id}
@@ -260,7 +256,7 @@ def build_trainer_class():
                     got = c["rendezvous"].exchange(step, batch_key, payload)
                     return got, time.perf_counter() - t0
 
-                received, waited = self._on_main(exchange)
+                received, waited = self._on_main(f"exchange-{step:06d}", exchange)
                 received[me] = payload
                 labels = cr.supervision_labels(scheme, c["members"], me, received, tau)
                 rewards = cr.rewards_for_labels(answers, G, labels)
@@ -272,7 +268,7 @@ def build_trainer_class():
                     sampled = c["teacher"].sample(unique_prompts, G)
                     return [c["answer_of"](text, truncated) for text, truncated in sampled]
 
-                teacher_answers = self._on_main(teach)
+                teacher_answers = self._on_main(f"teacher-{step:06d}", teach)
                 votes = cr.plurality_votes(
                     teacher_answers, B, cr.ballot_rng(seed, arm_id, cr.teacher_voter_id(c["teacher_id"]), step), tau
                 )
@@ -323,9 +319,18 @@ def main(argv=None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    run_id = args.run_id or os.environ.get("COHORT_RUN_ID") or time.strftime("%Y%m%d-%H%M%S")
-    run_dir = Path(args.run_dir or HERE / "runs" / run_id)
     world_size = int(os.environ.get("WORLD_SIZE", "1"))
+    rank = int(os.environ.get("RANK", "0"))
+    peers = plan.peers_of(arm, member["id"])
+    run_id = args.run_id or os.environ.get("COHORT_RUN_ID")
+    if run_id is None and (peers or world_size > 1):
+        # A timestamp would differ between the processes that must find each other's files.
+        print("error: --run_id is needed (the same for every process of every member of the arm; launch.sh sets it)", file=sys.stderr)
+        return 2
+    run_id = run_id or time.strftime("%Y%m%d-%H%M%S")
+    run_dir = Path(args.run_dir or HERE / "runs" / run_id)
+    # The longest a process waits on files: a peer's labels (or its start), or rank 0's result.
+    wait_s = max(args.rendezvous_timeout, args.peer_start_timeout)
 
     overrides = {}
     for text in args.grpo:
@@ -338,18 +343,18 @@ def main(argv=None) -> int:
         overrides.update(use_vllm=True, vllm_mode="colocate", vllm_gpu_memory_utilization=args.vllm_gpu_memory_utilization)
     kwargs = plan.grpo_config_kwargs(
         config, args.arm, args.member, world_size, str(run_dir / args.arm / args.member),
-        max_micro_batch=args.max_micro_batch, dataset=args.dataset, overrides=overrides,
+        max_micro_batch=args.max_micro_batch, dataset=args.dataset, overrides=overrides, wait_s=wait_s,
     )
 
     if args.dataset == "lab":
         train_rows, held_rows, answer_of = load_lab_data(config, args.prompt_style, args.heldout_limit)
     else:
         train_rows, held_rows, answer_of = load_gsm8k(args.prompt_style, args.heldout_limit)
-    peers = plan.peers_of(arm, member["id"])
     if args.dry_run:
         print(json.dumps({
             "arm": arm["id"], "scheme": arm["scheme"], "member": member["id"], "model": member["model"],
             "peers": peers, "teacher": arm.get("teacher"), "run_id": run_id, "world_size": world_size,
+            "sampling_seed": plan.sampling_seed(member),
             "grpo_config": kwargs, "train_rows": len(train_rows), "eval_rows": len(held_rows),
             "first_train_row": train_rows[0] if train_rows else None,
         }, indent=1))
@@ -373,9 +378,17 @@ def main(argv=None) -> int:
     cohort = {
         "arm": arm["id"], "scheme": arm["scheme"], "members": arm["members"], "member": member["id"],
         "tau": float(arm.get("tau") or 0.0), "seed": int(config["seed"]), "answer_of": answer_of,
+        "sampling_seed": plan.sampling_seed(member), "relay": None,
     }
+    if world_size > 1 and (peers or arm["scheme"] == "teacher"):
+        relay = RankRelay(run_dir / "relay" / arm["id"] / member["id"], run_id, timeout=wait_s + plan.COLLECTIVE_MARGIN_S)
+        cohort["relay"] = relay.clear() if rank == 0 else relay
+    if args.use_vllm:
+        import trl.trainer.grpo_trainer as grpo_module
+
+        offset_vllm_seed(grpo_module, plan.sampling_seed(member))
     rendezvous = None
-    is_main = int(os.environ.get("RANK", "0")) == 0
+    is_main = rank == 0
     if peers and is_main:
         rendezvous = Rendezvous(
             run_dir / "rendezvous" / arm["id"], member["id"], peers, run_id,
@@ -383,19 +396,19 @@ def main(argv=None) -> int:
         ).start()
     cohort["rendezvous"] = rendezvous
 
+    from transformers import TrainerCallback
+
     Trainer = build_trainer_class()
     trainer = None
     try:
         trainer = Trainer(
             model=member["model"], reward_funcs=[correctness], args=training_args,
             train_dataset=Dataset.from_list(train_rows), eval_dataset=Dataset.from_list(held_rows), cohort=cohort,
+            callbacks=[build_final_evaluation(TrainerCallback)()],
         )
         if arm["scheme"] == "teacher" and trainer.accelerator.is_main_process:
             cohort["teacher_id"] = arm["teacher"]
-            cohort["teacher"] = FrozenTeacher(
-                plan.model_of(config, arm["teacher"]), trainer.accelerator.device,
-                training_args.temperature, training_args.max_completion_length,
-            )
+            cohort["teacher"] = FrozenTeacher(plan.model_of(config, arm["teacher"]), trainer.accelerator.device, training_args)
         elif arm["scheme"] == "teacher":
             cohort["teacher_id"] = arm["teacher"]
         trainer.train()
@@ -407,6 +420,8 @@ def main(argv=None) -> int:
         raise
     if rendezvous is not None:
         rendezvous.finish()
+    if cohort["relay"] is not None and rank == 0:
+        cohort["relay"].close()
     return 0
 
 
