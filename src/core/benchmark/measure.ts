@@ -116,10 +116,10 @@ function scalingSpec(n: 1 | 2 | 4 | 8): ExperimentSpec {
 
 export function benchCase(id: CaseId): BenchCase {
   switch (id) {
-    case 'collapse':
-    case 'quick':
     // peers-teach: 2 transformers (d32, 2 blocks, 4 heads) in 4 arms = 7 trained models, and the
     // frozen teacher B samples for the teacher arm (its warm-started copy: here its initial weights).
+    case 'collapse':
+    case 'quick':
     case 'peers-teach':
       return { id, preset: id, spec: benchSpec(getPreset(id)!.spec) };
     case 'scaling-1':
