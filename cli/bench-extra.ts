@@ -6,8 +6,9 @@
  * imports, from Vite's manifest: what loads before anything lazy) and of the training worker,
  * with every other file of the build.
  *
- * torchReference: runs scripts/torch_reference.py with Debian's python (/usr/bin/python3, then
- * python3 on PATH) when `import torch` works there; otherwise says why it was skipped.
+ * torchReference: runs scripts/torch_reference.py for one cohort (cli/bench-torch.ts) with Debian's
+ * python (/usr/bin/python3, then python3 on PATH) when `import torch` works there; otherwise says
+ * why it was skipped.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { torchArgs, type TorchResult, type TorchShape } from './bench-torch';
 
 export interface BundleFile {
   file: string;
@@ -139,68 +141,28 @@ export function bundleSection(b: BundleReport): string {
   ].join('\n');
 }
 
-export interface TorchShape {
-  models: number;
-  prompts: number;
-  group: number;
-  promptLength: number;
-  newTokens: number;
-  vocab: number;
-  dModel: number;
-  layers: number;
-  window: number;
-  learningRate: number;
-  clipEps: number;
-  temperature: number;
-}
+let torchPython: { python: string } | { skipped: string } | undefined;
 
-export interface TorchResult {
-  torch: string;
-  blas: string;
-  threads: number;
-  models: number;
-  shape: string;
-  B: number;
-  G: number;
-  promptLength: number;
-  newTokens: number;
-  params: number;
-  repeats: number;
-  fullRecompute: { stepMs: number; stepMsMin: number; stepMsMax: number; rolloutMs: number; updateMs: number };
-  newPositionOnly: { stepMs: number; stepMsMin: number; stepMsMax: number; rolloutMs: number; updateMs: number };
-  date?: string;
-}
-
-/** Debian's python with torch, or the reason there is none. */
+/** Debian's python with torch, or the reason there is none (looked for once per process). */
 function findTorchPython(): { python: string } | { skipped: string } {
+  if (torchPython) return torchPython;
   for (const python of ['/usr/bin/python3', 'python3']) {
     if (python.startsWith('/') && !existsSync(python)) continue;
     const r = spawnSync(python, ['-c', 'import torch'], { encoding: 'utf8', timeout: 120_000 });
-    if (r.status === 0) return { python };
+    if (r.status === 0) return (torchPython = { python });
   }
-  return { skipped: 'PyTorch reference skipped: python3-torch not installed' };
+  return (torchPython = { skipped: 'PyTorch reference skipped: python3-torch not installed' });
 }
 
+/**
+ * Runs the script for one cohort (cli/bench-torch.ts builds it from a bench case) and returns its
+ * JSON line with the date, or why it did not run.
+ */
 export function torchReference(shape: TorchShape, repeats: number, log: (line: string) => void): TorchResult | { skipped: string } {
   const found = findTorchPython();
   if ('skipped' in found) return found;
-  log(`torch: ${found.python} scripts/torch_reference.py ...`);
-  const args = [
-    'scripts/torch_reference.py',
-    ['--models', shape.models],
-    ['--prompts', shape.prompts],
-    ['--group', shape.group],
-    ['--prompt-len', shape.promptLength],
-    ['--new-tokens', shape.newTokens],
-    ['--vocab', shape.vocab],
-    ['--d-model', shape.dModel],
-    ['--layers', shape.layers],
-    ['--window', shape.window],
-    ['--lr', shape.learningRate],
-    ['--clip-eps', shape.clipEps],
-    ['--temperature', shape.temperature],
-    ['--repeats', repeats],
-  ].flat().map(String);
+  const args = torchArgs(shape, repeats);
+  log(`torch: ${found.python} ${args.join(' ')}`);
   const r = spawnSync(found.python, args, { encoding: 'utf8', timeout: 20 * 60_000 });
   if (r.status !== 0) return { skipped: `PyTorch reference failed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}` };
   const line = r.stdout.trim().split('\n').pop() ?? '';

@@ -6,7 +6,8 @@
  *   --no-node             skip the Node rows
  *   --cases LIST          Node cases, of collapse, quick, scaling (= scaling-1,-2,-4,-8: 1, 2, 4, 8
  *                         models of the collapse shape), scaling-N, transformer (collapse with
- *                         transformer members). Default collapse,quick,scaling,transformer.
+ *                         transformer members), peers-teach (its 7 transformers and a frozen teacher).
+ *                         Default collapse,quick,scaling,transformer,peers-teach.
  *   --repeats N           measured RL steps per case (default 5), each timed and counted on its own
  *   --warmup N            unmeasured steps before them (default 2: shader compilation, optimiser state)
  *   --browser LIST        Chromium backends through bench.html, of webgpu, webgl, wasm, cpu.
@@ -15,7 +16,8 @@
  *   --browser-timeout MIN per Chromium backend (default 30)
  *   --no-browser          skip Chromium
  *   --no-bundle           skip `vite build` and the gzipped sizes of the first JavaScript and the worker
- *   --no-torch            skip the PyTorch reference (scripts/torch_reference.py; run only when
+ *   --no-torch            skip the PyTorch references (scripts/torch_reference.py of the collapse,
+ *                         peers-teach and transformer cohorts, cli/bench-torch.ts; run only when
  *                         Debian's python has torch: apt-get install python3-torch)
  *   --page                also time the app itself: build, serve, open the link, press Start, and
  *                         record seconds to the first RL step shown and to the end of the run
@@ -39,15 +41,10 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, intFlag, UsageError, runMain } from './args';
 import { initNodeBackend, type NodeBackendName } from '../src/engine/node-backend';
-import { getPreset } from '../src/core/experiment/presets';
-import { lengthCap } from '../src/core/experiment/runner';
-import { getTask } from '../src/core/tasks/index';
-import { VOCAB_SIZE } from '../src/core/tasks/tokenizer';
 import {
   benchCase,
   measureCase,
   mergeRows,
-  modelCount,
   parseCases,
   rowProblems,
   rowsTable,
@@ -57,7 +54,8 @@ import {
   type CaseId,
 } from '../src/core/benchmark/index';
 import { runBrowserBench, runPageBench, type PageTiming } from './bench-browser';
-import { bundleSection, bundleSizes, torchReference, type TorchResult } from './bench-extra';
+import { bundleSection, bundleSizes, torchReference } from './bench-extra';
+import { torchCohorts, torchSection, type TorchResult, type TorchSkip } from './bench-torch';
 
 const FLAGS = {
   backends: 'string',
@@ -80,7 +78,7 @@ const FLAGS = {
   help: 'boolean',
 } as const;
 
-const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] [--cases collapse,quick,scaling,transformer]
+const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] [--cases collapse,quick,scaling,transformer,peers-teach]
                         [--repeats 5] [--warmup 2] [--browser webgpu,webgl,wasm | --no-browser]
                         [--browser-cases collapse,scaling-1] [--browser-timeout MIN] [--no-bundle] [--no-torch]
                         [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]]
@@ -88,7 +86,7 @@ const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] 
 (flags: the comment at the top of cli/bench.ts)`;
 
 const log = (line: string) => console.error(line);
-const PRESET_ORDER = ['collapse', 'quick', 'collapse-transformer', 'scaling'];
+const PRESET_ORDER = ['collapse', 'quick', 'collapse-transformer', 'peers-teach', 'scaling'];
 const BACKEND_ORDER = ['webgpu', 'webgl', 'wasm', 'cpu'];
 
 function listFlag(value: unknown, fallback: string, known: readonly string[], name: string): string[] {
@@ -172,34 +170,6 @@ function rowsSection(title: string, rows: BenchRow[], machine: string): string {
   ].join('\n');
 }
 
-function torchSection(t: TorchResult | { skipped: string }, rows: BenchRow[]): string {
-  if ('skipped' in t) return ['## PyTorch reference', '', `${t.skipped}.`, ''].join('\n');
-  const wasm = rows.find((r) => r.where === 'node' && r.backend === 'wasm' && r.preset === 'collapse');
-  const f = t.fullRecompute;
-  const n = t.newPositionOnly;
-  const ratio = (x: number) => (wasm ? `${(wasm.stepMs.median / x).toFixed(1)}x` : 'not measured (no Node wasm collapse row)');
-  return [
-    `## PyTorch reference, ${t.date}`,
-    '',
-    `\`scripts/torch_reference.py\`: the collapse RL step in PyTorch ${t.torch} on the CPU (${t.threads} thread, BLAS: ${t.blas}): ` +
-      `${t.models} models (${t.shape}, ${t.params} parameters each), each a rollout of B ${t.B} x G ${t.G} with ${t.newTokens} new tokens ` +
-      `after a ${t.promptLength}-token prompt and one GRPO update (clipped surrogate at rho = 1, grpo normalisation, Adam); ` +
-      `median of ${t.repeats} after 2 warm-up runs.`,
-    '',
-    '| rollout | RL step ms (min-max) | of which rollout ms | of which updates ms | Node wasm collapse step / this |',
-    '|---|---:|---:|---:|---:|',
-    `| recompute the whole sequence per token | ${f.stepMs.toFixed(0)} (${f.stepMsMin.toFixed(0)}-${f.stepMsMax.toFixed(0)}) | ${f.rolloutMs.toFixed(0)} | ${f.updateMs.toFixed(0)} | ${ratio(f.stepMs)} |`,
-    `| compute only the new position (the lab's rollout decodes this way) | ${n.stepMs.toFixed(0)} (${n.stepMsMin.toFixed(0)}-${n.stepMsMax.toFixed(0)}) | ${n.rolloutMs.toFixed(0)} | ${n.updateMs.toFixed(0)} | ${ratio(n.stepMs)} |`,
-    '',
-    wasm
-      ? `Node wasm collapse RL step: ${wasm.stepMs.median.toFixed(0)} ms median (${wasm.date}); the last column is that divided by ` +
-        "PyTorch's step. The lab's step also computes votes, rewards and metrics (small), and trains its 6 models as stacks of " +
-        'same-shape copies; PyTorch here trains them one after another.'
-      : 'No Node wasm collapse row to compare with.',
-    '',
-  ].join('\n');
-}
-
 function pageSection(timings: PageTiming[]): string {
   const s = (x: number | null) => (x === null ? 'not reached' : x.toFixed(1));
   const dates = [...new Set(timings.map((p) => p.date))].sort().join(', ');
@@ -273,7 +243,7 @@ async function main(): Promise<void> {
   const nodeBackends = args.flags.has('no-node')
     ? []
     : (listFlag(args.flags.get('backends'), 'wasm', ['wasm', 'cpu', 'webgpu'], 'backends') as NodeBackendName[]);
-  const cases = casesFlag(args.flags.get('cases'), 'collapse,quick,scaling,transformer', 'cases');
+  const cases = casesFlag(args.flags.get('cases'), 'collapse,quick,scaling,transformer,peers-teach', 'cases');
   const browserBackends = args.flags.has('no-browser') ? [] : listFlag(args.flags.get('browser'), 'webgpu,webgl,wasm', ['webgpu', 'webgl', 'wasm', 'cpu'], 'browser');
   const browserCases = casesFlag(args.flags.get('browser-cases'), 'collapse,scaling-1', 'browser-cases');
   const browserTimeout = intFlag(args, 'browser-timeout', 1, 600) ?? 30;
@@ -311,32 +281,19 @@ async function main(): Promise<void> {
     writeSection(out, 'browser', section);
   }
 
-  // 2. The PyTorch reference of the collapse step.
+  // 2. The PyTorch references: the collapse (MLP), peers-teach and collapse-transformer cohorts.
   if (!args.flags.has('no-torch')) {
-    const spec = getPreset('collapse')!.spec;
-    const task = getTask(spec.task.id);
-    const m = spec.members[0];
-    const t = torchReference(
-      {
-        models: modelCount(spec),
-        prompts: spec.grpo.promptsPerStep,
-        group: spec.grpo.groupSize,
-        promptLength: 1 + task.promptLength(spec.task.difficulty),
-        newTokens: lengthCap(spec, task),
-        vocab: VOCAB_SIZE,
-        dModel: m.dModel,
-        layers: m.layers,
-        window: m.window,
-        learningRate: spec.grpo.learningRate,
-        clipEps: spec.grpo.clipEps,
-        temperature: spec.grpo.temperature,
-      },
-      Math.max(3, repeats),
-      log,
-    );
-    if ('skipped' in t) log(t.skipped);
-    else writeJson(join(resultsDir, 'torch.json'), t);
-    const section = torchSection(t, rows);
+    const results: TorchResult[] = [];
+    const notRun: TorchSkip[] = [];
+    for (const c of torchCohorts()) {
+      const t = torchReference(c.shape, Math.max(3, repeats), log);
+      if ('skipped' in t) {
+        log(`torch ${c.preset}: ${t.skipped}`);
+        notRun.push({ preset: c.preset, skipped: t.skipped });
+      } else results.push({ ...t, preset: c.preset, target: c.target });
+    }
+    if (results.length) writeJson(join(resultsDir, 'torch.json'), results);
+    const section = torchSection(results, notRun, rows, machineLine());
     console.log(section);
     writeSection(out, 'torch', section);
   }

@@ -14,9 +14,9 @@ describe('bench cases', () => {
     expect(spec.grpo).toEqual(getPreset('collapse')!.spec.grpo);
   });
 
-  it('has the documented model counts: collapse 6, quick 6, scaling 1/2/4/8 of one shape, transformer 6', () => {
+  it('has the documented model counts: collapse 6, quick 6, scaling 1/2/4/8 of one shape, transformer 6, peers-teach 7', () => {
     const n = Object.fromEntries(CASE_IDS.map((id) => [id, modelCount(benchCase(id).spec)]));
-    expect(n).toEqual({ collapse: 6, quick: 6, 'scaling-1': 1, 'scaling-2': 2, 'scaling-4': 4, 'scaling-8': 8, transformer: 6 });
+    expect(n).toEqual({ collapse: 6, quick: 6, 'scaling-1': 1, 'scaling-2': 2, 'scaling-4': 4, 'scaling-8': 8, transformer: 6, 'peers-teach': 7 });
     const shape = getPreset('collapse')!.spec.members[0];
     for (const id of ['scaling-1', 'scaling-2', 'scaling-4', 'scaling-8'] as const) {
       for (const m of benchCase(id).spec.members) {
@@ -24,6 +24,14 @@ describe('bench cases', () => {
       }
     }
     expect(benchCase('transformer').spec.members.every((m) => m.family === 'transformer')).toBe(true);
+    // peers-teach as its preset has it: d32, 2 blocks, 4 heads, B 16 x G 8, and a teacher arm.
+    const pt = benchCase('peers-teach').spec;
+    expect(pt.members.map((m) => [m.family, m.dModel, m.layers, m.heads])).toEqual([
+      ['transformer', 32, 2, 4],
+      ['transformer', 32, 2, 4],
+    ]);
+    expect([pt.grpo.promptsPerStep, pt.grpo.groupSize]).toEqual([16, 8]);
+    expect(pt.arms.filter((a) => a.scheme === 'teacher').map((a) => a.teacher)).toEqual(['B']);
   });
 
   it('parses case lists ("scaling" is the whole series) and rejects unknown names', () => {

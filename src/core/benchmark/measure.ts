@@ -58,8 +58,8 @@ export interface BenchRow {
   date: string;
 }
 
-/** The cases the bench knows: presets, the models-scaling series and one transformer point. */
-export const CASE_IDS = ['collapse', 'quick', 'scaling-1', 'scaling-2', 'scaling-4', 'scaling-8', 'transformer'] as const;
+/** The cases the bench knows: presets, the models-scaling series and two transformer cohorts. */
+export const CASE_IDS = ['collapse', 'quick', 'scaling-1', 'scaling-2', 'scaling-4', 'scaling-8', 'transformer', 'peers-teach'] as const;
 export type CaseId = (typeof CASE_IDS)[number];
 
 export interface BenchCase {
@@ -116,8 +116,11 @@ function scalingSpec(n: 1 | 2 | 4 | 8): ExperimentSpec {
 
 export function benchCase(id: CaseId): BenchCase {
   switch (id) {
+    // peers-teach: 2 transformers (d32, 2 blocks, 4 heads) in 4 arms = 7 trained models, and the
+    // frozen teacher B samples for the teacher arm (its warm-started copy: here its initial weights).
     case 'collapse':
     case 'quick':
+    case 'peers-teach':
       return { id, preset: id, spec: benchSpec(getPreset(id)!.spec) };
     case 'scaling-1':
       return { id, preset: 'scaling', spec: scalingSpec(1) };
