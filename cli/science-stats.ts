@@ -64,6 +64,13 @@ function tailMean(h: MemberHistoryEntry[], key: keyof MemberHistoryEntry, head =
   return avg(part.map((e) => e[key]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
 }
 
+/**
+ * Schemes whose reward matches answers against a vote, so a pseudo-label exists. Result files saved
+ * before issue 21 hold the member's own vote's accuracy as the oracle's and the intrinsic arms'
+ * "pseudo-label accuracy"; it is not read for them.
+ */
+const hasPseudoLabel = (scheme: string) => scheme !== 'oracle' && scheme !== 'entropy' && scheme !== 'certainty';
+
 export function memberStats(run: RunSummary, armId: string, memberId: string): MemberStats {
   const arm = run.arms.find((a) => a.id === armId);
   if (!arm) throw new Error(`no arm "${armId}" in the run of seed ${run.seed}`);
@@ -85,14 +92,14 @@ export function memberStats(run: RunSummary, armId: string, memberId: string): M
     majStart: maj[0],
     majBest: Math.max(...maj),
     majEnd: maj[maj.length - 1],
-    pseudo: tailMean(m.history, 'pseudoLabelAccuracy'),
+    pseudo: hasPseudoLabel(arm.scheme) ? tailMean(m.history, 'pseudoLabelAccuracy') : NaN,
     reward: tailMean(m.history, 'reward'),
     gap: tailMean(m.history, 'rewardGap'),
     entropy: tailMean(m.history, 'entropy'),
     length: tailMean(m.history, 'length'),
     topShare: tailMean(m.history, 'topAnswerShare'),
     rewardStart: tailMean(m.history, 'reward', true),
-    pseudoStart: tailMean(m.history, 'pseudoLabelAccuracy', true),
+    pseudoStart: hasPseudoLabel(arm.scheme) ? tailMean(m.history, 'pseudoLabelAccuracy', true) : NaN,
     lengthStart: tailMean(m.history, 'length', true),
     ownVote: tailMean(m.history, 'ownVoteAccuracy'),
     rescue: tailMean(m.history, 'rescueRate'),
