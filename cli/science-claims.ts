@@ -23,7 +23,7 @@
 import { seedDifference } from '../src/core/experiment/claims';
 import type { RunSummary } from '../src/core/experiment/events';
 import { armMean, armMembers, basePooled, baseKappa, COLLAPSE_DELTA, ensembleEnd, fmt } from './science-stats';
-import { changeWord, describePaired, paired, type Paired, type Verdict } from './science-paired';
+import { changeWord, describePaired, fmtP, holmVerdicts, paired, type Paired, type Verdict } from './science-paired';
 
 export interface ClaimResult {
   id: string;
@@ -251,4 +251,17 @@ export function applies(id: ClaimId, arms: { id: string; scheme: string; members
 /** The verdict line of a claim, as docs/RESULTS.md quotes it. */
 export function verdictLine(r: ClaimResult, preset: string, seeds: number[]): string {
   return `(${r.id}) ${r.verdict.toUpperCase()}: ${r.title} [${preset}, seeds ${seeds.join(',')}; ${r.measure}: ${describePaired(r.stats)}]`;
+}
+
+/**
+ * The Holm lines of one preset's family of claims read on one block of seeds (science-paired.ts
+ * holmVerdicts), in the family's order, as docs/RESULTS.md quotes them beside the verdict lines.
+ */
+export function holmLines(family: readonly ClaimResult[], preset: string, seeds: number[]): string[] {
+  const h = holmVerdicts(family.map((r) => r.stats));
+  return family.map(
+    (r, i) =>
+      `(${r.id}) HOLM ${h[i].verdict.toUpperCase()} [${preset}, seeds ${seeds.join(',')}; family of ${family.length} claim${family.length === 1 ? '' : 's'}; ` +
+      `p ${fmtP(r.stats.p)}, Holm-adjusted p ${fmtP(h[i].pAdjusted)}]`,
+  );
 }
