@@ -101,12 +101,12 @@ function selectClaims(args: ParsedArgs): Selection {
   return { presets: [...new Set(checks.map(([preset]) => preset))], checks };
 }
 
-/** The saved results of `presets` in `dir` (each DIR/PRESET.json), only `seeds` when given; null where a file is missing. */
-function readSaved(dir: string, presets: string[], seeds: readonly number[] | null): Map<string, RunSummary[]> | null {
+/** The saved results of `presets` in `dir` (each DIR/PRESET.json), only `seeds` when given; a preset whose file is missing is left out. */
+function readSaved(dir: string, presets: string[], seeds: readonly number[] | null): Map<string, RunSummary[]> {
   const results = new Map<string, RunSummary[]>();
   for (const id of presets) {
     const path = join(dir, `${id}.json`);
-    if (!existsSync(path)) return null;
+    if (!existsSync(path)) continue;
     const runs = readResults(path).runs.filter((r) => seeds === null || seeds.includes(r.seed));
     if (runs.length === 0) throw new UsageError(`--from: ${path} holds none of the seeds ${seeds?.join(',')}`);
     results.set(id, runs);
@@ -138,11 +138,12 @@ async function train(presets: string[], seeds: readonly number[], backendName: '
   return results;
 }
 
-/** Every check read on its preset's runs, grouped by preset in the order of first appearance: Holm's families. */
+/** Every check read on its preset's runs (where there are any), grouped by preset in the order of first appearance: Holm's families. */
 function families(sel: Selection, results: Map<string, RunSummary[]>): Family[] {
   const out: Family[] = [];
   for (const [preset, read] of sel.checks) {
-    const runs = results.get(preset)!;
+    const runs = results.get(preset);
+    if (!runs) continue;
     let f = out.find((x) => x.preset === preset);
     if (!f) out.push((f = { preset, seeds: runs.map((r) => r.seed), results: [] }));
     f.results.push(read(runs));
@@ -217,7 +218,7 @@ async function main(): Promise<void> {
       const sel = selectClaims(parseArgs(e.args, FLAGS));
       const read = (block: Block, seeds: readonly number[] | null) => {
         const results = readSaved(join(from, BLOCK_FOLDER[block]), sel.presets, seeds);
-        return results && families(sel, results);
+        return results.size ? families(sel, results) : null;
       };
       return { id: e.id, tuning: read('tuning', e.tuning), confirmation: read('confirmation', null) };
     });
@@ -235,9 +236,9 @@ async function main(): Promise<void> {
   let results: Map<string, RunSummary[]>;
   if (from) {
     const dir = join(from, BLOCK_FOLDER[block]);
-    const saved = readSaved(dir, sel.presets, seeds);
-    if (!saved) throw new UsageError(`--from: ${dir} lacks one of ${sel.presets.map((p) => `${p}.json`).join(', ')}`);
-    results = saved;
+    results = readSaved(dir, sel.presets, seeds);
+    const missing = sel.presets.filter((p) => !results.has(p));
+    if (missing.length) throw new UsageError(`--from: ${dir} has no ${missing.map((p) => `${p}.json`).join(', ')}`);
   } else {
     results = await train(sel.presets, seeds, backendName, save && join(save, BLOCK_FOLDER[block]));
     if (backendName === 'webgpu') setTimeout(() => process.exit(process.exitCode ?? 0), 0);
