@@ -141,6 +141,13 @@ describe('science stats and claims', () => {
     expect(next.startsWith('intro')).toBe(true);
     expect(next.endsWith('after\n')).toBe(true);
     expect(readBlock(replaceBlock('x', 'k', ['1']), 'k')).toEqual(['1']);
+    // A new Holm block goes right after its verdict block; a table is written without a fence.
+    const withHolm = replaceBlock(text, 'collapse/holm', ['(a) HOLM SHOWN'], { after: 'collapse' });
+    expect(withHolm).toBe('intro\n\n<!-- science:collapse -->\n```\nold line\n```\n<!-- /science:collapse -->\n\n<!-- science:collapse/holm -->\n```\n(a) HOLM SHOWN\n```\n<!-- /science:collapse/holm -->\n\nafter\n');
+    expect(readBlock(withHolm, 'collapse')).toEqual(['old line']);
+    const table = replaceBlock('x\n', 'summary', ['| a |', '|---|'], { fenced: false });
+    expect(table).toBe('x\n\n<!-- science:summary -->\n| a |\n|---|\n<!-- /science:summary -->\n');
+    expect(readBlock(table, 'summary')).toEqual(['| a |', '|---|']);
   });
 
   it('(c) compares the lowest- and highest-kappa pairs', () => {

@@ -159,11 +159,14 @@ function scienceTests(): number {
   return r.status ?? 1;
 }
 
+/** A block to quote: its key, its lines, where a new one goes and whether it is fenced (science-block.ts). */
+type Quoted = [key: string, lines: string[], opts?: { after?: string; fenced?: boolean }];
+
 /** --write: replace the blocks; --check: compare each, exit code 1 if one differs or is missing. */
-function quote(blocks: [key: string, lines: string[]][], write: string | undefined, check: string | undefined): void {
+function quote(blocks: Quoted[], write: string | undefined, check: string | undefined): void {
   if (write) {
     let text = readFileSync(write, 'utf8');
-    for (const [key, lines] of blocks) text = replaceBlock(text, key, lines);
+    for (const [key, lines, opts] of blocks) text = replaceBlock(text, key, lines, opts);
     writeFileSync(write, text);
     console.error(`wrote the blocks ${blocks.map(([k]) => k).join(', ')} into ${write}`);
   }
@@ -224,7 +227,7 @@ async function main(): Promise<void> {
     });
     const summary = summaryTable(entries);
     console.log(summary);
-    quote([['summary', summary.split('\n')]], write, check);
+    quote([['summary', summary.split('\n'), { fenced: false }]], write, check);
     return;
   }
 
@@ -266,7 +269,7 @@ async function main(): Promise<void> {
   const read = fams[0]?.seeds ?? [...seeds];
   if (read.join(',') !== seeds.join(',')) console.error(`note: the results hold seeds ${read.join(',')} of the ${seeds.join(',')} asked for`);
   const key = sel.presets.join('+') + (blockOf(read) === 'tuning' ? '' : `@${read.join(',')}`);
-  quote([[key, verdicts], [`${key}/holm`, holm]], write, check);
+  quote([[key, verdicts], [`${key}/holm`, holm, { after: key }]], write, check);
 }
 
 runMain(main, 'science');
