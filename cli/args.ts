@@ -45,14 +45,20 @@ export function intFlag(args: ParsedArgs, name: string, min: number, max: number
   return n;
 }
 
-/** "1,2,3" -> [1, 2, 3]; each a seed in [0, 2^31). */
+/** "1,2,3" -> [1, 2, 3], "101-104" -> [101, 102, 103, 104], "1-3,5" -> [1, 2, 3, 5]; each a seed in [0, 2^31). */
 export function seedsFlag(args: ParsedArgs, name = 'seeds'): number[] | undefined {
   const v = args.flags.get(name);
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^\d+(,\d+)*$/.test(v)) {
-    throw new UsageError(`--${name} must be a comma-separated list of whole numbers like 1,2,3, got "${v}"`);
+  if (typeof v !== 'string' || !/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(v)) {
+    throw new UsageError(`--${name} must be a comma-separated list of whole numbers or ranges like 1,2,3 or 101-108, got "${v}"`);
   }
-  const seeds = v.split(',').map(Number);
+  const seeds: number[] = [];
+  for (const part of v.split(',')) {
+    const [from, to = from] = part.split('-').map(Number);
+    if (to < from) throw new UsageError(`--${name}: the range ${part} runs backwards`);
+    if (to - from >= 50) throw new UsageError(`--${name}: at most 50 seeds`);
+    for (let s = from; s <= to; s++) seeds.push(s);
+  }
   if (seeds.some((s) => s >= 2 ** 31)) throw new UsageError(`--${name}: seeds must be below 2^31`);
   if (new Set(seeds).size !== seeds.length) throw new UsageError(`--${name}: a seed is repeated`);
   if (seeds.length > 50) throw new UsageError(`--${name}: at most 50 seeds`);

@@ -22,8 +22,8 @@
  */
 import { seedDifference } from '../src/core/experiment/claims';
 import type { RunSummary } from '../src/core/experiment/events';
-import { armMean, armMembers, basePooled, baseKappa, COLLAPSE, ensembleEnd, fmt } from './science-stats';
-import { changeWord, describePaired, paired, type Paired, type Verdict } from './science-paired';
+import { armMean, armMembers, basePooled, baseKappa, COLLAPSE_DELTA, ensembleEnd, fmt } from './science-stats';
+import { changeWord, describePaired, fmtP, holmVerdicts, paired, type Paired, type Verdict } from './science-paired';
 
 export interface ClaimResult {
   id: string;
@@ -76,7 +76,7 @@ export function claimCollapse(runs: RunSummary[]): ClaimResult {
   const hit = runs.filter((r) => armMembers(r, 'self').some((s) => s.collapsed)).length;
   lines.push(`self reward, end − start: ${describePaired(rise)} (${changeWord(rise)})`);
   lines.push(
-    `a self member collapsed (reward ends >= ${COLLAPSE.minReward}, up >= ${COLLAPSE.minRise}, pass@1 >= ${COLLAPSE.minDrop} below its best; or reward >= ${COLLAPSE.frozenReward} with entropy <= ${COLLAPSE.frozenEntropy}) in ${hit}/${runs.length} seeds`,
+    `a self member collapsed (pass@1 smoothed over 3 evaluations fell more than ${COLLAPSE_DELTA} below its smoothed best while the reward rose: docs/METHOD.md, "Collapse") in ${hit}/${runs.length} seeds`,
   );
   return claim('a', "self-reward collapses: the self arm's held-out pass@1 falls", 'self start − self end, pass@1', d, lines);
 }
@@ -205,10 +205,10 @@ export function claimDiversity(runs: RunSummary[]): ClaimResult {
     const k = paired(runs.map((r) => kappaOf(r, id)));
     const corr = paired(runs.map((r) => corrOf(r, id)));
     const shared = paired(runs.map((r) => armMean(r, id, 'shared')));
-    const co = runs.filter((r) => armMembers(r, id).every((m) => m.passEnd <= m.passStart - COLLAPSE.minDrop)).length;
+    const co = runs.filter((r) => armMembers(r, id).every((m) => m.collapsed)).length;
     lines.push(
       `${id}: base kappa ${fmt(k.mean)}${corr.n ? `, pass-rate correlation ${fmt(corr.mean)}` : ''}, gain ${describePaired(g)} (${changeWord(g)}); ` +
-        `shared-error rate at the end ${fmt(shared.mean)}; both members fell >= ${COLLAPSE.minDrop} in ${co}/${runs.length} seeds`,
+        `shared-error rate at the end ${fmt(shared.mean)}; both members collapsed in ${co}/${runs.length} seeds`,
     );
   }
   return claim('c', 'a more different partner helps more: the lowest-overlap pair gains more than the highest-overlap pair', 'gain of the lowest-kappa pair − gain of the highest-kappa pair, pass@1', d, lines);
@@ -251,4 +251,17 @@ export function applies(id: ClaimId, arms: { id: string; scheme: string; members
 /** The verdict line of a claim, as docs/RESULTS.md quotes it. */
 export function verdictLine(r: ClaimResult, preset: string, seeds: number[]): string {
   return `(${r.id}) ${r.verdict.toUpperCase()}: ${r.title} [${preset}, seeds ${seeds.join(',')}; ${r.measure}: ${describePaired(r.stats)}]`;
+}
+
+/**
+ * The Holm lines of one preset's family of claims read on one block of seeds (science-paired.ts
+ * holmVerdicts), in the family's order, as docs/RESULTS.md quotes them beside the verdict lines.
+ */
+export function holmLines(family: readonly ClaimResult[], preset: string, seeds: number[]): string[] {
+  const h = holmVerdicts(family.map((r) => r.stats));
+  return family.map(
+    (r, i) =>
+      `(${r.id}) HOLM ${h[i].verdict.toUpperCase()} [${preset}, seeds ${seeds.join(',')}; family of ${family.length} claim${family.length === 1 ? '' : 's'}; ` +
+      `p ${fmtP(r.stats.p)}, Holm-adjusted p ${fmtP(h[i].pAdjusted)}]`,
+  );
 }

@@ -9,6 +9,12 @@
  * Verdict: "shown" when the interval lies above 0, "contradicted" when it lies below 0, otherwise
  * "not shown" (the difference is inside its noise). One held-out evaluation of 100 problems has a
  * standard error of about 0.03 on its own, which is why single seeds are never a verdict.
+ *
+ * Multiplicity (issue 21): a preset's claims are read together, so each claim also gets the
+ * two-sided p-value of the same paired t-test (t = mean / se, n - 1 degrees of freedom), and the
+ * claims of one preset and block of seeds get Holm-Bonferroni adjusted p-values and a Holm verdict
+ * (holmAdjust, holmVerdicts): the chance that any claim of the family is called shown or
+ * contradicted by noise alone stays at most 5%.
  */
 
 export const TIE = 0.005;
@@ -27,6 +33,8 @@ export interface Paired {
   ties: number;
   losses: number;
   verdict: Verdict;
+  /** Two-sided p-value of the paired t-test of mean 0 (NaN for n < 2). */
+  p: number;
 }
 
 /** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom. */
@@ -61,7 +69,116 @@ export function paired(differences: readonly number[]): Paired {
     ties: d.filter((x) => Math.abs(x) < TIE).length,
     losses: d.filter((x) => x <= -TIE).length,
     verdict,
+    p: n > 1 ? (se === 0 ? (mean === 0 ? 1 : 0) : twoSidedP(mean / se, n - 1)) : NaN,
   };
+}
+
+/** ln Gamma(x), x > 0 (Lanczos, g = 7, 9 terms: about 15 significant digits). */
+function lnGamma(x: number): number {
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
+  const y = x - 1;
+  let a = c[0];
+  const t = y + 7.5;
+  for (let i = 1; i < 9; i++) a += c[i] / (y + i);
+  return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** Continued fraction of the incomplete beta function (modified Lentz; Numerical Recipes' betacf). */
+function betaContinuedFraction(a: number, b: number, x: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const del = d * c;
+    h *= del;
+    if (Math.abs(del - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+/** The regularized incomplete beta function I_x(a, b). */
+export function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(lnGamma(a + b) - lnGamma(a) - lnGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use the symmetry otherwise.
+  return x < (a + 1) / (a + b + 2) ? (front * betaContinuedFraction(a, b, x)) / a : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
+}
+
+/** P(|T| >= |t|) for Student's t with df degrees of freedom: I_{df / (df + t^2)}(df / 2, 1 / 2). */
+export function twoSidedP(t: number, df: number): number {
+  if (!(df > 0) || Number.isNaN(t)) return NaN;
+  if (!Number.isFinite(t)) return 0;
+  return incompleteBeta(df / (df + t * t), df / 2, 0.5);
+}
+
+/**
+ * Holm-Bonferroni adjusted p-values, in the order given (Holm 1979): sort the m p-values up, the
+ * k-th smallest (k = 1..m) becomes min(1, max over j <= k of (m - j + 1) p_(j)). A claim whose
+ * adjusted p is below alpha is rejected at family-wise level alpha; the same as comparing p_(k)
+ * with alpha / (m - k + 1) and stopping at the first that fails. NaN counts as 1 (no evidence).
+ */
+export function holmAdjust(ps: readonly number[]): number[] {
+  const m = ps.length;
+  const order = ps.map((p, i) => [Number.isNaN(p) ? 1 : p, i] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const out = new Array<number>(m);
+  let running = 0;
+  order.forEach(([p, i], k) => {
+    running = Math.max(running, Math.min(1, (m - k) * p));
+    out[i] = running;
+  });
+  return out;
+}
+
+/** The family-wise level of the Holm verdicts (the per-claim intervals are 95%: the same 5%). */
+export const FAMILY_ALPHA = 0.05;
+
+export interface HolmVerdict {
+  /** Holm-adjusted p-value within the family. */
+  pAdjusted: number;
+  verdict: Verdict;
+}
+
+/**
+ * Holm verdicts of a family of claims: "shown" where the adjusted p is below 5% and the mean is
+ * above 0, "contradicted" where it is below 5% and the mean is below 0, else "not shown". A family
+ * of one is the per-claim test (up to the third decimal of the t table the interval uses).
+ */
+export function holmVerdicts(family: readonly Paired[]): HolmVerdict[] {
+  const adjusted = holmAdjust(family.map((s) => s.p));
+  return family.map((s, i) => {
+    const significant = adjusted[i] < FAMILY_ALPHA;
+    return { pAdjusted: adjusted[i], verdict: significant && s.mean > 0 ? 'shown' : significant && s.mean < 0 ? 'contradicted' : 'not shown' };
+  });
+}
+
+/** A p-value in two significant digits: "0.50", "0.031", "0.0012", "< 0.0001", "1.0". */
+export function fmtP(p: number): string {
+  if (!Number.isFinite(p)) return '-';
+  if (p < 1e-4) return '< 0.0001';
+  if (p >= 0.995) return '1.0';
+  return p.toPrecision(2);
 }
 
 /** +0.12 / −0.12; a value that rounds to zero prints +0.00, never −0.00. */

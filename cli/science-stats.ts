@@ -4,6 +4,7 @@
  * mean +- sd over seeds, and the markdown table. Pure functions over the CLI's JSON.
  */
 import type { ExperimentResultFile, MemberHistoryEntry, RunSummary } from '../src/core/experiment/events';
+import { memberCollapseStep } from '../src/core/metrics/dynamics';
 
 export interface MemberStats {
   arm: string;
@@ -35,26 +36,18 @@ export interface MemberStats {
   ownVote: number;
   rescue: number;
   shared: number;
+  /** The member's collapse step by the lab's one definition (metrics/dynamics.ts collapseStep), recomputed from its history. */
   collapseStep: number | null;
-  /** Collapsed by the criterion of claim (a): see `collapsed`. */
+  /** collapseStep is not null. */
   collapsed: boolean;
 }
 
 /**
- * Claim (a)'s criterion for one member (issue 4: "the self arm's label-free reward climbs towards 1
- * while its held-out pass@1 ends clearly below its own best, or its entropy collapses to near 0 with
- * accuracy flat"): either
- *   - the reward ends >= 0.7 after rising >= 0.15 from its start (tail means of the first and last
- *     10% of steps) while held-out pass@1 ends >= 0.1 below its best, or
- *   - the reward ends >= 0.9 with token entropy <= 0.05 nats (a confident, frozen policy).
+ * The collapse delta the science reads with: the spec's default, which every preset uses
+ * (science.test.ts checks). Result files saved before issue 21 hold collapse steps by the runner's
+ * earlier rule; the readers here recompute them from the histories by the one definition.
  */
-export const COLLAPSE = { minReward: 0.7, minRise: 0.15, minDrop: 0.1, frozenReward: 0.9, frozenEntropy: 0.05 } as const;
-
-export function collapsed(s: Pick<MemberStats, 'reward' | 'rewardStart' | 'passBest' | 'passEnd' | 'entropy'>): boolean {
-  const hacked = s.reward >= COLLAPSE.minReward && s.reward - s.rewardStart >= COLLAPSE.minRise && s.passEnd <= s.passBest - COLLAPSE.minDrop;
-  const frozen = s.reward >= COLLAPSE.frozenReward && s.entropy <= COLLAPSE.frozenEntropy;
-  return hacked || frozen;
-}
+export const COLLAPSE_DELTA = 0.1;
 
 const avg = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
 
@@ -64,7 +57,14 @@ function tailMean(h: MemberHistoryEntry[], key: keyof MemberHistoryEntry, head =
   return avg(part.map((e) => e[key]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
 }
 
-export function memberStats(run: RunSummary, armId: string, memberId: string): MemberStats {
+/**
+ * Schemes whose reward matches answers against a vote, so a pseudo-label exists. Result files saved
+ * before issue 21 hold the member's own vote's accuracy as the oracle's and the intrinsic arms'
+ * "pseudo-label accuracy"; it is not read for them.
+ */
+const hasPseudoLabel = (scheme: string) => scheme !== 'oracle' && scheme !== 'entropy' && scheme !== 'certainty';
+
+export function memberStats(run: RunSummary, armId: string, memberId: string, delta = COLLAPSE_DELTA): MemberStats {
   const arm = run.arms.find((a) => a.id === armId);
   if (!arm) throw new Error(`no arm "${armId}" in the run of seed ${run.seed}`);
   const m = arm.members.find((x) => x.id === memberId);
@@ -85,22 +85,22 @@ export function memberStats(run: RunSummary, armId: string, memberId: string): M
     majStart: maj[0],
     majBest: Math.max(...maj),
     majEnd: maj[maj.length - 1],
-    pseudo: tailMean(m.history, 'pseudoLabelAccuracy'),
+    pseudo: hasPseudoLabel(arm.scheme) ? tailMean(m.history, 'pseudoLabelAccuracy') : NaN,
     reward: tailMean(m.history, 'reward'),
     gap: tailMean(m.history, 'rewardGap'),
     entropy: tailMean(m.history, 'entropy'),
     length: tailMean(m.history, 'length'),
     topShare: tailMean(m.history, 'topAnswerShare'),
     rewardStart: tailMean(m.history, 'reward', true),
-    pseudoStart: tailMean(m.history, 'pseudoLabelAccuracy', true),
+    pseudoStart: hasPseudoLabel(arm.scheme) ? tailMean(m.history, 'pseudoLabelAccuracy', true) : NaN,
     lengthStart: tailMean(m.history, 'length', true),
     ownVote: tailMean(m.history, 'ownVoteAccuracy'),
     rescue: tailMean(m.history, 'rescueRate'),
     shared: tailMean(m.history, 'sharedErrorRate'),
-    collapseStep: m.collapseStep,
+    collapseStep: memberCollapseStep(base?.passAt1, m.history, delta),
     collapsed: false,
   };
-  s.collapsed = collapsed(s);
+  s.collapsed = s.collapseStep !== null;
   return s;
 }
 
@@ -162,7 +162,7 @@ export const fmtMs = (m: MeanSd, digits = 2): string => (m.n === 0 ? '-' : `${fm
 /**
  * Markdown table: one row per arm and member, mean +- sd over the file's seeds of start / best /
  * end held-out pass@1 and maj@G, and the tail averages. Collapse: in how many seeds the member
- * collapsed by claim (a)'s criterion, and the runner's mean collapse step where it fired.
+ * collapsed by the one definition (metrics/dynamics.ts), and its mean collapse step there.
  */
 export function markdownTable(file: ExperimentResultFile): string {
   const runs = file.runs;
@@ -175,7 +175,7 @@ export function markdownTable(file: ExperimentResultFile): string {
   rows.push(`|${head.map(() => '---').join('|')}|`);
   for (const arm of runs[0].arms) {
     for (const m of arm.members) {
-      const st = runs.map((r) => memberStats(r, arm.id, m.id));
+      const st = runs.map((r) => memberStats(r, arm.id, m.id, file.spec.collapseDelta ?? COLLAPSE_DELTA));
       const col = (k: keyof MemberStats) => fmtMs(meanSd(st.map((s) => s[k] as number)));
       const steps = st.map((s) => s.collapseStep).filter((x): x is number => x !== null);
       const nCol = st.filter((s) => s.collapsed).length;

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { MemberHistoryEntry, RunSummary } from '../src/core/experiment/events';
-import { collapsed, markdownTable, meanSd, memberStats, perSeedTable } from './science-stats';
+import { COLLAPSE_DELTA, markdownTable, meanSd, memberStats, perSeedTable } from './science-stats';
+import { PRESETS } from '../src/core/experiment/presets';
 import { applies, claimCollapse, claimDiversity, claimEnsemble, claimPeersHelp, claimPeersLearn, claimShorter, verdictLine } from './science-claims';
 import { readBlock, replaceBlock } from './science-block';
 import { figureSvg } from './science-figure';
 
-/** A history of `n` steps with reward going r0 -> r1 and held-out pass@1 p0 -> p1 (every 10 steps). */
-function history(n: number, r0: number, r1: number, p0: number, p1: number, entropy = 0.3): MemberHistoryEntry[] {
+/**
+ * A history of `n` steps with reward going r0 -> r1 and held-out pass@1 every 10 steps: p0 -> p1 in
+ * a straight line, or the values `evals` (one per evaluation).
+ */
+function history(n: number, r0: number, r1: number, p0: number, p1: number, entropy = 0.3, evals?: number[]): MemberHistoryEntry[] {
   return Array.from({ length: n }, (_, i) => {
     const f = (i + 1) / n;
     const e: MemberHistoryEntry = {
@@ -16,7 +20,7 @@ function history(n: number, r0: number, r1: number, p0: number, p1: number, entr
       loss: 0, kl: 0, clipFraction: 0, gradNorm: 1,
     };
     if ((i + 1) % 10 === 0) {
-      e.evalPassAt1 = p0 + (p1 - p0) * f;
+      e.evalPassAt1 = evals ? evals[(i + 1) / 10 - 1] : p0 + (p1 - p0) * f;
       e.evalMajAtG = Math.min(1, e.evalPassAt1 + 0.1);
     }
     return e;
@@ -46,20 +50,37 @@ describe('science stats and claims', () => {
       seed,
       {
         oracle: { scheme: 'oracle', members: { A: history(40, 0.5, 0.8, 0.6, 0.8), B: history(40, 0.3, 0.5, 0.3, 0.5) } },
-        self: { scheme: 'self', members: { A: history(40, 0.6, 0.8, 0.6, 0.6), B: history(40, 0.4, 0.95, 0.3, 0.1) } },
+        // Self B: 0.3 (base), 0.3, 0.3, 0.1, 0.1 while its reward climbs: smoothed 0.30, 0.23, 0.17 (collapsed at step 40).
+        self: { scheme: 'self', members: { A: history(40, 0.6, 0.8, 0.6, 0.6), B: history(40, 0.4, 0.95, 0.3, 0.1, 0.3, [0.3, 0.3, 0.1, 0.1]) } },
         peer: { scheme: 'peer', members: { A: history(40, 0.4, 0.6, 0.6, 0.6), B: history(40, 0.3, 0.5, 0.3, peerEnd) } },
       },
       { A: 0.6, B: 0.3 },
     );
 
-  it('reads start, best and end, and flags collapse by the stated criterion', () => {
+  it('reads start, best and end, and flags collapse by the one definition (metrics/dynamics.ts), recomputed from the history', () => {
     const s = memberStats(collapseRun(1, 0.4), 'self', 'B');
     expect(s.passStart).toBeCloseTo(0.3);
     expect(s.passBest).toBeCloseTo(0.3);
     expect(s.passEnd).toBeCloseTo(0.1);
     expect(s.collapsed).toBe(true);
+    // The file says null (the runner's step, here never set): the reader recomputes it.
+    expect(s.collapseStep).toBe(40);
     expect(memberStats(collapseRun(1, 0.4), 'oracle', 'A').collapsed).toBe(false);
-    expect(collapsed({ reward: 0.95, rewardStart: 0.9, passBest: 0.5, passEnd: 0.5, entropy: 0.01 })).toBe(true);
+    // Self A: flat pass@1 while its reward climbs; peer B: 0.3 -> 0.4.
+    expect(memberStats(collapseRun(1, 0.4), 'self', 'A').collapsed).toBe(false);
+    expect(memberStats(collapseRun(1, 0.4), 'peer', 'B').collapsed).toBe(false);
+  });
+
+  it('reads the science with the collapse delta every preset uses', () => {
+    for (const p of Object.values(PRESETS)) expect(p.spec.collapseDelta).toBe(COLLAPSE_DELTA);
+  });
+
+  it('reads no pseudo-label accuracy for the oracle (old files hold its own vote there)', () => {
+    const s = memberStats(collapseRun(1, 0.4), 'oracle', 'A');
+    expect(s.pseudo).toBeNaN();
+    expect(s.pseudoStart).toBeNaN();
+    expect(s.ownVote).toBeCloseTo(0.5);
+    expect(memberStats(collapseRun(1, 0.4), 'peer', 'A').pseudo).toBeCloseTo(0.5);
   });
 
   it('reads (a) and (b) as paired differences over seeds: shown, not shown, contradicted', () => {
@@ -120,6 +141,13 @@ describe('science stats and claims', () => {
     expect(next.startsWith('intro')).toBe(true);
     expect(next.endsWith('after\n')).toBe(true);
     expect(readBlock(replaceBlock('x', 'k', ['1']), 'k')).toEqual(['1']);
+    // A new Holm block goes right after its verdict block; a table is written without a fence.
+    const withHolm = replaceBlock(text, 'collapse/holm', ['(a) HOLM SHOWN'], { after: 'collapse' });
+    expect(withHolm).toBe('intro\n\n<!-- science:collapse -->\n```\nold line\n```\n<!-- /science:collapse -->\n\n<!-- science:collapse/holm -->\n```\n(a) HOLM SHOWN\n```\n<!-- /science:collapse/holm -->\n\nafter\n');
+    expect(readBlock(withHolm, 'collapse')).toEqual(['old line']);
+    const table = replaceBlock('x\n', 'summary', ['| a |', '|---|'], { fenced: false });
+    expect(table).toBe('x\n\n<!-- science:summary -->\n| a |\n|---|\n<!-- /science:summary -->\n');
+    expect(readBlock(table, 'summary')).toEqual(['| a |', '|---|']);
   });
 
   it('(c) compares the lowest- and highest-kappa pairs', () => {
@@ -127,7 +155,7 @@ describe('science stats and claims', () => {
       1,
       {
         self: { scheme: 'self', members: { A: history(40, 0.4, 0.9, 0.4, 0.2) } },
-        'peer-twins': { scheme: 'peer', members: { A: history(40, 0.4, 0.9, 0.4, 0.2), T: history(40, 0.4, 0.9, 0.4, 0.2) } },
+        'peer-twins': { scheme: 'peer', members: { A: history(40, 0.4, 0.9, 0.4, 0.2, 0.3, [0.4, 0.4, 0.2, 0.2]), T: history(40, 0.4, 0.9, 0.4, 0.2, 0.3, [0.4, 0.4, 0.2, 0.2]) } },
         'peer-siblings': { scheme: 'peer', members: { A: history(40, 0.4, 0.6, 0.4, 0.5), S: history(40, 0.4, 0.6, 0.4, 0.5) } },
       },
       { A: 0.4, T: 0.4, S: 0.4 },
@@ -137,14 +165,17 @@ describe('science stats and claims', () => {
     expect(c.stats.mean).toBeCloseTo(0.3, 6);
     expect(c.stats.wins).toBe(2);
     expect(c.lines.join('\n')).toMatch(/peer-twins kappa 0\.80 gain −0\.20/);
-    expect(c.lines.join('\n')).toMatch(/peer-twins: .* both members fell >= 0\.1 in 2\/2 seeds/);
+    expect(c.lines.join('\n')).toMatch(/peer-twins: .* both members collapsed in 2\/2 seeds/);
+    expect(c.lines.join('\n')).toMatch(/peer-siblings: .* both members collapsed in 0\/2 seeds/);
   });
 
   it('summarises over seeds as mean ± sd and draws a figure', () => {
     expect(meanSd([1, 2, 3])).toEqual({ mean: 2, sd: 1, n: 3 });
     const file = { version: 2 as const, spec: { task: { id: 'digitsum', difficulty: 3 }, grpo: { promptsPerStep: 16, groupSize: 8, learningRate: 4e-4 } } as never, runs: [collapseRun(1, 0.4), collapseRun(2, 0.3)] };
     const table = markdownTable(file);
-    expect(table).toMatch(/\| self \| B \(mlp\) \| 0\.30 ± 0\.00 \| 0\.30 ± 0\.00 \| 0\.10 ± 0\.00 \|/);
+    expect(table).toMatch(/\| self \| B \(mlp\) \| 0\.30 ± 0\.00 \| 0\.30 ± 0\.00 \| 0\.10 ± 0\.00 \|.* 2\/2 \(step ≈ 40\) \|$/m);
+    // The oracle has no pseudo-label: its column is empty, its own vote's accuracy is next to it.
+    expect(table).toMatch(/\| oracle \| A \(mlp\) \|( [^|]+ \|){6} - \| 0\.50 ± 0\.00 \|/);
     const perSeed = perSeedTable(file).split('\n');
     expect(perSeed[0]).toBe('| seed | base A / B | oracle start → end | self start → end | peer start → end | collapsed self members | pooled maj@G: peer / self / untrained pair |');
     // seed 1: self B falls 0.3 -> 0.1 with reward 0.4 -> 0.95 (collapsed); peer arm (0.6 + 0.4) / 2 at the end.

@@ -1,19 +1,30 @@
 /**
- * npm run science -- [--seeds 1-8 as 1,2,...] [--claims a,b,...] [--preset PAIR] [--diversity NAME]
- *                    [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR]
- *                    [--check docs/RESULTS.md | --write docs/RESULTS.md]
+ * npm run science -- [--seeds 1-8 as 1,2,... or 101-108] [--block tuning|confirmation] [--claims a,b,...]
+ *                    [--preset PAIR] [--diversity NAME] [--compare X:Y,...] [--backend wasm|cpu|webgpu]
+ *                    [--save DIR] [--from DIR] [--check docs/RESULTS.md | --write docs/RESULTS.md]
+ * npm run science -- --summary --from DIR [--check docs/RESULTS.md | --write docs/RESULTS.md]
+ * npm run science -- --plan
  *
  * Reruns the science claims (cli/science-claims.ts) on the given seeds and prints, per claim, its
  * verdict (SHOWN / NOT SHOWN / CONTRADICTED: the 95% interval of a per-seed paired difference,
- * cli/science-paired.ts) with the numbers behind it. The pair claims are read on `--preset`
- * (default `collapse`), claim (c) on `--diversity` (default `diversity`).
+ * cli/science-paired.ts) with the numbers behind it, and per preset the Holm-Bonferroni verdicts of
+ * its claims read together (the family: the claims this command reads on that preset). The pair
+ * claims are read on `--preset` (default `collapse`), claim (c) on `--diversity` (default
+ * `diversity`).
+ * Blocks of seeds (cli/science-plan.ts, issue 21): --block tuning (the default) reads seeds 1-8,
+ * --block confirmation seeds 101-108, run only after a preset's settings are frozen; --seeds
+ * overrides either list.
  * --save DIR writes each preset's results (the format of `npm run experiment --out`) to
- * DIR/PRESET.json, for `npm run figures`; --from DIR re-reads saved results without training.
- * --check FILE compares the verdict lines with FILE's block between
- * `<!-- science:KEY -->` and `<!-- /science:KEY -->` (KEY: the presets joined by +, then @SEEDS
- * unless the seeds are 1-8) and exits 1 if
- * they differ; --write FILE rewrites that block. docs/RESULTS.md quotes its verdicts this way, so
- * the two agree word for word.
+ * DIR/PRESET.json (the confirmation block: DIR/confirmation/PRESET.json), for `npm run figures`;
+ * --from DIR re-reads saved results without training.
+ * --check FILE compares the verdict lines with FILE's block between `<!-- science:KEY -->` and
+ * `<!-- /science:KEY -->` (KEY: the presets joined by +, then @SEEDS unless the seeds are 1-8) and
+ * the Holm lines with its block KEY/holm, and exits 1 if one differs or is missing; --write FILE
+ * rewrites them. docs/RESULTS.md quotes its verdicts this way, so the two agree word for word.
+ * --summary reads every command of the plan from --from DIR (both blocks, where saved) and prints
+ * the summary table (cli/science-summary.ts): each claim's tuning and confirmation verdicts, per
+ * claim and Holm, and the headline, the confirmation block's Holm verdict; quoted as block
+ * `summary`. --plan prints the one command that trains each plan entry's block.
  * --compare X:Y[,X:Y] adds (or, without --claims, is) a comparison of two arms of the pair preset,
  * X's end pass@1 against Y's, read the same way (e.g. --preset ring --compare ring:self).
  * --table FILE prints the markdown tables of docs/RESULTS.md for one results file and exits.
@@ -25,22 +36,28 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { choiceFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
+import { choiceFlag, parseArgs, seedsFlag, UsageError, runMain, type ParsedArgs } from './args';
 import { resultFile, runSeed } from './experiment-lib';
 import { readResultFile } from './result-file';
 import { getPreset } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, RunSummary } from '../src/core/experiment/events';
 import { baseTable, kappaTable, markdownTable, perSeedTable } from './science-stats';
-import { applies, CHECKS, CLAIM_IDS, CLAIM_PRESET, compareArms, verdictLine, type ClaimId, type ClaimResult } from './science-claims';
+import { applies, CHECKS, CLAIM_IDS, CLAIM_PRESET, compareArms, holmLines, verdictLine, type ClaimId, type ClaimResult } from './science-claims';
+import { BLOCK_FOLDER, blockOf, CONFIRMATION_SEEDS, PLAN, planCommand, seedRange, TUNING_SEEDS, type Block } from './science-plan';
+import { summaryTable, type Family, type SummaryEntry } from './science-summary';
 import { replaceBlock, readBlock } from './science-block';
 
 const FLAGS = {
-  seeds: 'string', claims: 'string', preset: 'string', diversity: 'string', backend: 'string',
-  save: 'string', from: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', tests: 'boolean', help: 'boolean',
+  seeds: 'string', claims: 'string', preset: 'string', diversity: 'string', backend: 'string', block: 'string',
+  save: 'string', from: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', tests: 'boolean',
+  summary: 'boolean', plan: 'boolean', help: 'boolean',
 } as const;
 const USAGE =
-  'usage: npm run science -- [--seeds 1,2,3] [--claims ' + CLAIM_IDS.join(',') + '] [--preset PAIR] [--diversity NAME]\n' +
+  'usage: npm run science -- [--seeds 1,2,3 | 101-108] [--block tuning|confirmation] [--claims ' + CLAIM_IDS.join(',') + ']\n' +
+  '                          [--preset PAIR] [--diversity NAME] [--compare X:Y,...]\n' +
   '                          [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR] [--check FILE | --write FILE]\n' +
+  '       npm run science -- --summary --from DIR [--check FILE | --write FILE]   (every verdict, both blocks, Holm)\n' +
+  '       npm run science -- --plan                 (the command of every preset and block)\n' +
   '       npm run science -- --table RESULTS.json   (the markdown tables of docs/RESULTS.md)\n' +
   '       npm run science -- --tests                (the slow learning checks, *.science.test.ts)';
 
@@ -51,7 +68,53 @@ function readResults(path: string): ExperimentResultFile {
   return r.file;
 }
 
-async function train(presets: string[], seeds: number[], backendName: 'wasm' | 'cpu' | 'webgpu', save: string | undefined): Promise<Map<string, RunSummary[]>> {
+type Check = [preset: string, read: (runs: RunSummary[]) => ClaimResult];
+
+/** What a command line asks to read: the claims (and --compare pairs), each with the preset it is read on. */
+interface Selection {
+  presets: string[];
+  checks: Check[];
+}
+
+/** The claims a command line selects (the plan's entries are read through here too). */
+function selectClaims(args: ParsedArgs): Selection {
+  const presetOf = { pair: (args.flags.get('preset') as string | undefined) ?? 'collapse', diversity: (args.flags.get('diversity') as string | undefined) ?? 'diversity' };
+  for (const id of Object.values(presetOf)) if (!getPreset(id)) throw new UsageError(`no preset "${id}"`);
+  const specOf = (c: ClaimId) => getPreset(presetOf[CLAIM_PRESET[c]])!.spec;
+  const fits = (c: ClaimId) => applies(c, specOf(c).arms, specOf(c).task.scratchpad);
+  const asked = args.flags.get('claims') as string | undefined;
+  // --compare X:Y[,X:Y]: arms of the pair preset compared pairwise; alone, it replaces the default claims.
+  const compare = ((args.flags.get('compare') as string | undefined) ?? '').split(',').filter(Boolean).map((c) => c.split(':'));
+  for (const c of compare) {
+    const arms = getPreset(presetOf.pair)!.spec.arms.map((a) => a.id);
+    if (c.length !== 2 || !c.every((a) => arms.includes(a))) throw new UsageError(`--compare: "${c.join(':')}" is not two arms of ${presetOf.pair} (${arms.join(', ')})`);
+  }
+  const claims = (asked ? asked.split(',') : compare.length ? [] : CLAIM_IDS.filter(fits)) as ClaimId[];
+  for (const c of claims) {
+    if (!(CLAIM_IDS as readonly string[]).includes(c)) throw new UsageError(`--claims: unknown claim "${c}" (known: ${CLAIM_IDS.join(', ')})`);
+    if (!fits(c)) throw new UsageError(`--claims: claim ${c} does not apply to preset ${presetOf[CLAIM_PRESET[c]]} (it lacks the arms it compares)`);
+  }
+  const checks: Check[] = [
+    ...claims.map((c) => [presetOf[CLAIM_PRESET[c]], CHECKS[c]] as Check),
+    ...compare.map(([x, y]) => [presetOf.pair, (runs: RunSummary[]) => compareArms(runs, x, y)] as Check),
+  ];
+  return { presets: [...new Set(checks.map(([preset]) => preset))], checks };
+}
+
+/** The saved results of `presets` in `dir` (each DIR/PRESET.json), only `seeds` when given; a preset whose file is missing is left out. */
+function readSaved(dir: string, presets: string[], seeds: readonly number[] | null): Map<string, RunSummary[]> {
+  const results = new Map<string, RunSummary[]>();
+  for (const id of presets) {
+    const path = join(dir, `${id}.json`);
+    if (!existsSync(path)) continue;
+    const runs = readResults(path).runs.filter((r) => seeds === null || seeds.includes(r.seed));
+    if (runs.length === 0) throw new UsageError(`--from: ${path} holds none of the seeds ${seeds?.join(',')}`);
+    results.set(id, runs);
+  }
+  return results;
+}
+
+async function train(presets: string[], seeds: readonly number[], backendName: 'wasm' | 'cpu' | 'webgpu', save: string | undefined): Promise<Map<string, RunSummary[]>> {
   const { initNodeBackend } = await import('../src/engine/node-backend');
   const report = await initNodeBackend(backendName);
   console.error(`backend: ${report.backend}; seeds ${seeds.join(', ')}; presets ${presets.join(', ')}`);
@@ -75,12 +138,53 @@ async function train(presets: string[], seeds: number[], backendName: 'wasm' | '
   return results;
 }
 
+/** Every check read on its preset's runs (where there are any), grouped by preset in the order of first appearance: Holm's families. */
+function families(sel: Selection, results: Map<string, RunSummary[]>): Family[] {
+  const out: Family[] = [];
+  for (const [preset, read] of sel.checks) {
+    const runs = results.get(preset);
+    if (!runs) continue;
+    let f = out.find((x) => x.preset === preset);
+    if (!f) out.push((f = { preset, seeds: runs.map((r) => r.seed), results: [] }));
+    f.results.push(read(runs));
+  }
+  return out;
+}
+
 /** The science checks (Vitest with vitest.science.config.ts), output shown as it comes; its exit code. */
 function scienceTests(): number {
   const vitest = join(process.cwd(), 'node_modules', 'vitest', 'vitest.mjs');
   const r = spawnSync(process.execPath, [vitest, 'run', '--config', 'vitest.science.config.ts'], { stdio: 'inherit' });
   if (r.error) throw r.error;
   return r.status ?? 1;
+}
+
+/** A block to quote: its key, its lines, where a new one goes and whether it is fenced (science-block.ts). */
+type Quoted = [key: string, lines: string[], opts?: { after?: string; fenced?: boolean }];
+
+/** --write: replace the blocks; --check: compare each, exit code 1 if one differs or is missing. */
+function quote(blocks: Quoted[], write: string | undefined, check: string | undefined): void {
+  if (write) {
+    let text = readFileSync(write, 'utf8');
+    for (const [key, lines, opts] of blocks) text = replaceBlock(text, key, lines, opts);
+    writeFileSync(write, text);
+    console.error(`wrote the blocks ${blocks.map(([k]) => k).join(', ')} into ${write}`);
+  }
+  if (check) {
+    const text = readFileSync(check, 'utf8');
+    let same = true;
+    for (const [key, lines] of blocks) {
+      const quoted = readBlock(text, key);
+      if (quoted === null) {
+        console.log(`${check} has no block <!-- science:${key} --> (--write ${check} adds it)`);
+        same = false;
+      } else if (quoted.join('\n') !== lines.join('\n')) {
+        console.log(`${check} differs from the block ${key}:\n  quoted:\n    ${quoted.join('\n    ')}`);
+        same = false;
+      } else console.log(`${check} quotes the block ${key} word for word`);
+    }
+    process.exitCode = same ? 0 : 1;
+  }
 }
 
 async function main(): Promise<void> {
@@ -93,78 +197,79 @@ async function main(): Promise<void> {
     process.exitCode = scienceTests();
     return;
   }
+  if (args.flags.has('plan')) {
+    for (const e of PLAN) {
+      console.log(`# ${e.id}. Tuning seeds ${seedRange(e.tuning)}: ${e.tunedOn}. Confirmation seeds ${seedRange(CONFIRMATION_SEEDS)}.`);
+      for (const block of ['tuning', 'confirmation'] as const) console.log(planCommand(e, block, 'save'));
+    }
+    return;
+  }
   const table = args.flags.get('table') as string | undefined;
   if (table) {
     const file = readResults(table);
     console.log(`seeds ${file.runs.map((r) => r.seed).join(', ')}\n\n${baseTable(file)}\n\n${kappaTable(file)}\n\n${markdownTable(file)}\n\n${perSeedTable(file)}`);
     return;
   }
-  const seeds = seedsFlag(args) ?? [1, 2, 3, 4, 5, 6, 7, 8];
-  const presetOf = { pair: (args.flags.get('preset') as string | undefined) ?? 'collapse', diversity: (args.flags.get('diversity') as string | undefined) ?? 'diversity' };
-  for (const id of Object.values(presetOf)) if (!getPreset(id)) throw new UsageError(`no preset "${id}"`);
-  const specOf = (c: ClaimId) => getPreset(presetOf[CLAIM_PRESET[c]])!.spec;
-  const fits = (c: ClaimId) => applies(c, specOf(c).arms, specOf(c).task.scratchpad);
-  const asked = args.flags.get('claims') as string | undefined;
-  // --compare X:Y[,X:Y]: arms of the pair preset compared pairwise; alone, it replaces the default claims.
-  const compare = ((args.flags.get('compare') as string | undefined) ?? '').split(',').filter(Boolean).map((c) => c.split(':'));
-  for (const c of compare) {
-    const arms = getPreset(presetOf.pair)!.spec.arms.map((a) => a.id);
-    if (c.length !== 2 || !c.every((a) => arms.includes(a))) throw new UsageError(`--compare: "${c.join(':')}" is not two arms of ${presetOf.pair} (${arms.join(', ')})`);
-  }
-  const claims = (asked ? asked.split(',') : compare.length ? [] : CLAIM_IDS.filter(fits)) as ClaimId[];
-  for (const c of claims) {
-    if (!(CLAIM_IDS as readonly string[]).includes(c)) throw new UsageError(`--claims: unknown claim "${c}" (known: ${CLAIM_IDS.join(', ')})`);
-    if (!fits(c)) throw new UsageError(`--claims: claim ${c} does not apply to preset ${presetOf[CLAIM_PRESET[c]]} (it lacks the arms it compares)`);
-  }
-  const backendName = choiceFlag(args, 'backend', ['wasm', 'cpu', 'webgpu'] as const) ?? 'wasm';
   const from = args.flags.get('from') as string | undefined;
   const check = args.flags.get('check') as string | undefined;
   const write = args.flags.get('write') as string | undefined;
   if (check && write) throw new UsageError('--check and --write exclude each other');
 
-  const presets = [...new Set([...claims.map((c) => presetOf[CLAIM_PRESET[c]]), ...(compare.length ? [presetOf.pair] : [])])];
-  let results = new Map<string, RunSummary[]>();
+  if (args.flags.has('summary')) {
+    if (!from) throw new UsageError('--summary reads saved results: give --from DIR');
+    const entries: SummaryEntry[] = PLAN.map((e) => {
+      const sel = selectClaims(parseArgs(e.args, FLAGS));
+      const read = (block: Block, seeds: readonly number[] | null) => {
+        const results = readSaved(join(from, BLOCK_FOLDER[block]), sel.presets, seeds);
+        return results.size ? families(sel, results) : null;
+      };
+      return { id: e.id, tuning: read('tuning', e.tuning), confirmation: read('confirmation', null) };
+    });
+    const summary = summaryTable(entries);
+    console.log(summary);
+    quote([['summary', summary.split('\n'), { fenced: false }]], write, check);
+    return;
+  }
+
+  const sel = selectClaims(args);
+  const block = choiceFlag(args, 'block', ['tuning', 'confirmation'] as const) ?? 'tuning';
+  const seeds = seedsFlag(args) ?? (block === 'confirmation' ? CONFIRMATION_SEEDS : TUNING_SEEDS);
+  const backendName = choiceFlag(args, 'backend', ['wasm', 'cpu', 'webgpu'] as const) ?? 'wasm';
+  const save = args.flags.get('save') as string | undefined;
+  let results: Map<string, RunSummary[]>;
   if (from) {
-    for (const id of presets) {
-      const path = join(from, `${id}.json`);
-      if (!existsSync(path)) throw new UsageError(`--from: ${path} does not exist`);
-      const runs = readResults(path).runs.filter((r) => seeds.includes(r.seed));
-      if (runs.length === 0) throw new UsageError(`--from: ${path} holds none of the seeds ${seeds.join(',')}`);
-      results.set(id, runs);
-    }
+    const dir = join(from, BLOCK_FOLDER[block]);
+    results = readSaved(dir, sel.presets, seeds);
+    const missing = sel.presets.filter((p) => !results.has(p));
+    if (missing.length) throw new UsageError(`--from: ${dir} has no ${missing.map((p) => `${p}.json`).join(', ')}`);
   } else {
-    results = await train(presets, seeds, backendName, args.flags.get('save') as string | undefined);
+    results = await train(sel.presets, seeds, backendName, save && join(save, BLOCK_FOLDER[block]));
     if (backendName === 'webgpu') setTimeout(() => process.exit(process.exitCode ?? 0), 0);
   }
 
+  const fams = families(sel, results);
   const verdicts: string[] = [];
-  const checks: [string, (runs: RunSummary[]) => ClaimResult][] = [
-    ...claims.map((c) => [presetOf[CLAIM_PRESET[c]], CHECKS[c]] as [string, (runs: RunSummary[]) => ClaimResult]),
-    ...compare.map(([x, y]) => [presetOf.pair, (runs: RunSummary[]) => compareArms(runs, x, y)] as [string, (runs: RunSummary[]) => ClaimResult]),
-  ];
-  for (const [preset, check] of checks) {
-    const runs = results.get(preset)!;
-    const r = check(runs);
-    const line = verdictLine(r, preset, runs.map((x) => x.seed));
-    verdicts.push(line);
-    console.log(line);
-    for (const l of r.lines) console.log(`    ${l}`);
+  const holm: string[] = [];
+  for (const f of fams) {
+    for (const r of f.results) {
+      const line = verdictLine(r, f.preset, f.seeds);
+      verdicts.push(line);
+      console.log(line);
+      for (const l of r.lines) console.log(`    ${l}`);
+      console.log('');
+    }
+    const h = holmLines(f.results, f.preset, f.seeds);
+    holm.push(...h);
+    console.log(`Holm-Bonferroni over the ${f.results.length} claim${f.results.length === 1 ? '' : 's'} read on ${f.preset} (family-wise 5%):`);
+    for (const l of h) console.log(`  ${l}`);
     console.log('');
   }
-  // One block per set of presets and seeds: the default seeds 1-8 are left out of the key.
-  const defaultSeeds = seeds.join(',') === '1,2,3,4,5,6,7,8';
-  const key = presets.join('+') + (defaultSeeds ? '' : `@${seeds.join(',')}`);
-  if (write) {
-    writeFileSync(write, replaceBlock(readFileSync(write, 'utf8'), key, verdicts));
-    console.error(`wrote the verdicts of ${key} into ${write}`);
-  }
-  if (check) {
-    const quoted = readBlock(readFileSync(check, 'utf8'), key);
-    if (quoted === null) throw new UsageError(`--check: ${check} has no block <!-- science:${key} -->`);
-    const same = quoted.join('\n') === verdicts.join('\n');
-    console.log(same ? `${check} quotes these verdicts word for word` : `${check} differs from these verdicts:\n  quoted:\n    ${quoted.join('\n    ')}`);
-    process.exitCode = same ? 0 : 1;
-  }
+  // One block per set of presets and seeds (the seeds the results hold): the default seeds 1-8 are
+  // left out of the key. Beside it, the Holm block KEY/holm.
+  const read = fams[0]?.seeds ?? [...seeds];
+  if (read.join(',') !== seeds.join(',')) console.error(`note: the results hold seeds ${read.join(',')} of the ${seeds.join(',')} asked for`);
+  const key = sel.presets.join('+') + (blockOf(read) === 'tuning' ? '' : `@${read.join(',')}`);
+  quote([[key, verdicts], [`${key}/holm`, holm, { after: key }]], write, check);
 }
 
 runMain(main, 'science');

@@ -21,8 +21,8 @@ export function hasLabels(arm: Pick<ArmSeries, 'scheme'>): boolean {
 
 /**
  * The accuracy of the label a member is trained on. The oracle's label is the truth, so 1 wherever
- * the member was measured (the core's pseudoLabelAccuracy column holds its own vote's accuracy
- * there, the would-be label of a self-rewarded twin); every other scheme's is that column.
+ * the member was measured (the core reports no pseudo-label accuracy there: null); every other
+ * scheme's is the core's pseudoLabelAccuracy column.
  */
 export function labelAccuracyColumn(arm: ArmSeries, memberId: string): Column {
   const m = arm.members[memberId];

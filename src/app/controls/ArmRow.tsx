@@ -7,7 +7,7 @@ import { NumberField } from './NumberField';
 export const SCHEME_HELP: Record<RewardSchemeId, string> = {
   oracle: 'Reward 1 for the true answer. Uses the labels: the upper reference.',
   self: 'TTRL: reward 1 for agreeing with its own majority vote.',
-  'self-soft': "SRT variant: reward = how many of its own samples gave this answer.",
+  'self-soft': "The lab's soft variant of self-reward: reward = how many of its own samples gave this answer.",
   peer: "Co-RL: reward 1 for agreeing with the partner's majority vote. Exactly 2 members.",
   ring: "Co-RL ring: each member is rewarded by the next member's vote (A ← B ← C ← A: A follows B, B follows C, C follows A). 3 or more members.",
   cohort: 'Reward 1 for agreeing with the pooled vote of all other members.',

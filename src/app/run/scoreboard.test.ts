@@ -58,19 +58,20 @@ describe('scoreRows', () => {
     const spec = { ...getPreset('quick')!.spec, collapseDelta: 0.1 };
     const summary = emptySummary(spec, 'wasm');
     foldEvent(summary, { type: 'base', members: [], base, baseKappa: [] }, spec);
-    // Member A of self: pass@1 0.5 -> 0.3 while the reward climbs: collapsed at step 2.
-    const events = [
-      stepEvent(1, [armMetrics('oracle', 'oracle', { A: {}, B: {} }), armMetrics('self', 'self', { A: { reward: 0.5, evalPassAt1: 0.5 }, B: { reward: 0.5 } }), armMetrics('peer', 'peer', { A: {}, B: {} })]),
-      stepEvent(2, [armMetrics('oracle', 'oracle', { A: {}, B: {} }), armMetrics('self', 'self', { A: { reward: 1, evalPassAt1: 0.3 }, B: { reward: 0.5 } }), armMetrics('peer', 'peer', { A: {}, B: {} })]),
-    ];
+    // Member A of self: pass@1 0.5 (base), 0.5, 0.5, 0.3, 0.3 while the reward climbs: smoothed over
+    // 3 evaluations 0.5, 0.43, 0.37 (more than 0.1 below 0.5): collapsed at step 4.
+    const selfA = [[0.5, 0.5], [0.5, 0.5], [1, 0.3], [1, 0.3]];
+    const events = selfA.map(([reward, evalPassAt1], i) =>
+      stepEvent(i + 1, [armMetrics('oracle', 'oracle', { A: {}, B: {} }), armMetrics('self', 'self', { A: { reward, evalPassAt1 }, B: { reward: 0.5 } }), armMetrics('peer', 'peer', { A: {}, B: {} })]),
+    );
     const series = emptySeries();
     for (const ev of events) {
       foldEvent(summary, ev, spec);
       appendStep(series, ev);
     }
     const [self, peer] = scoreRows(arms, series, base, summary);
-    expect(self.collapsed).toEqual([{ memberId: 'A', step: 2 }]);
-    expect(collapsedText(self)).toBe('yes: A at step 2');
+    expect(self.collapsed).toEqual([{ memberId: 'A', step: 4 }]);
+    expect(collapsedText(self)).toBe('yes: A at step 4');
     expect(peer.collapsed).toEqual([]);
     expect(collapsedText(peer)).toBe('no');
     expect(collapsedText({ collapsed: null })).toBe('—');
@@ -86,7 +87,7 @@ describe('formatting', () => {
   });
 
   it('says what collapsed means with the run\'s delta, and prints lines for the report', () => {
-    expect(collapseDefinition(0.1)).toContain('more than 0.10 below its best');
+    expect(collapseDefinition(0.1)).toContain('smoothed over 3 evaluations, fell more than 0.10 below its best');
     const lines = scoreboardLines([{ armId: 'self', scheme: 'self', memberIds: ['A', 'B'], start: 0.44, now: 0.31, change: -0.13, reward: 0.98, collapsed: [{ memberId: 'A', step: 40 }] }]);
     expect(lines).toEqual(['self (self; A, B) · pass@1 0.44 → 0.31 (−0.13) · reward 0.98 · collapsed: yes: A at step 40']);
   });

@@ -5,10 +5,10 @@
  * draw (pass@1 chart, collapse chart), so the two always agree. Pure.
  *
  * Collapsed comes from the run summary the core keeps (summary.ts -> metrics/dynamics.ts
- * collapseStep): held-out pass@1 more than collapseDelta below its best so far while the reward
- * (mean of the last 5 steps) is higher than when that best was measured.
+ * collapseStep, the lab's one definition, in words from collapseRule).
  */
 import type { BaseEvaluation, RunSummary } from '../../core/experiment/events';
+import { collapseRule } from '../../core/metrics/dynamics';
 import { type RunSeries, lastValue } from '../store/series';
 
 export interface ScoreArm {
@@ -84,11 +84,7 @@ export function collapsedText(row: Pick<ScoreRow, 'collapsed'>): string {
 
 /** What "collapsed" means, in words, for the tooltip and the note under the scoreboard. */
 export function collapseDefinition(delta: number): string {
-  return (
-    `Collapsed: a member's held-out pass@1 fell more than ${delta.toFixed(2)} below its best so far ` +
-    'while its label-free reward (mean of the last 5 steps) was higher than when that best was measured: ' +
-    'the reward rises as real accuracy falls.'
-  );
+  return `Collapsed: ${collapseRule(delta)}`;
 }
 
 /** The scoreboard as lines of text (the report PNG draws them). */

@@ -119,7 +119,11 @@ export function completionMask(r: RolloutBatch): Float32Array {
 
 /** What an arm's members were rewarded with at one step, member by member (the arm's order). */
 export interface ArmRewards {
-  /** Each member's own plurality votes over its n_vote samples (for the metrics; the same ballot streams as the rewards). */
+  /**
+   * Each member's own plurality votes over its n_vote samples (for the metrics; the same ballot
+   * streams as the rewards), without tau: its own answer on every prompt with a parseable vote,
+   * however slim the plurality (tau decides what is rewarded, not what the member answers).
+   */
   own: PluralityVote[][];
   /** Rewards of the G trained rollouts per prompt, against labels voted by n_vote. */
   rewarded: RewardOutput[];
@@ -135,7 +139,7 @@ export function armRewards(arm: ArmSpec, rollouts: MemberRollouts[], ctx: StepCo
   const B = ctx.problems.length;
   const truths = ctx.problems.map((p) => p.answer);
   return {
-    own: arm.members.map((id, i) => pluralityVotes(rollouts[i].voted.answers, B, ballotRng(ctx.root, arm.id, id, ctx.step), arm.tau)),
+    own: arm.members.map((id, i) => pluralityVotes(rollouts[i].voted.answers, B, ballotRng(ctx.root, arm.id, id, ctx.step), 0)),
     rewarded: arm.members.map((_, i) => computeRewards(rewardInput(arm, i, rollouts, ctx, teacherAnswers))),
     oracle: rollouts.map((r) => oracleRewards(r.trained.answers, truths)),
   };

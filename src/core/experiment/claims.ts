@@ -23,14 +23,14 @@ export interface SeedClaimDef {
   id: SeedClaimId;
   /** The arms (by id) it needs. */
   arms: readonly string[];
-  /** What held, in a few words: "self collapsed (end pass@1 below start)". */
+  /** What held, in a few words: "self fell (end pass@1 below start)". */
   text: string;
   /** The difference that decides it. */
   measure: string;
 }
 
 export const SEED_CLAIMS: readonly SeedClaimDef[] = [
-  { id: 'a', arms: ['self'], text: 'self collapsed (end pass@1 below start)', measure: 'self start − self end' },
+  { id: 'a', arms: ['self'], text: 'self fell (end pass@1 below start)', measure: 'self start − self end' },
   { id: 'b', arms: ['peer', 'self'], text: 'peer ended above self', measure: 'peer end − self end' },
   { id: 'learns', arms: ['peer'], text: 'peer ended above its start', measure: 'peer end − peer start' },
   { id: 'oracle', arms: ['oracle', 'peer'], text: 'oracle ended above peer', measure: 'oracle end − peer end' },

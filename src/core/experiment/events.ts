@@ -10,7 +10,11 @@ export interface MemberStepMetrics {
   reward: number;
   /** Mean oracle reward (the fraction of rollouts that are correct): training-batch pass@1. */
   oracleReward: number;
-  /** Fraction of labeled prompts whose pseudo-label equals the truth. */
+  /**
+   * Fraction of labeled prompts whose pseudo-label (the vote the reward matches answers against)
+   * equals the truth; null where there is no pseudo-label: the oracle (its label is the truth) and
+   * the intrinsic schemes (no label), and at a step with no labeled prompt.
+   */
   pseudoLabelAccuracy: number | null;
   /**
    * Fraction of rollouts whose label-free reward equals the oracle reward; null for the intrinsic
@@ -23,7 +27,8 @@ export interface MemberStepMetrics {
    * The mechanism (metrics/mechanism.ts): its own plurality's accuracy on the step's prompts; where
    * it is wrong, how often the label it is trained on is right (rescue); where it is right, how
    * often the label is wrong (mislead); how often the label is wrong and equal to its own vote
-   * (shared error). null where undefined (no labels: the intrinsic schemes).
+   * (shared error). null where undefined (no labels: the intrinsic schemes). Its own vote is the
+   * plain plurality of its samples, whatever the arm's tau (tau decides which prompts are rewarded).
    */
   ownVoteAccuracy: number;
   rescueRate: number | null;

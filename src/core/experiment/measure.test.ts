@@ -37,7 +37,9 @@ function measure(scheme: RewardSchemeId) {
   const rewards =
     scheme === 'entropy'
       ? computeRewards({ scheme, answers, B: 2, G: 4, meanEntropy: new Float32Array(8).fill(0.5) })
-      : computeRewards({ scheme: 'self', answers, B: 2, G: 4, rng, tau: 0 });
+      : scheme === 'oracle'
+        ? computeRewards({ scheme, answers, B: 2, G: 4, truths })
+        : computeRewards({ scheme: 'self', answers, B: 2, G: 4, rng, tau: 0 });
   return measureMember({
     scheme,
     rollout,
@@ -59,6 +61,14 @@ describe('measureMember', () => {
     expect(m.rescueRate).toBeNull();
     expect(m.sharedErrorRate).toBeNull();
     expect(m.ownVoteAccuracy).toBe(0.5);
+  });
+
+  it('gives pseudo-label accuracy only where there is a pseudo-label (not for the oracle or an intrinsic arm)', () => {
+    expect(measure('oracle').pseudoLabelAccuracy).toBeNull();
+    expect(measure('entropy').pseudoLabelAccuracy).toBeNull();
+    // The own votes ('1' right, '7' wrong) are still measured, as own-vote accuracy.
+    expect(measure('oracle').ownVoteAccuracy).toBe(0.5);
+    expect(measure('self').pseudoLabelAccuracy).toBe(0.5);
   });
 
   it('measures a vote arm against the truth: reward accuracy, gap and the mechanism', () => {

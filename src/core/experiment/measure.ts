@@ -78,9 +78,10 @@ export function measureMember(m: MemberMeasurement): MemberStepMetrics {
   return {
     reward: mean(m.rewards.rewards),
     oracleReward: mean(m.oracle),
-    // For oracle and intrinsic schemes there is no pseudo-label; report the member's own plurality
-    // as the would-be pseudo-label, which is what a self-rewarded twin would train on.
-    pseudoLabelAccuracy: orNull(pseudoLabelAccuracy(labels, m.truths)),
+    // Only a vote-based reward has a pseudo-label. The oracle trains on the truth and the intrinsic
+    // schemes on no label at all: null there (issue 21: the oracle's "0.84" was its own vote's
+    // accuracy, which ownVoteAccuracy already reports).
+    pseudoLabelAccuracy: voteBased ? orNull(pseudoLabelAccuracy(labels, m.truths)) : null,
     rewardAccuracy: labelMatch ? rewardAccuracy(m.rewards.rewards, m.oracle) : null,
     rewardGap: labelMatch ? mean(m.rewards.rewards) - mean(m.oracle) : null,
     ownVoteAccuracy: mechanism.ownVoteAccuracy,

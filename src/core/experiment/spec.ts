@@ -147,7 +147,7 @@ export const ExperimentSpecSchema = z
     steps: z.number().int().min(1).max(5000),
     /** Held-out evaluation every E steps (and at step 0 and the last step). */
     evalEvery: z.number().int().min(1).max(1000),
-    /** Collapse: held-out accuracy this far below its best while the reward keeps rising. */
+    /** Collapse (metrics/dynamics.ts collapseStep): smoothed held-out accuracy this far below its smoothed best while the reward rose. */
     collapseDelta: z.number().min(0).max(1).default(0.1),
   })
   .superRefine((spec, ctx) => {

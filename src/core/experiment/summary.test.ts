@@ -34,12 +34,15 @@ describe('foldEvent', () => {
     }, spec);
     expect(s.arms[0].members.map((m) => m.id)).toEqual(['A', 'B']);
     foldEvent(s, step(1, 0.5, 0.5), spec);
+    foldEvent(s, step(2, 0.5, 0.5), spec);
+    foldEvent(s, step(3, 0.9, 0.3), spec);
+    // Smoothed over 3 evaluations (base 0.5 first): 0.5 at step 2, 0.433 at step 3: not 0.1 below.
     expect(s.arms[0].members[0].collapseStep).toBeNull();
-    // Reward keeps rising while held-out accuracy falls 0.2 below its best: collapse at step 2.
-    foldEvent(s, step(2, 0.9, 0.3), spec);
-    expect(s.arms[0].members[0].history.map((h) => h.step)).toEqual([1, 2]);
-    expect(s.arms[0].members[0].collapseStep).toBe(2);
-    expect(s.arms[0].pairs).toHaveLength(2);
+    // Step 4: (0.5 + 0.3 + 0.3) / 3 = 0.367 < 0.4, reward over steps 3-4 (0.9) above steps 1-2 (0.5).
+    foldEvent(s, step(4, 0.9, 0.3), spec);
+    expect(s.arms[0].members[0].history.map((h) => h.step)).toEqual([1, 2, 3, 4]);
+    expect(s.arms[0].members[0].collapseStep).toBe(4);
+    expect(s.arms[0].pairs).toHaveLength(4);
     // Warm-start progress and the end leave it unchanged.
     const before = JSON.stringify(s);
     foldEvent(s, { type: 'warmstart', memberId: 'A', step: 1, steps: 2, loss: 1, memberIndex: 0, memberCount: 2 }, spec);

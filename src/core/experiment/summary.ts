@@ -4,7 +4,7 @@
  * `foldEvent` mutates the summary in place (a run's history grows to thousands of entries; the
  * page bumps a version counter instead of copying), and is the only code that writes a summary.
  */
-import { collapseStep } from '../metrics/dynamics';
+import { memberCollapseStep } from '../metrics/dynamics';
 import type { ExperimentSpec } from './spec';
 import type { RunSummary, RunnerEvent } from './events';
 
@@ -38,9 +38,7 @@ export function foldEvent(summary: RunSummary, event: RunnerEvent, spec: Experim
         if (!metrics.members[m.id]) continue;
         m.history.push({ step: event.step, ...metrics.members[m.id] });
         // The base evaluation is the first accuracy point: a run can collapse from its start.
-        const base = summary.base.find((b) => b.memberId === m.id);
-        const start = base ? [{ step: 0, evalPassAt1: base.passAt1, reward: m.history[0].reward }] : [];
-        m.collapseStep = collapseStep([...start, ...m.history], spec.collapseDelta);
+        m.collapseStep = memberCollapseStep(summary.base.find((b) => b.memberId === m.id)?.passAt1, m.history, spec.collapseDelta);
       }
       for (const p of metrics.pairs) arm.pairs.push({ step: event.step, ...p });
       if (metrics.ensembleMajAtG !== undefined) arm.ensemble.push({ step: event.step, majAtG: metrics.ensembleMajAtG });

@@ -20,7 +20,11 @@ export interface LabelMechanism {
 
 const rate = (hits: number, total: number) => (total === 0 ? NaN : hits / total);
 
-/** `own`: the member's plurality per prompt; `labels`: the label it was rewarded against (null = unlabeled). */
+/**
+ * `own`: the member's plurality per prompt (the plain plurality: an arm's tau must not turn a slim
+ * but right own vote into "no vote", which would count it as wrong and its label as a rescue);
+ * `labels`: the label it was rewarded against (null = unlabeled).
+ */
 export function labelMechanism(own: readonly (string | null)[], labels: readonly (string | null)[], truths: readonly string[]): LabelMechanism {
   if (own.length !== truths.length || labels.length !== truths.length) {
     throw new RangeError(`labelMechanism: ${own.length} votes, ${labels.length} labels, ${truths.length} truths`);

@@ -65,8 +65,9 @@ export function agreementReward(answer: Answer, label: string | null): number {
 }
 
 /**
- * self-soft: the frequency of a among the model's own parseable votes on the prompt (SRT, arXiv
- * 2505.21444, as specified in docs/METHOD.md: a soft version of the self-consistency reward).
+ * self-soft: the frequency of a among the model's own parseable votes on the prompt: the lab's own
+ * soft version of the self-consistency reward (docs/METHOD.md). Not SRT's (arXiv 2505.21444),
+ * whose reward is the hard vote, as `self`.
  * 0 for a malformed answer, and 0 for every rollout of an unlabeled prompt (majorityRatio < tau).
  */
 export function selfSoftReward(answer: Answer, counts: ReadonlyMap<string, number>, vote: PluralityVote): number {
