@@ -1,0 +1,106 @@
+/**
+ * npm run search-default -- [--seeds 1-4] [--only NAME,...] [--jobs 2] [--out DIR]
+ *
+ * The search for a default preset that shows the Co-RL story (issue 21, item 6): self-reward
+ * collapses, the peer arm learns (ends above its start) while its partner's votes get more
+ * accurate, and the oracle ends above the peer arm. Each candidate is a change to a pair preset's
+ * spec (below); each runs on the tuning seeds through `npm run experiment` (one process per job,
+ * `--jobs` at a time), and its results are read with the science claims (cli/science-claims.ts):
+ * the per-seed paired differences with their 95% intervals and verdicts. A candidate that passes
+ * here is then run on the confirmation seeds (`npm run science -- --block confirmation`) before
+ * it may become the default; docs/RESULTS.md, "Looking for a default where peers learn", logs
+ * every candidate tried with this command's output.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs, runMain, seedsFlag, UsageError } from './args';
+import { readResultFile } from './result-file';
+import { CHECKS, type ClaimId } from './science-claims';
+import { getPreset } from '../src/core/experiment/presets';
+import type { ExperimentSpec } from '../src/core/experiment/spec';
+import { ExperimentSpecSchema } from '../src/core/experiment/spec';
+
+interface Candidate {
+  name: string;
+  from: string;
+  /** What changes, in words (the log's row). */
+  change: string;
+  edit: (spec: ExperimentSpec) => unknown;
+}
+
+const withGrpo = (s: ExperimentSpec, g: Partial<ExperimentSpec['grpo']>) => ({ ...s, grpo: { ...s.grpo, ...g } });
+
+export const CANDIDATES: Candidate[] = [
+  { name: 'collapse', from: 'collapse', change: 'the default as it is', edit: (s) => s },
+  { name: 'collapse-lr6', from: 'collapse', change: 'GRPO learning rate 6e-4 (4e-4)', edit: (s) => withGrpo(s, { learningRate: 6e-4 }) },
+  { name: 'collapse-g16', from: 'collapse', change: 'G 16 samples per prompt (8): sharper votes', edit: (s) => withGrpo(s, { groupSize: 16 }) },
+  {
+    name: 'collapse-t50',
+    from: 'collapse',
+    change: 'warm-start target 0.5 (0.4): stronger members, more accurate partner votes',
+    edit: (s) => ({ ...s, members: s.members.map((m) => ({ ...m, warmStartTarget: 0.5 })) }),
+  },
+  { name: 'length', from: 'length', change: 'the length preset as it is (mixed scratchpad, fixed warm start)', edit: (s) => s },
+  { name: 'length-lr6', from: 'length', change: 'length with GRPO learning rate 6e-4 (4e-4)', edit: (s) => withGrpo(s, { learningRate: 6e-4 }) },
+  { name: 'length-lr8', from: 'length', change: 'length with GRPO learning rate 8e-4 (4e-4)', edit: (s) => withGrpo(s, { learningRate: 8e-4 }) },
+  { name: 'length-150', from: 'length', change: 'length for 150 steps (80)', edit: (s) => ({ ...s, steps: 150 }) },
+];
+
+/** The claims that make up the story, in the order the table prints them. */
+const STORY: ClaimId[] = ['a', 'learns', 'coevolve', 'oracle', 'b'];
+
+function runExperiment(specPath: string, seeds: number[], out: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('npx', ['tsx', 'cli/experiment.ts', '--spec', specPath, '--seeds', seeds.join(','), '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${specPath}: exit ${code}: ${err.split('\n').filter(Boolean).pop()}`))));
+  });
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2), { seeds: 'string', only: 'string', jobs: 'string', out: 'string' });
+  const seeds = seedsFlag(args, 'seeds') ?? [1, 2, 3, 4];
+  const only = (args.flags.get('only') as string | undefined)?.split(',');
+  const jobs = Number(args.flags.get('jobs') ?? 2);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError('--jobs must be a positive integer');
+  const dir = (args.flags.get('out') as string | undefined) ?? 'bench/search-default';
+  mkdirSync(dir, { recursive: true });
+  const chosen = CANDIDATES.filter((c) => !only || only.includes(c.name));
+  if (chosen.length === 0) throw new UsageError(`no candidate among ${only}; known: ${CANDIDATES.map((c) => c.name).join(', ')}`);
+
+  // One task per (candidate, seed), `jobs` at a time; results already on disk are reused.
+  const tasks = chosen.flatMap((c) => seeds.map((seed) => ({ c, seed, out: join(dir, `${c.name}.${seed}.json`) })));
+  const queue = tasks.filter((t) => !existsSync(t.out));
+  const t0 = Date.now();
+  await Promise.all(
+    Array.from({ length: jobs }, async () => {
+      for (let t = queue.shift(); t; t = queue.shift()) {
+        const spec = ExperimentSpecSchema.parse(t.c.edit({ ...getPreset(t.c.from)!.spec, seed: t.seed }));
+        const specPath = join(dir, `${t.c.name}.${t.seed}.spec.json`);
+        writeFileSync(specPath, JSON.stringify(spec));
+        await runExperiment(specPath, [t.seed], t.out);
+        console.error(`${t.c.name} seed ${t.seed}: done (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      }
+    }),
+  );
+
+  console.log(`| candidate | change | ${STORY.map((id) => `claim ${id}`).join(' | ')} |`);
+  console.log(`|---|---|${STORY.map(() => '---').join('|')}|`);
+  for (const c of chosen) {
+    const runs = seeds.flatMap((seed) => {
+      const file = readResultFile(join(dir, `${c.name}.${seed}.json`));
+      if (!file.ok) throw new Error(`${c.name} seed ${seed}: ${file.error}`);
+      return file.file.runs;
+    });
+    const cells = STORY.map((id) => {
+      const r = CHECKS[id](runs);
+      return `${r.stats.mean >= 0 ? '+' : ''}${r.stats.mean.toFixed(2)} [${r.stats.lo.toFixed(2)}, ${r.stats.hi.toFixed(2)}] ${r.verdict.toUpperCase()}`;
+    });
+    console.log(`| \`${c.name}\` | ${c.change} | ${cells.join(' | ')} |`);
+  }
+  console.log(`\n${seeds.length} seeds (${seeds.join(', ')}); npm run search-default -- --seeds ${seeds.join(',')}`);
+}
+
+runMain(main, 'search-default');
