@@ -16,6 +16,13 @@
  *   data-drawn      every series uPlot draws (live, raw, guide, compare and seed lines)
  *   data-marker     the step of the marker drawn (a run stopped by a NaN or an infinity; '' for none)
  *   data-marker-label  its label, as drawn
+ *   data-legend     the labels of the lines the legend keys cover (every drawn line but the faint
+ *                   raw and per-seed ones), joined by '|'
+ *
+ * Drawing is bounded (redrawScheduler.ts): new data marks the chart dirty, and it is drawn at most
+ * every 250 ms, and only while on screen (an IntersectionObserver; folded panels are not). The
+ * legend is ChartLegend.tsx (two keys: colours and line styles); uPlot's own legend is off. Under
+ * the chart a read-out gives the values at the step under the cursor (hover, or tap).
  */
 import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
@@ -24,6 +31,7 @@ import { useLab } from '../store';
 import { countPoints, type Column } from '../store/series';
 import { type AxisKind, yRange } from './axes';
 import type { ChartMarker } from './chartModel';
+import { type RedrawJob, cancel, requestRedraw, setVisible } from './redrawScheduler';
 
 export interface SeriesDef {
   label: string;
@@ -38,6 +46,10 @@ export interface SeriesDef {
   reference?: boolean;
   /** The raw line under a smoothed one: drawn faint and left out of the legend. */
   raw?: boolean;
+  /** For the legend keys (ChartLegend.tsx): the arm whose colour it has, the member whose dash, what it measures. */
+  armId?: string;
+  memberId?: string;
+  kind?: string;
 }
 
 export interface ChartProps {
@@ -68,6 +80,25 @@ export interface ChartProps {
   marker?: ChartMarker | null;
   /** The holder element once uPlot has drawn into it (for the PNG export). */
   holderRef?: React.RefObject<HTMLDivElement | null>;
+  /** The chart's redraw job (for a flush before its pixels are read). */
+  jobRef?: React.RefObject<RedrawJob | null>;
+  /** Height as given, also in presenter type (the hero sizes itself to the window). */
+  exactHeight?: boolean;
+}
+
+/** "step 12: reward 0.81 · held-out pass@1 0.32": the values at the cursor, raw lines left out. */
+export function readoutText(u: Pick<uPlot, 'data'>, series: readonly SeriesDef[], idx: number | null | undefined, xLabel: string): string {
+  if (idx == null) return '';
+  const x = u.data[0]?.[idx];
+  if (x == null) return '';
+  const parts: string[] = [];
+  series.forEach((s, i) => {
+    if (s.raw) return;
+    const v = u.data[i + 1]?.[idx];
+    if (v == null || !Number.isFinite(v)) return;
+    parts.push(`${s.label} ${Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)}`);
+  });
+  return parts.length ? `${xLabel} ${x}: ${parts.join(' · ')}` : `${xLabel} ${x}: no value here`;
 }
 
 /** The marker's dashed line over the plot area and its label beside it, on the chart's canvas. */
@@ -100,16 +131,21 @@ function cssVar(el: Element, name: string, fallback: string): string {
 }
 
 export function UPlotChart(props: ChartProps) {
-  const { testId, xLabel, yLabel, series, x, ys, version, axis, lengthMax = 0, bands, height = 220, live, liveSteps, compareLabels = [], seeds = 0, seedLabels = [], marker = null } = props;
+  const { testId, xLabel, yLabel, series, x, ys, version, axis, lengthMax = 0, bands, height = 220, live, liveSteps, compareLabels = [], seeds = 0, seedLabels = [], marker = null, exactHeight = false } = props;
   const ownHolder = useRef<HTMLDivElement>(null);
   const holder = props.holderRef ?? ownHolder;
+  const readout = useRef<HTMLParagraphElement>(null);
   const plot = useRef<uPlot | null>(null);
+  const ownJob = useRef<RedrawJob | null>(null);
+  const jobRef = props.jobRef ?? ownJob;
+  if (!jobRef.current) jobRef.current = { visible: false, dirty: false, draw: () => {} };
+  const job = jobRef.current;
   const instances = useRef(0);
   const theme = useLab((s) => s.ui.theme);
   const presenter = useLab((s) => s.ui.presenter);
   const shapeKey = useMemo(
-    () => JSON.stringify({ series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker }),
-    [series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker],
+    () => JSON.stringify({ series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker, exactHeight }),
+    [series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker, exactHeight],
   );
   const data = useMemo(() => [x, ...ys] as uPlot.AlignedData, [x, ys]);
   const dataRef = useRef(data);
@@ -137,16 +173,16 @@ export function UPlotChart(props: ChartProps) {
     const widthScale = presenter ? 1.6 : 1;
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
-      height: presenter ? height * 1.3 : height,
+      height: presenter && !exactHeight ? height * 1.3 : height,
       scales: {
         x: { time: false },
         y: { range: (_u, min, max) => yRange(axis, min, max, lengthMax) },
       },
       // Steps are whole numbers: no 1.5 on the x axis.
       axes: [{ ...axisOpts(xLabel), incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000] }, axisOpts(yLabel)],
-      // Labels only: live values under the cursor would make the legend jump while steps arrive.
-      legend: { show: true, live: false },
-      cursor: { drag: { x: false, y: false } },
+      // The legend is ChartLegend (colour and line-style keys); values under the cursor go to the read-out.
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false }, points: { size: 8 * widthScale } },
       series: [
         { label: xLabel },
         ...series.map(
@@ -163,12 +199,26 @@ export function UPlotChart(props: ChartProps) {
         ),
       ],
       bands: bands?.map((b) => ({ series: [b.upper + 1, b.lower + 1] as [number, number], fill: b.fill })),
-      hooks: marker ? { draw: [(u: uPlot) => drawMarker(u, marker, cssVar(el, '--error-ink', '#9b1c1c'), fontPx)] } : undefined,
+      hooks: {
+        ...(marker ? { draw: [(u: uPlot) => drawMarker(u, marker, cssVar(el, '--error-ink', '#9b1c1c'), fontPx)] } : {}),
+        setCursor: [
+          (u: uPlot) => {
+            if (readout.current) readout.current.textContent = readoutText(u, series, u.cursor.idx, xLabel);
+          },
+        ],
+      },
     };
     const u = new uPlot(opts, dataRef.current, el);
     plot.current = u;
     instances.current += 1;
     el.dataset.instances = String(instances.current);
+    job.draw = () => u.batch(() => u.setData(dataRef.current));
+    job.dirty = false;
+    // A tap puts the cursor where it landed (touch screens have no hover).
+    const onTap = (e: PointerEvent) => {
+      if (e.pointerType !== 'mouse') u.setCursor({ left: e.offsetX, top: e.offsetY });
+    };
+    u.over.addEventListener('pointerdown', onTap);
     const ro = new ResizeObserver(() => {
       const w = Math.max(200, el.clientWidth);
       if (Math.abs(w - u.width) > 1) u.setSize({ width: w, height: u.height });
@@ -176,18 +226,35 @@ export function UPlotChart(props: ChartProps) {
     ro.observe(el);
     return () => {
       ro.disconnect();
+      u.over.removeEventListener('pointerdown', onTap);
       u.destroy();
       plot.current = null;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt on a new shape only; data reaches it through the next effect
   }, [shapeKey]);
 
-  // Feed new data to the existing instance.
+  // Only what can be seen is drawn: off screen or folded, the chart waits (redrawScheduler.ts).
   useEffect(() => {
-    plot.current?.setData(data);
-  }, [data, version]);
+    const el = holder.current;
+    if (!el || typeof IntersectionObserver === 'undefined') {
+      setVisible(job, true);
+      return;
+    }
+    const io = new IntersectionObserver((entries) => setVisible(job, entries.some((e) => e.isIntersecting)), { rootMargin: '200px 0px' });
+    io.observe(el);
+    return () => {
+      io.disconnect();
+      cancel(job);
+    };
+  }, [holder, job]);
+
+  // New data: the existing instance redraws at the scheduler's pace.
+  useEffect(() => {
+    if (plot.current) requestRedraw(job);
+  }, [data, version, job]);
 
   return (
+    <>
     <div
       ref={holder}
       className="chart-canvas"
@@ -203,6 +270,9 @@ export function UPlotChart(props: ChartProps) {
       data-drawn={series.length}
       data-marker={marker?.step ?? ''}
       data-marker-label={marker?.label ?? ''}
+      data-legend={series.filter((s) => !s.raw).map((s) => s.label).join('|')}
     />
+    <p className="chart-readout" ref={readout} data-testid={`${testId}-readout`} />
+    </>
   );
 }
