@@ -17,6 +17,7 @@ import type { RunSeries } from '../store/series';
 import { HERO_LABELS, ceilingArm, heroArms, heroLines } from './heroLines';
 import { HeroStart } from './HeroStart';
 import { openPanel } from './openPanel';
+import { ClaimSentences } from '../run/ClaimSentences';
 import { GlossaryTerm } from '../GlossaryTerm';
 
 const SCHEME_WORDS: Record<string, string> = {
@@ -134,6 +135,7 @@ export function HeroView() {
         ))}
       </div>
       <HeroKey arms={arms.map((a) => ({ id: a.id, color: styles.arm[a.id] }))} oracle={oracleId != null} reference={reference} />
+      <ClaimSentences />
       <nav className="hero-links" aria-label="Detailed panels" data-testid="hero-links">
         <span className="sub">Details:</span>
         {DETAIL_LINKS.map(([id, name]) => (
