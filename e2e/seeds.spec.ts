@@ -74,11 +74,11 @@ test('Run 2 seeds: one after another, mean and band on the charts, claims counte
   await expect(pass).toHaveAttribute('data-drawn', String(6 * 5 + 6 + 2));
   await expect(pass).toHaveAttribute('data-bands', '6');
   // The legend stands for the means, the live lines and the guides (not the seeds or band edges),
-  // in two short keys: three arm colours; the members' styles, the base guide and the labelled band.
+  // in two short keys: the arm colours and the base guide's grey; the members' styles and the labelled band.
   expect(await lab.legend('chart-pass1')).toHaveLength(6 + 6 + 2);
   expect(await lab.legend('chart-pass1')).toContain('mean of 2 seeds · self · A');
   const keys = await lab.legendKeys('chart-pass1');
-  expect(keys.arms).toEqual(['oracle', 'self', 'peer']);
+  expect(keys.colours).toEqual(['oracle', 'self', 'peer', 'base pass@1']);
   expect(keys.lines).toContain('min–max over 2 seeds');
 
   // The claims, counted over the 2 seeds.

@@ -114,9 +114,9 @@ export class LabPage {
   }
 
   /** The entries of a chart's two legend keys, as shown. */
-  async legendKeys(testId: string): Promise<{ arms: string[]; lines: string[] }> {
+  async legendKeys(testId: string): Promise<{ colours: string[]; lines: string[] }> {
     const key = (name: string) => this.page.getByTestId(`${testId}-legend-${name}`).locator('.legend-entry').allTextContents();
-    return { arms: await key('arms'), lines: await key('lines') };
+    return { colours: await key('colours'), lines: await key('lines') };
   }
 
   /** Unfold a detail panel ('pseudo', 'disagreement', 'inspector', 'glossary'; folded by default). */

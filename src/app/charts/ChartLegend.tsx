@@ -1,6 +1,6 @@
 /**
- * A chart's legend as two keys (legendKeys.ts): "Arms" (colours) and "Lines" (styles), each
- * entry's swatch drawn as the line. Values at a step are in the read-out under the chart.
+ * A chart's legend as two keys (legendKeys.ts): "Colours" (arms, or what a line measures) and
+ * "Lines" (styles), each entry's swatch drawn as the line. Values at a step are in the read-out.
  */
 import type { KeyEntry, LegendKeys } from './legendKeys';
 import { LineSwatch } from './LineSwatch';
@@ -25,7 +25,7 @@ function Key({ name, entries, testId }: { name: string; entries: KeyEntry[]; tes
 export function ChartLegend({ keys, testId }: { keys: LegendKeys; testId: string }) {
   return (
     <div className="chart-legend" data-testid={`${testId}-legend`}>
-      <Key name="Arms" entries={keys.colors} testId={`${testId}-legend-arms`} />
+      <Key name="Colours" entries={keys.colors} testId={`${testId}-legend-colours`} />
       <Key name="Lines" entries={keys.styles} testId={`${testId}-legend-lines`} />
     </div>
   );

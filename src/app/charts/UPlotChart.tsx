@@ -18,6 +18,8 @@
  *   data-marker-label  its label, as drawn
  *   data-legend     the labels of the lines the legend keys cover (every drawn line but the faint
  *                   raw and per-seed ones), joined by '|'
+ *   data-plot-width, data-plot-height, data-label-font, data-x-label, data-y-label
+ *                   the plot area (CSS px) and the axis labels with their font, for the layout check
  *
  * Drawing is bounded (redrawScheduler.ts): new data marks the chart dirty, and it is drawn at most
  * every 250 ms, and only while on screen (an IntersectionObserver; folded panels are not). The
@@ -126,6 +128,22 @@ function drawMarker(u: uPlot, marker: ChartMarker, color: string, fontPx: number
   ctx.restore();
 }
 
+/**
+ * The largest font size, at most `fontPx`, at which an axis label fits along its side of the plot
+ * (uPlot draws it centred there; a longer one is cut, issue 23). `widthAt1px`: its width at 1 px.
+ */
+export function fitFontPx(widthAt1px: number, fontPx: number, available: number, minPx = 9): number {
+  if (widthAt1px <= 0 || widthAt1px * fontPx <= available) return fontPx;
+  return Math.max(minPx, Math.floor(available / widthAt1px));
+}
+
+function labelWidthAt1px(label: string, weightFamily: string): number {
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return 0;
+  ctx.font = `600 100px ${weightFamily}`;
+  return ctx.measureText(label).width / 100;
+}
+
 function cssVar(el: Element, name: string, fallback: string): string {
   return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
 }
@@ -159,27 +177,33 @@ export function UPlotChart(props: ChartProps) {
     const grid = cssVar(el, '--grid', 'rgba(0,0,0,0.08)');
     const fontPx = presenter ? 16 : 12;
     const font = `${fontPx}px system-ui, sans-serif`;
-    const labelFont = `600 ${fontPx}px system-ui, sans-serif`;
-    const axisOpts = (label: string): uPlot.Axis => ({
+    const chartHeight = presenter && !exactHeight ? height * 1.3 : height;
+    const axisSize = presenter ? 56 : 44;
+    // The y label runs along the plot's height: smaller type where it would not fit (no cut labels).
+    // (uPlot's padding and the x axis take a few px more than their sizes: kept on the safe side)
+    const plotHeight = chartHeight - axisSize - (fontPx + 10) - 24;
+    const yLabelPx = fitFontPx(labelWidthAt1px(yLabel, 'system-ui, sans-serif'), fontPx, plotHeight);
+    const labelFont = `600 ${yLabelPx}px system-ui, sans-serif`;
+    const axisOpts = (label: string, px: number): uPlot.Axis => ({
       label,
       stroke: ink,
       font,
-      labelFont,
+      labelFont: `600 ${px}px system-ui, sans-serif`,
       labelSize: fontPx + 10,
-      size: presenter ? 56 : 44,
+      size: axisSize,
       grid: { stroke: grid, width: 1 },
       ticks: { stroke: grid, width: 1 },
     });
     const widthScale = presenter ? 1.6 : 1;
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
-      height: presenter && !exactHeight ? height * 1.3 : height,
+      height: chartHeight,
       scales: {
         x: { time: false },
         y: { range: (_u, min, max) => yRange(axis, min, max, lengthMax) },
       },
       // Steps are whole numbers: no 1.5 on the x axis.
-      axes: [{ ...axisOpts(xLabel), incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000] }, axisOpts(yLabel)],
+      axes: [{ ...axisOpts(xLabel, fontPx), incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000] }, axisOpts(yLabel, yLabelPx)],
       // The legend is ChartLegend (colour and line-style keys); values under the cursor go to the read-out.
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { size: 8 * widthScale } },
@@ -213,6 +237,17 @@ export function UPlotChart(props: ChartProps) {
     instances.current += 1;
     el.dataset.instances = String(instances.current);
     job.draw = () => u.batch(() => u.setData(dataRef.current));
+    // What the layout checks measure (e2e/layout.spec.ts: an axis label longer than its side is cut).
+    const plotBox = () => {
+      const dpr = devicePixelRatio || 1;
+      el.dataset.plotWidth = String(Math.round(u.bbox.width / dpr));
+      el.dataset.plotHeight = String(Math.round(u.bbox.height / dpr));
+    };
+    plotBox();
+    el.dataset.labelFont = labelFont;
+    el.dataset.xLabelFont = `600 ${fontPx}px system-ui, sans-serif`;
+    el.dataset.xLabel = xLabel;
+    el.dataset.yLabel = yLabel;
     job.dirty = false;
     // A tap puts the cursor where it landed (touch screens have no hover).
     const onTap = (e: PointerEvent) => {
@@ -222,6 +257,7 @@ export function UPlotChart(props: ChartProps) {
     const ro = new ResizeObserver(() => {
       const w = Math.max(200, el.clientWidth);
       if (Math.abs(w - u.width) > 1) u.setSize({ width: w, height: u.height });
+      plotBox();
     });
     ro.observe(el);
     return () => {

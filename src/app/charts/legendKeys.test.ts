@@ -12,7 +12,7 @@ describe('legend keys', () => {
     expect(keys.colors.map((e) => [e.label, e.color])).toEqual([['oracle', '#8a8f98'], ['self', '#e4572e'], ['peer', '#2e86de']]);
     expect(keys.styles.map((e) => [e.label, e.dash])).toEqual([['member A', []], ['member B', [8, 4]]]);
   });
-  it('what a line measures keeps its own colour; raw and per-seed lines are not listed; a band says what it is', () => {
+  it('what a line measures in its own colour is a colour entry; raw and per-seed lines are not listed; a band says what it is', () => {
     const series = [
       line('reward · A (raw)', { raw: true, role: 'raw' }),
       line('reward · A', { color: '#e4572e' }),
@@ -20,10 +20,10 @@ describe('legend keys', () => {
       line('seed 1 · reward · A', { raw: true, role: 'seed' }),
     ];
     const keys = legendKeys(series, styles, [{ fill: 'rgba(0,0,0,0.2)', label: 'hacking gap' }]);
-    expect(keys.colors).toEqual([]);
-    expect(keys.styles.map((e) => e.label)).toEqual(['member A', 'reward', 'held-out pass@1', 'hacking gap']);
-    expect(keys.styles[2]).toMatchObject({ color: '#0a8a1c', points: true });
-    expect(keys.styles[3]).toMatchObject({ band: true });
+    expect(keys.colors.map((e) => e.label)).toEqual(['reward', 'held-out pass@1']);
+    expect(keys.colors[1]).toMatchObject({ color: '#0a8a1c', points: true });
+    expect(keys.styles.map((e) => e.label)).toEqual(['member A', 'hacking gap']);
+    expect(keys.styles[1]).toMatchObject({ band: true });
   });
   it('a compare layer is one dashed entry, whatever it draws; a seed mean counts as its line', () => {
     const series = [

@@ -1,9 +1,9 @@
 /**
- * A chart's legend as two short keys (issue 23, "legends that work"): one for the arm colours, one
- * for the line styles (member A solid, B dashed, a reference run, the seeds' band, what a green
- * line measures). A line "self · A" is the arm self in member A's style, so 3 arms x 2 members
- * need 3 + 2 entries, not 6. Pure: derived from the lines a chart draws (chartModel.ts) and the
- * run's colours and dashes (useRunView).
+ * A chart's legend as two short keys (issue 23, "legends that work"): one for what the colours
+ * mean (the arms, or what a line measures: green is what is correct), one for the line styles
+ * (member A solid, B dashed, a reference run, the seeds' band, an ensemble). A line "self · A" is
+ * the arm self in member A's style, so 3 arms x 2 members need 3 + 2 entries, not 6. Pure: derived
+ * from the lines a chart draws (chartModel.ts) and the run's colours and dashes (useRunView).
  */
 import type { DrawnSeries } from './chartModel';
 import type { Styles } from './seriesDefs';
@@ -56,7 +56,9 @@ export function legendKeys(series: readonly DrawnSeries[], styles: Styles, bands
     if (rest.length) {
       const kind = rest.join(SEPARATOR);
       const named = /^[^\s]+–[^\s]+$/.test(kind) ? `pair ${kind}` : kind;
-      add(out.styles, { label: named, color: arm ? INK : s.color, dash: member ? [] : (s.dash ?? []), width: s.width ?? (s.reference ? 1 : 2), points: s.points });
+      const entry = { label: named, color: arm ? INK : s.color, dash: member ? [] : (s.dash ?? []), width: s.width ?? (s.reference ? 1 : 2), points: s.points };
+      // A measure in its own colour ("correct (batch)" in green) belongs to the colours; one drawn in its arm's colour, to the styles.
+      add(arm ? out.styles : out.colors, entry);
     }
   }
   for (const b of bands) if (b.label) add(out.styles, { label: b.label, color: b.fill, dash: [], width: 0, band: true });

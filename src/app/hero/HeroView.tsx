@@ -42,7 +42,7 @@ export const DETAIL_LINKS: readonly [string, string][] = [
 
 /** The hero charts' height: large, yet the whole view fits the first screen of a 1280x720 window. */
 export function heroChartHeight(viewportHeight: number, presenter: boolean): number {
-  const h = viewportHeight * (presenter ? 0.34 : 0.4) - 20;
+  const h = viewportHeight * (presenter ? 0.38 : 0.4) - 20;
   return Math.round(Math.max(150, Math.min(360, h)));
 }
 

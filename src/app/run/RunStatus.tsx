@@ -11,6 +11,7 @@ import { backendFromUrl } from '../trainingWorker';
 import { CohortSummary } from './CohortSummary';
 import { ExportTrlButton } from './ExportTrlButton';
 import { runProgress } from './runProgress';
+import { bannerText } from './Notices';
 
 function phaseText(run: RunState): string {
   // Whatever the worker says of the phase: the run cannot go on from poisoned weights.
@@ -76,7 +77,7 @@ function RunProgressBar({ run, measuring }: { run: RunState; measuring: boolean 
   if (!p) return null;
   const left = p.leftMs == null ? (p.fraction == null || p.fraction >= 1 ? '' : ' · estimating time left') : p.leftMs > 0 ? ` · about ${fmtDuration(p.leftMs)} left` : '';
   return (
-    <span className="status-item run-progress" data-testid="run-progress" data-stage={p.stage} data-left-ms={p.leftMs ?? ''}>
+    <span className="status-item run-progress" data-testid="run-bar-progress" data-stage={p.stage} data-left-ms={p.leftMs ?? ''}>
       <progress
         max={1}
         {...(p.fraction == null ? {} : { value: p.fraction })}
@@ -127,6 +128,12 @@ export function RunStatus() {
           <span className="status-item sub" data-testid="rl-step" data-step={run.step ?? 0} data-received={run.stepsReceived} data-last-metrics={lastMetrics ?? undefined}>
             {fmtRate(rate.stepsPerSec, 'steps/s')} · {fmtRate(rate.tokensPerSec, 'tok/s')} (compute time of the last steps)
           </span>
+          {report && bannerText(report, backendFromUrl()) && (
+            // Why this backend (forced, or WebGPU unavailable): a figure for the Details, not a banner over the charts.
+            <span role="status" className="status-item sub" data-testid="backend-banner">
+              {bannerText(report, backendFromUrl())}
+            </span>
+          )}
           <BackendChoice engine={engine} />
           {probe && (
             <span className="status-item sub" data-testid={probe.ok ? 'probe-result' : 'probe-error'} title="A one-step training probe run when the backend was chosen">
