@@ -18,6 +18,7 @@
  *   data-marker-label  its label, as drawn
  *   data-legend     the labels of the lines the legend keys cover (every drawn line but the faint
  *                   raw and per-seed ones), joined by '|'
+ *   data-draws      redraws with new data since the instance was made (a folded chart has none)
  *   data-plot-width, data-plot-height, data-label-font, data-x-label, data-y-label
  *                   the plot area (CSS px) and the axis labels with their font, for the layout check
  *
@@ -236,7 +237,11 @@ export function UPlotChart(props: ChartProps) {
     plot.current = u;
     instances.current += 1;
     el.dataset.instances = String(instances.current);
-    job.draw = () => u.batch(() => u.setData(dataRef.current));
+    let draws = 0;
+    job.draw = () => {
+      u.batch(() => u.setData(dataRef.current));
+      el.dataset.draws = String(++draws);
+    };
     // What the layout checks measure (e2e/layout.spec.ts: an axis label longer than its side is cut).
     const plotBox = () => {
       const dpr = devicePixelRatio || 1;

@@ -16,6 +16,7 @@ import { useLab } from '../store';
 import type { RunSeries } from '../store/series';
 import { HERO_LABELS, ceilingArm, heroArms, heroLines } from './heroLines';
 import { HeroStart } from './HeroStart';
+import { HeroRestored } from './HeroRestored';
 import { openPanel } from './openPanel';
 import { ClaimSentences } from '../run/ClaimSentences';
 import { GlossaryTerm } from '../GlossaryTerm';
@@ -129,6 +130,7 @@ export function HeroView() {
         </p>
       </div>
       <HeroStart />
+      <HeroRestored />
       <div className="hero-charts" style={{ ['--hero-cols' as string]: String(arms.length) }}>
         {arms.map((a) => (
           <HeroChart key={a.id} armId={a.id} scheme={a.scheme} oracleId={oracleId} height={height} />
