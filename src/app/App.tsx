@@ -2,7 +2,7 @@
  * Cohort Lab: the experiment on the left, the run bar on top, the five panels on the right.
  * The page talks to the training worker only through trainingWorker.ts (protocol.ts).
  */
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import './styles.css';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Glossary } from './Glossary';
@@ -42,7 +42,9 @@ export function App() {
   useEffect(() => startClassroom(), []);
   useEffect(() => connectTrainingWorker(backendFromUrl()), []);
   useEffect(() => startMainThreadWatch(), []);
-  useEffect(() => {
+  // A layout effect: it runs before the charts' effects, which read --ink and --grid for the new
+  // theme when they are re-created (in a plain effect they read the old one: invisible axes in dark).
+  useLayoutEffect(() => {
     const root = document.documentElement;
     root.dataset.theme = theme;
     root.classList.toggle('presenter', presenter);
