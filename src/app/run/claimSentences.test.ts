@@ -30,7 +30,7 @@ describe('claim sentences', () => {
   it('says what this seed showed, computed from its numbers, next to the 8-seed result', () => {
     const s = claimSentences(seed1, 'collapse');
     expect(s.map((x) => x.id)).toEqual(['a', 'b', 'learns', 'oracle']);
-    expect(s[0].thisSeed).toBe("self's held-out pass@1 started at 0.46 and fell to 0.34 (−0.12): it collapsed.");
+    expect(s[0].thisSeed).toBe("self's held-out pass@1 went from 0.46 to 0.34 (−0.12): it ended below its start.");
     expect(s[0].held).toBe(true);
     expect(s[1].thisSeed).toBe('peer ended level with self (0.34 against 0.34).');
     expect(s[1].held).toBe(false);
@@ -41,9 +41,16 @@ describe('claim sentences', () => {
 
   it('another seed reads differently: nothing about the outcome is fixed', () => {
     const s = claimSentences(summary({ oracle: [0.6, 0.6], self: [0.5, 0.5], peer: [0.55, 0.55] }), 'collapse');
-    expect(s[0].thisSeed).toBe("self's held-out pass@1 started at 0.46 and rose to 0.50 (+0.04): it did not collapse.");
+    expect(s[0].thisSeed).toBe("self's held-out pass@1 went from 0.46 to 0.50 (+0.04): it ended above its start.");
     expect(s[1].thisSeed).toBe('peer ended above self (0.55 against 0.50).');
     expect(s[1].held).toBe(true);
+  });
+
+  it('a difference that 2 decimals would print as equal is shown with 3', () => {
+    // 0.444 against 0.437: above by 0.007 (not a tie), both 0.44 at 2 decimals.
+    const s = claimSentences(summary({ oracle: [0.444, 0.444], self: [0.4, 0.4], peer: [0.437, 0.437] }), 'quick');
+    expect(s[3].thisSeed).toBe('oracle ended above peer (0.444 against 0.437).');
+    expect(s[3].overSeeds).toBeNull(); // quick has no 8-seed claims quoted
   });
 
   it('an edited experiment gets no 8-seed figure; a run without a self arm no claim that needs one', () => {

@@ -18,7 +18,11 @@ export interface ClaimSentence {
   overSeeds: string | null;
 }
 
-const f2 = (v: number) => v.toFixed(2);
+/** Two numbers as compared: 2 decimals, or 3 where 2 would print a real difference as equal. */
+function pair(a: number, b: number): [string, string] {
+  const d = a.toFixed(2) === b.toFixed(2) && Math.abs(a - b) >= CLAIM_TIE ? 3 : 2;
+  return [a.toFixed(d), b.toFixed(d)];
+}
 const signed = (v: number) => (Math.abs(v) < 0.005 ? '0.00' : `${v > 0 ? '+' : '−'}${Math.abs(v).toFixed(2)}`);
 
 /** "above", "level with" or "below", by the claims' tie. */
@@ -30,17 +34,23 @@ function thisSeed(id: SeedClaimId, run: RunSummary, diff: number): string {
   const p = (arm: string) => armPassAt1(run, arm) ?? { start: NaN, end: NaN };
   switch (id) {
     case 'a': {
-      const s = p('self');
-      const moved = Math.abs(diff) < CLAIM_TIE ? 'held level at' : diff > 0 ? 'fell to' : 'rose to';
-      const verdict = diff >= CLAIM_TIE ? 'it collapsed' : 'it did not collapse';
-      return `self's held-out pass@1 started at ${f2(s.start)} and ${moved} ${f2(s.end)} (${signed(-diff)}): ${verdict}.`;
+      // The claim is "end below start" (claims.ts), not the scoreboard's collapse rule: say that.
+      const [start, end] = pair(p('self').start, p('self').end);
+      const moved = Math.abs(diff) < CLAIM_TIE ? 'stayed level' : diff > 0 ? 'ended below its start' : 'ended above its start';
+      return `self's held-out pass@1 went from ${start} to ${end} (${signed(-diff)}): it ${moved}.`;
     }
-    case 'b':
-      return `peer ended ${relation(diff)} self (${f2(p('peer').end)} against ${f2(p('self').end)}).`;
-    case 'learns':
-      return `peer ended ${relation(diff)} its start (${f2(p('peer').start)} to ${f2(p('peer').end)}).`;
-    case 'oracle':
-      return `oracle ended ${relation(diff)} peer (${f2(p('oracle').end)} against ${f2(p('peer').end)}).`;
+    case 'b': {
+      const [peer, self] = pair(p('peer').end, p('self').end);
+      return `peer ended ${relation(diff)} self (${peer} against ${self}).`;
+    }
+    case 'learns': {
+      const [start, end] = pair(p('peer').start, p('peer').end);
+      return `peer ended ${relation(diff)} its start (${start} to ${end}).`;
+    }
+    case 'oracle': {
+      const [oracle, peer] = pair(p('oracle').end, p('peer').end);
+      return `oracle ended ${relation(diff)} peer (${oracle} against ${peer}).`;
+    }
   }
 }
 
