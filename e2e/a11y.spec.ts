@@ -59,7 +59,7 @@ test('axe: fresh page, during and after a short run, dark theme, shortcuts dialo
 test('keyboard: Tab reaches every kind of control, each with a visible focus ring, and Enter operates it', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.open('?backend=wasm');
-  const wanted = ['smoothing', 'theme-toggle', 'shortcuts-button', 'start', 'speed', 'report-png', 'preset-select', 'chart-pseudo-table-toggle', 'chart-pseudo-png'];
+  const wanted = ['smoothing', 'theme-toggle', 'shortcuts-button', 'start', 'speed', 'report-png', 'preset-select', 'chart-pass1-table-toggle', 'chart-pass1-png', 'hero-start-button', 'toggle-pseudo', 'run-details-toggle'];
   const reached = new Map<string, string>();
   for (let i = 0; i < 400 && reached.size < wanted.length; i++) {
     await page.keyboard.press('Tab');
@@ -77,7 +77,12 @@ test('keyboard: Tab reaches every kind of control, each with a visible focus rin
   }
   expect([...reached.keys()].sort()).toEqual([...wanted].sort());
   // Operable: Enter on a focused toggle works like a click.
-  await page.getByTestId('chart-pseudo-table-toggle').focus();
+  await page.getByTestId('chart-pass1-table-toggle').focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('chart-pseudo-table')).toBeVisible();
+  await expect(page.getByTestId('chart-pass1-table')).toBeVisible();
+  // A folded panel unfolds from the keyboard too.
+  await page.getByTestId('toggle-pseudo').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('panel-pseudo')).toHaveAttribute('data-open', 'true');
+  await expect(page.getByTestId('chart-pseudo')).toBeVisible();
 });

@@ -79,6 +79,7 @@ test('a run whose loss becomes NaN: the explanation as text, a marker on every c
   }
 
   // No chart table holds a NaN or an infinity, nor a row for the step that blew up.
+  for (const panel of ['pseudo', 'disagreement']) await lab.unfold(panel); // folded by default
   const toggles = page.locator('[data-testid$="-table-toggle"]');
   const ids = await toggles.evaluateAll((els) => els.map((e) => (e.getAttribute('data-testid') ?? '').replace(/-table-toggle$/, '')));
   expect(ids.length).toBeGreaterThanOrEqual(6);

@@ -20,12 +20,15 @@ async function shownRun(page: Page) {
   const lab = new LabPage(page);
   const points: Record<string, number> = {};
   for (const id of CHARTS) points[id] = await lab.points(id);
+  // The kappa grid and the rollouts are in panels folded by default; the base figures in the run bar's Details.
+  await lab.unfold('disagreement');
+  await lab.unfold('inspector');
   return {
     phase: (await lab.phase.innerText()).trim(),
     lastMetrics: JSON.parse((await lab.stepCounter.getAttribute('data-last-metrics')) ?? 'null'),
     points,
-    basePass: await page.getByTestId('base-pass-A').innerText(),
-    baseMaj: await page.getByTestId('base-maj-B').innerText(),
+    basePass: await page.getByTestId('base-pass-A').textContent(),
+    baseMaj: await page.getByTestId('base-maj-B').textContent(),
     kappa: (await page.getByTestId('kappa-grid').innerText()).trim(),
     inspector: (await page.getByTestId('inspector').innerText()).trim(),
   };
@@ -95,9 +98,12 @@ test('a trained run exported, reloaded and opened with the file picker shows the
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('export-panel')).toHaveCount(0);
 
-  // A fresh page on another experiment, then the file.
+  // A fresh page on another experiment, then the file. (A reload shows the last run again, issue
+  // 23: Reset clears it.)
   await page.reload();
   await expect(lab.backendStatus).toHaveText('Backend: wasm', { timeout: 90_000 });
+  await expect(page.getByTestId('hero-restored')).toBeVisible({ timeout: 90_000 });
+  await lab.button('reset').click();
   await lab.choosePreset('collapse');
   await expect(lab.phase).toHaveAttribute('data-phase', 'idle');
   await pickFile(page, path);

@@ -54,6 +54,10 @@ test('scoreboard equals the charts; smoothing, tables, compare layers and PNG ex
   await page.getByTestId('reference-toggle').uncheck();
   await expect(page.getByTestId('reference-bar')).toHaveAttribute('data-layer', 'off');
 
+  // Raw lines first (smoothing is on by default; this test turns it on below).
+  await page.getByTestId('smoothing').fill('0');
+  await expect(page.getByTestId('smoothing-value')).toHaveText('off');
+
   // Before the run: one line per arm, no numbers yet.
   for (const arm of ARMS) await expect(page.getByTestId(`score-${arm}-now`)).toHaveText('—');
   await lab.button('start').click();

@@ -29,10 +29,11 @@ export async function waitForProbe(page: Page, timeout = 75_000): Promise<ProbeV
   await page
     .locator('[data-testid="probe-result"], [data-testid="probe-error"]')
     .first()
-    .waitFor({ state: 'visible', timeout });
+    .waitFor({ state: 'attached', timeout }); // in the run bar's folded Details
   const text = async (id: string) => {
     const l = page.getByTestId(id);
-    return (await l.count()) ? (await l.first().innerText()).trim() : null;
+    // textContent: the probe and the backend's reason are in the run bar's folded Details.
+    return (await l.count()) ? ((await l.first().textContent()) ?? '').trim() : null;
   };
   return {
     status: (await text('backend-status')) ?? '',

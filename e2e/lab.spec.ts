@@ -63,6 +63,7 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, a lost
   expect(await lab.instances('chart-pseudo')).toBe(instances);
 
   // Inspector: each member's G = 4 completions, with votes and rewards.
+  await lab.unfold('inspector'); // folded by default
   const inspector = page.getByTestId('inspector');
   await expect(inspector).toHaveAttribute('data-step', String(k + 1));
   await expect(inspector.getByTestId('completion-row')).toHaveCount(8);
@@ -148,6 +149,7 @@ test('editing the cohort and the arms changes what runs and what is drawn', asyn
   await expect(page.getByTestId('chart-collapse-oracle')).toHaveCount(0);
   await expect(page.getByTestId('chart-collapse-entropy')).toHaveCount(1);
   for (const id of CHARTS) expect(await lab.points(id), id).toBeGreaterThan(0);
+  await lab.unfold('inspector'); // folded by default
   await expect(page.getByTestId('rollouts-C')).toBeVisible();
   await expect(page.getByTestId('rollouts-B')).toHaveCount(0);
 

@@ -20,6 +20,7 @@ test('quick preset: mechanism charts per vote arm and the untrained pair baselin
   await lab.choosePreset('quick');
   await lab.button('start').click();
   await lab.waitForPhase('done', 100_000);
+  await lab.unfold('pseudo'); // folded by default
 
   for (const arm of ['oracle', 'self', 'peer']) {
     await expect(page.getByTestId(`mechanism-${arm}`)).toBeVisible();
@@ -53,6 +54,7 @@ test('intrinsic rewards: no hacking-gap band and no mechanism charts, said in wo
   await expect(lab.button('start')).toBeEnabled();
   await lab.button('start').click();
   await lab.waitForPhase('done', 100_000);
+  await lab.unfold('pseudo'); // folded by default
 
   for (const arm of ['entropy', 'certainty']) {
     expect(await lab.points(`chart-collapse-${arm}`), arm).toBeGreaterThan(0);

@@ -24,7 +24,7 @@ test('a preset starts from its shipped warm start; a custom spec trains once, th
   await lab.button('start').click();
   await expect(page.getByTestId('base-source-A')).toHaveText('trained in this run', { timeout: 120_000 });
   await lab.waitForPhase('done');
-  const trained = await page.getByTestId('base-pass-A').innerText();
+  const trained = (await page.getByTestId('base-pass-A').textContent()) ?? ''; // in the run bar's folded Details
 
   await lab.button('reset').click();
   await expect(lab.phase).toHaveAttribute('data-phase', 'idle');

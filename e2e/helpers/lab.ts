@@ -104,11 +104,26 @@ export class LabPage {
     return s ? s.split('|') : [];
   }
 
-  /** The labels uPlot drew in a chart's legend (not the hidden entries of raw lines under smoothed ones). */
+  /**
+   * The lines a chart's legend keys stand for (every drawn line but the faint raw and per-seed
+   * ones): its data-legend. The keys themselves (arm colours, line styles) are `legendKeys`.
+   */
   async legend(testId: string): Promise<string[]> {
-    const figure = this.chart(testId);
-    const labels = await figure.locator('.u-legend .u-series:not(.u-raw) .u-label').allTextContents();
-    return labels.filter((l) => l !== 'RL step');
+    const s = (await this.chart(testId).getAttribute('data-legend')) ?? '';
+    return s ? s.split('|') : [];
+  }
+
+  /** The entries of a chart's two legend keys, as shown. */
+  async legendKeys(testId: string): Promise<{ colours: string[]; lines: string[] }> {
+    const key = (name: string) => this.page.getByTestId(`${testId}-legend-${name}`).locator('.legend-entry').allTextContents();
+    return { colours: await key('colours'), lines: await key('lines') };
+  }
+
+  /** Unfold a detail panel ('pseudo', 'disagreement', 'inspector', 'glossary'; folded by default). */
+  async unfold(panel: string): Promise<void> {
+    const section = this.page.getByTestId(`panel-${panel}`);
+    if ((await section.getAttribute('data-open')) !== 'true') await this.page.getByTestId(`toggle-${panel}`).click();
+    await expect(section).toHaveAttribute('data-open', 'true');
   }
 
   async instances(testId: string): Promise<number> {

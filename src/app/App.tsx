@@ -2,7 +2,7 @@
  * Cohort Lab: the experiment on the left, the run bar on top, the five panels on the right.
  * The page talks to the training worker only through trainingWorker.ts (protocol.ts).
  */
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import './styles.css';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Glossary } from './Glossary';
@@ -19,19 +19,21 @@ import { ClassroomNotices } from './workshop/ClassroomNotices';
 import { WorkshopPanel } from './workshop/WorkshopPanel';
 import { startClassroom } from './workshop/startClassroom';
 import { ReferenceBar } from './reference/ReferenceBar';
-import { CohortSummary } from './run/CohortSummary';
 import { RunBar } from './run/RunBar';
 import { Scoreboard } from './run/Scoreboard';
 import { SeedClaims } from './run/SeedClaims';
 import { ViewControls } from './run/ViewControls';
 import { RunsList } from './runs/RunsList';
 import { useLab } from './store';
+import { HeroView } from './hero/HeroView';
+import { startMainThreadWatch } from './perf/mainThread';
 import { startShareLinks } from './shareLink';
 import { backendFromUrl, connectTrainingWorker } from './trainingWorker';
 
 export function App() {
   const theme = useLab((s) => s.ui.theme);
   const presenter = useLab((s) => s.ui.presenter);
+  const workshopOpen = useLab((s) => s.classroom.workshop != null);
 
   // The experiment a shared URL names, then the URL following every edit. First: the worker is
   // told the cohort on screen (for a backend choice remembered for it).
@@ -39,7 +41,10 @@ export function App() {
   // Classroom links (?hide=, ?workshop=1&step=N), read after the shared experiment is loaded.
   useEffect(() => startClassroom(), []);
   useEffect(() => connectTrainingWorker(backendFromUrl()), []);
-  useEffect(() => {
+  useEffect(() => startMainThreadWatch(), []);
+  // A layout effect: it runs before the charts' effects, which read --ink and --grid for the new
+  // theme when they are re-created (in a plain effect they read the old one: invisible axes in dark).
+  useLayoutEffect(() => {
     const root = document.documentElement;
     root.dataset.theme = theme;
     root.classList.toggle('presenter', presenter);
@@ -55,18 +60,23 @@ export function App() {
           </div>
           <ViewControls />
         </header>
-        <ErrorBoundary where="The workshop">
-          <WorkshopPanel />
-        </ErrorBoundary>
         <ErrorBoundary where="The run bar">
           <RunBar />
-          <CohortSummary />
           <Notices />
           <ImportNotices />
           <PwaNotices />
           <ClassroomNotices />
           <ReferenceBar />
         </ErrorBoundary>
+        {/* The phenomenon first, beside the workshop card when one is open (issue 23). */}
+        <div className={`stage${workshopOpen ? ' with-workshop' : ''}`}>
+          <ErrorBoundary where="The hero view">
+            <HeroView />
+          </ErrorBoundary>
+          <ErrorBoundary where="The workshop">
+            <WorkshopPanel />
+          </ErrorBoundary>
+        </div>
         <main className="layout">
           <aside className="side">
             <ErrorBoundary where="The experiment panel">

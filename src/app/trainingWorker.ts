@@ -1,7 +1,9 @@
 /**
  * The page's side of the worker protocol: owns the training worker, sends commands, and folds
- * the events it posts into the store. Events are batched and applied at most once per animation
- * frame, so an unthrottled run (hundreds of events a second on wasm) costs one render per frame.
+ * the events it posts into the store. Events are batched and applied in an animation frame at most
+ * every MIN_FLUSH_MS, so an unthrottled run (hundreds of events a second on wasm) costs a few React
+ * commits a second, not one per event or per frame (issue 20, item 4: the page must not take the
+ * worker's core). The time each batch costs (store, render and commit) is counted in perf/mainThread.ts.
  */
 import { cohortSignature } from '../engine/backendChoice';
 import type { ExperimentSpec } from '../core/experiment/spec';
@@ -12,10 +14,15 @@ import { useLab } from './store';
 import { recordOf, recordWorkerEvents, startRecord } from './store/liveRecord';
 import { replayRecord } from './store/record';
 import { validationOf } from './controls/validation';
+import { addStoreTime } from './perf/mainThread';
+
+/** The least time between two batches folded into the store (and so between two React commits). */
+export const MIN_FLUSH_MS = 200;
 
 let worker: Worker | null = null;
 let queue: WorkerEvent[] = [];
 let scheduled = false;
+let lastFlush = -Infinity;
 let runCounter = 0;
 let backendParam: string | null = null;
 
@@ -45,6 +52,11 @@ function flush(): void {
   if (queue.length === 0) return;
   const batch = queue;
   queue = [];
+  const t0 = performance.now();
+  lastFlush = t0;
+  const steps = batch.filter((ev) => ev.type === 'runner' && ev.event.type === 'step').length;
+  // React renders and commits a store change in a microtask queued by the change: this one runs after it.
+  queueMicrotask(() => addStoreTime(performance.now() - t0, steps));
   // A 'recovered' event cuts the batch: what came before it is folded, then the charts are rebuilt.
   let from = 0;
   batch.forEach((ev, i) => {
@@ -89,9 +101,10 @@ function showRecovered(ev: Extract<WorkerEvent, { type: 'recovered' }>): void {
 function schedule(): void {
   if (scheduled) return;
   scheduled = true;
-  // rAF pauses in background tabs; the timer keeps the store current there.
-  requestAnimationFrame(flush);
-  setTimeout(flush, 250);
+  const wait = Math.max(0, lastFlush + MIN_FLUSH_MS - performance.now());
+  // rAF pauses in background tabs; the second timer keeps the store current there.
+  setTimeout(() => requestAnimationFrame(flush), wait);
+  setTimeout(flush, wait + 250);
 }
 
 function send(cmd: WorkerCommand): void {

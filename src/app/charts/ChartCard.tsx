@@ -18,6 +18,9 @@ import { ChartTable } from './ChartTable';
 import { composeChart, downloadPng, pageColors } from './pngExport';
 import { pngFileName } from './pngLayout';
 import { UPlotChart } from './UPlotChart';
+import { ChartLegend } from './ChartLegend';
+import { legendKeys } from './legendKeys';
+import { type RedrawJob, flush } from './redrawScheduler';
 import { useRunView } from './useRunView';
 
 export interface ChartCardProps {
@@ -29,6 +32,10 @@ export interface ChartCardProps {
   axis: AxisKind;
   build: (run: RunSeries) => ChartLinesWithBands;
   height?: number;
+  /** Height as given, also in presenter type (the hero view sizes its charts to the window). */
+  exactHeight?: boolean;
+  /** Leave out the legend (the hero view has one key for its charts). */
+  noLegend?: boolean;
 }
 
 function safeLengthMax(spec: Parameters<typeof lengthAxisMax>[0]): number {
@@ -39,8 +46,8 @@ function safeLengthMax(spec: Parameters<typeof lengthAxisMax>[0]): number {
   }
 }
 
-export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, build, height }: ChartCardProps) {
-  const { series, version, spec } = useRunView();
+export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, build, height, exactHeight, noLegend }: ChartCardProps) {
+  const { series, version, spec, styles } = useRunView();
   const compare = useLab((s) => s.compare);
   const smoothing = useLab((s) => s.ui.smoothing);
   // A run stopped by a NaN or an infinity: every chart marks the step (RunState.halt).
@@ -49,6 +56,7 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
   const [showTable, setShowTable] = useState(false);
   const holder = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
+  const job = useRef<RedrawJob | null>(null);
 
   // "Run N seeds": the finished seeds as mean and band (rebuilt when a seed finishes, not every step).
   const seedResults = useLab((s) => s.seeds.results);
@@ -63,11 +71,16 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version: the series grow in place (series.ts), version says when
   }, [build, series, version, compare, smoothing, seeds, marker]);
   const note = useMemo(() => constantNote(model.live), [model]);
+  const keys = useMemo(() => legendKeys(model.series, styles, model.bands), [model, styles]);
   const lengthMax = axis === 'length' ? safeLengthMax(spec) : 0;
   const modelRef = useRef(model);
   modelRef.current = model;
 
-  const canvas = useCallback(() => holder.current?.querySelector('canvas') ?? null, []);
+  // The pixels are read (PNG, report): draw what the scheduler still holds back first.
+  const canvas = useCallback(() => {
+    if (job.current) flush(job.current);
+    return holder.current?.querySelector('canvas') ?? null;
+  }, []);
   useEffect(
     () => registerChart({ id: testId, title, element: () => figure.current, canvas, legend: () => legendEntries(modelRef.current) }),
     [testId, title, canvas],
@@ -102,7 +115,10 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
         seedLabels={model.seedLabels}
         marker={model.marker}
         holderRef={holder}
+        jobRef={job}
+        exactHeight={exactHeight}
       />
+      {!noLegend && <ChartLegend keys={keys} testId={testId} />}
       {note && (
         <p className="chart-note constant-note" data-testid={`${testId}-constant`}>
           Flat: {note}.

@@ -16,6 +16,16 @@
  *   data-drawn      every series uPlot draws (live, raw, guide, compare and seed lines)
  *   data-marker     the step of the marker drawn (a run stopped by a NaN or an infinity; '' for none)
  *   data-marker-label  its label, as drawn
+ *   data-legend     the labels of the lines the legend keys cover (every drawn line but the faint
+ *                   raw and per-seed ones), joined by '|'
+ *   data-draws      redraws with new data since the instance was made (a folded chart has none)
+ *   data-plot-width, data-plot-height, data-label-font, data-x-label, data-y-label
+ *                   the plot area (CSS px) and the axis labels with their font, for the layout check
+ *
+ * Drawing is bounded (redrawScheduler.ts): new data marks the chart dirty, and it is drawn at most
+ * every 250 ms, and only while on screen (an IntersectionObserver; folded panels are not). The
+ * legend is ChartLegend.tsx (two keys: colours and line styles); uPlot's own legend is off. Under
+ * the chart a read-out gives the values at the step under the cursor (hover, or tap).
  */
 import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
@@ -24,6 +34,7 @@ import { useLab } from '../store';
 import { countPoints, type Column } from '../store/series';
 import { type AxisKind, yRange } from './axes';
 import type { ChartMarker } from './chartModel';
+import { type RedrawJob, cancel, requestRedraw, setVisible } from './redrawScheduler';
 
 export interface SeriesDef {
   label: string;
@@ -38,6 +49,10 @@ export interface SeriesDef {
   reference?: boolean;
   /** The raw line under a smoothed one: drawn faint and left out of the legend. */
   raw?: boolean;
+  /** For the legend keys (ChartLegend.tsx): the arm whose colour it has, the member whose dash, what it measures. */
+  armId?: string;
+  memberId?: string;
+  kind?: string;
 }
 
 export interface ChartProps {
@@ -68,6 +83,25 @@ export interface ChartProps {
   marker?: ChartMarker | null;
   /** The holder element once uPlot has drawn into it (for the PNG export). */
   holderRef?: React.RefObject<HTMLDivElement | null>;
+  /** The chart's redraw job (for a flush before its pixels are read). */
+  jobRef?: React.RefObject<RedrawJob | null>;
+  /** Height as given, also in presenter type (the hero sizes itself to the window). */
+  exactHeight?: boolean;
+}
+
+/** "step 12: reward 0.81 · held-out pass@1 0.32": the values at the cursor, raw lines left out. */
+export function readoutText(u: Pick<uPlot, 'data'>, series: readonly SeriesDef[], idx: number | null | undefined, xLabel: string): string {
+  if (idx == null) return '';
+  const x = u.data[0]?.[idx];
+  if (x == null) return '';
+  const parts: string[] = [];
+  series.forEach((s, i) => {
+    if (s.raw) return;
+    const v = u.data[i + 1]?.[idx];
+    if (v == null || !Number.isFinite(v)) return;
+    parts.push(`${s.label} ${Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)}`);
+  });
+  return parts.length ? `${xLabel} ${x}: ${parts.join(' · ')}` : `${xLabel} ${x}: no value here`;
 }
 
 /** The marker's dashed line over the plot area and its label beside it, on the chart's canvas. */
@@ -95,21 +129,42 @@ function drawMarker(u: uPlot, marker: ChartMarker, color: string, fontPx: number
   ctx.restore();
 }
 
+/**
+ * The largest font size, at most `fontPx`, at which an axis label fits along its side of the plot
+ * (uPlot draws it centred there; a longer one is cut, issue 23). `widthAt1px`: its width at 1 px.
+ */
+export function fitFontPx(widthAt1px: number, fontPx: number, available: number, minPx = 9): number {
+  if (widthAt1px <= 0 || widthAt1px * fontPx <= available) return fontPx;
+  return Math.max(minPx, Math.floor(available / widthAt1px));
+}
+
+function labelWidthAt1px(label: string, weightFamily: string): number {
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return 0;
+  ctx.font = `600 100px ${weightFamily}`;
+  return ctx.measureText(label).width / 100;
+}
+
 function cssVar(el: Element, name: string, fallback: string): string {
   return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
 }
 
 export function UPlotChart(props: ChartProps) {
-  const { testId, xLabel, yLabel, series, x, ys, version, axis, lengthMax = 0, bands, height = 220, live, liveSteps, compareLabels = [], seeds = 0, seedLabels = [], marker = null } = props;
+  const { testId, xLabel, yLabel, series, x, ys, version, axis, lengthMax = 0, bands, height = 220, live, liveSteps, compareLabels = [], seeds = 0, seedLabels = [], marker = null, exactHeight = false } = props;
   const ownHolder = useRef<HTMLDivElement>(null);
   const holder = props.holderRef ?? ownHolder;
+  const readout = useRef<HTMLParagraphElement>(null);
   const plot = useRef<uPlot | null>(null);
+  const ownJob = useRef<RedrawJob | null>(null);
+  const jobRef = props.jobRef ?? ownJob;
+  if (!jobRef.current) jobRef.current = { visible: false, dirty: false, draw: () => {} };
+  const job = jobRef.current;
   const instances = useRef(0);
   const theme = useLab((s) => s.ui.theme);
   const presenter = useLab((s) => s.ui.presenter);
   const shapeKey = useMemo(
-    () => JSON.stringify({ series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker }),
-    [series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker],
+    () => JSON.stringify({ series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker, exactHeight }),
+    [series, axis, lengthMax, bands, theme, presenter, height, xLabel, yLabel, marker, exactHeight],
   );
   const data = useMemo(() => [x, ...ys] as uPlot.AlignedData, [x, ys]);
   const dataRef = useRef(data);
@@ -123,30 +178,36 @@ export function UPlotChart(props: ChartProps) {
     const grid = cssVar(el, '--grid', 'rgba(0,0,0,0.08)');
     const fontPx = presenter ? 16 : 12;
     const font = `${fontPx}px system-ui, sans-serif`;
-    const labelFont = `600 ${fontPx}px system-ui, sans-serif`;
-    const axisOpts = (label: string): uPlot.Axis => ({
+    const chartHeight = presenter && !exactHeight ? height * 1.3 : height;
+    const axisSize = presenter ? 56 : 44;
+    // The y label runs along the plot's height: smaller type where it would not fit (no cut labels).
+    // (uPlot's padding and the x axis take a few px more than their sizes: kept on the safe side)
+    const plotHeight = chartHeight - axisSize - (fontPx + 10) - 24;
+    const yLabelPx = fitFontPx(labelWidthAt1px(yLabel, 'system-ui, sans-serif'), fontPx, plotHeight);
+    const labelFont = `600 ${yLabelPx}px system-ui, sans-serif`;
+    const axisOpts = (label: string, px: number): uPlot.Axis => ({
       label,
       stroke: ink,
       font,
-      labelFont,
+      labelFont: `600 ${px}px system-ui, sans-serif`,
       labelSize: fontPx + 10,
-      size: presenter ? 56 : 44,
+      size: axisSize,
       grid: { stroke: grid, width: 1 },
       ticks: { stroke: grid, width: 1 },
     });
     const widthScale = presenter ? 1.6 : 1;
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
-      height: presenter ? height * 1.3 : height,
+      height: chartHeight,
       scales: {
         x: { time: false },
         y: { range: (_u, min, max) => yRange(axis, min, max, lengthMax) },
       },
       // Steps are whole numbers: no 1.5 on the x axis.
-      axes: [{ ...axisOpts(xLabel), incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000] }, axisOpts(yLabel)],
-      // Labels only: live values under the cursor would make the legend jump while steps arrive.
-      legend: { show: true, live: false },
-      cursor: { drag: { x: false, y: false } },
+      axes: [{ ...axisOpts(xLabel, fontPx), incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000] }, axisOpts(yLabel, yLabelPx)],
+      // The legend is ChartLegend (colour and line-style keys); values under the cursor go to the read-out.
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false }, points: { size: 8 * widthScale } },
       series: [
         { label: xLabel },
         ...series.map(
@@ -163,31 +224,78 @@ export function UPlotChart(props: ChartProps) {
         ),
       ],
       bands: bands?.map((b) => ({ series: [b.upper + 1, b.lower + 1] as [number, number], fill: b.fill })),
-      hooks: marker ? { draw: [(u: uPlot) => drawMarker(u, marker, cssVar(el, '--error-ink', '#9b1c1c'), fontPx)] } : undefined,
+      hooks: {
+        ...(marker ? { draw: [(u: uPlot) => drawMarker(u, marker, cssVar(el, '--error-ink', '#9b1c1c'), fontPx)] } : {}),
+        setCursor: [
+          (u: uPlot) => {
+            if (readout.current) readout.current.textContent = readoutText(u, series, u.cursor.idx, xLabel);
+          },
+        ],
+      },
     };
     const u = new uPlot(opts, dataRef.current, el);
     plot.current = u;
     instances.current += 1;
     el.dataset.instances = String(instances.current);
+    let draws = 0;
+    job.draw = () => {
+      u.batch(() => u.setData(dataRef.current));
+      el.dataset.draws = String(++draws);
+    };
+    // What the layout checks measure (e2e/layout.spec.ts: an axis label longer than its side is cut).
+    const plotBox = () => {
+      const dpr = devicePixelRatio || 1;
+      el.dataset.plotWidth = String(Math.round(u.bbox.width / dpr));
+      el.dataset.plotHeight = String(Math.round(u.bbox.height / dpr));
+    };
+    plotBox();
+    el.dataset.labelFont = labelFont;
+    el.dataset.xLabelFont = `600 ${fontPx}px system-ui, sans-serif`;
+    el.dataset.xLabel = xLabel;
+    el.dataset.yLabel = yLabel;
+    job.dirty = false;
+    // A tap puts the cursor where it landed (touch screens have no hover).
+    const onTap = (e: PointerEvent) => {
+      if (e.pointerType !== 'mouse') u.setCursor({ left: e.offsetX, top: e.offsetY });
+    };
+    u.over.addEventListener('pointerdown', onTap);
     const ro = new ResizeObserver(() => {
       const w = Math.max(200, el.clientWidth);
       if (Math.abs(w - u.width) > 1) u.setSize({ width: w, height: u.height });
+      plotBox();
     });
     ro.observe(el);
     return () => {
       ro.disconnect();
+      u.over.removeEventListener('pointerdown', onTap);
       u.destroy();
       plot.current = null;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt on a new shape only; data reaches it through the next effect
   }, [shapeKey]);
 
-  // Feed new data to the existing instance.
+  // Only what can be seen is drawn: off screen or folded, the chart waits (redrawScheduler.ts).
   useEffect(() => {
-    plot.current?.setData(data);
-  }, [data, version]);
+    const el = holder.current;
+    if (!el || typeof IntersectionObserver === 'undefined') {
+      setVisible(job, true);
+      return;
+    }
+    const io = new IntersectionObserver((entries) => setVisible(job, entries.some((e) => e.isIntersecting)), { rootMargin: '200px 0px' });
+    io.observe(el);
+    return () => {
+      io.disconnect();
+      cancel(job);
+    };
+  }, [holder, job]);
+
+  // New data: the existing instance redraws at the scheduler's pace.
+  useEffect(() => {
+    if (plot.current) requestRedraw(job);
+  }, [data, version, job]);
 
   return (
+    <>
     <div
       ref={holder}
       className="chart-canvas"
@@ -203,6 +311,9 @@ export function UPlotChart(props: ChartProps) {
       data-drawn={series.length}
       data-marker={marker?.step ?? ''}
       data-marker-label={marker?.label ?? ''}
+      data-legend={series.filter((s) => !s.raw).map((s) => s.label).join('|')}
     />
+    <p className="chart-readout" ref={readout} data-testid={`${testId}-readout`} />
+    </>
   );
 }

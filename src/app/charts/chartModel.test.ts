@@ -155,7 +155,7 @@ describe('buildChartModel with several seeds', () => {
     ]);
     expect(m.seeds).toBe(2);
     expect(m.seedLabels).toEqual(['mean of 2 seeds · self · A']);
-    expect(m.bands).toEqual([{ upper: 3, lower: 4, fill: 'rgba(228, 87, 46, 0.16)' }]);
+    expect(m.bands).toEqual([{ upper: 3, lower: 4, fill: 'rgba(228, 87, 46, 0.1)', label: 'min–max over 2 seeds' }]);
     expect(m.x).toEqual([1, 2, 3, 4]);
     expect(m.ys[3]).toEqual([0.6, 0.6, 0.6, 0.6]);
     expect(m.ys[4]).toEqual([0.2, 0.2, 0.2, 0.6]);

@@ -26,6 +26,8 @@ export interface Band {
   upper: number;
   lower: number;
   fill: string;
+  /** What the shaded area means, for the legend ("hacking gap", "min–max over 3 seeds"). */
+  label?: string;
 }
 
 /** A chart's lines, with the shaded bands some charts draw between two of them. */
@@ -44,6 +46,8 @@ export type SeriesRole = 'data' | 'raw' | 'reference' | 'compare' | 'seed' | 'se
 
 export interface DrawnSeries extends SeriesDef {
   role: SeriesRole;
+  /** The compare layer a 'compare' line belongs to. */
+  layer?: string;
 }
 
 export interface TableColumn {
@@ -82,6 +86,11 @@ export interface ChartModel {
 /** "mean of 3 seeds" (the legend's prefix of a seed-mean line). */
 export function seedMeanLabel(seeds: number, label: string): string {
   return `mean of ${seeds} seed${seeds === 1 ? '' : 's'} · ${label}`;
+}
+
+/** The legend's name of the shaded range of several seeds (issue 23: say what a band is). */
+export function seedBandLabel(seeds: number): string {
+  return `min–max over ${seeds} seeds`;
 }
 
 /** Dash of every compare line: short and even, unlike any member dash. */
@@ -131,7 +140,7 @@ export function buildChartModel(
       const col = onX(layer.x, layer.lines.ys[i]);
       const smooth = smoothable(s, smoothing);
       const drawn = smooth ? emaSmooth(col, smoothing) : col;
-      out.series.push({ ...s, label, color: lighter(s.color), dash: COMPARE_DASH, width: 1.5, role: 'compare' });
+      out.series.push({ ...s, label, color: lighter(s.color), dash: COMPARE_DASH, width: 1.5, role: 'compare', layer: layer.label });
       out.ys.push(drawn);
       out.compareLabels.push(label);
       out.table.push({ label, col });
@@ -149,13 +158,14 @@ export function buildChartModel(
         out.ys.push(onX(seeds.x, col));
       });
       const label = seedMeanLabel(seeds.seeds, s.label);
-      const edge = { ...s, color: 'rgba(0, 0, 0, 0)', width: 0, points: false, raw: true, role: 'seed-band' as const };
+      // Each band outlined in its line's colour and filled faintly, so the arms' bands stay apart.
+      const edge = { ...s, color: withAlpha(s.color, 0.45), width: 0.75, dash: [], points: false, raw: true, role: 'seed-band' as const };
       const upper = out.series.length;
       out.series.push({ ...edge, label: `${label} (max)` });
       out.ys.push(drawn(onX(seeds.x, line.max)));
       out.series.push({ ...edge, label: `${label} (min)` });
       out.ys.push(drawn(onX(seeds.x, line.min)));
-      out.bands.push({ upper, lower: upper + 1, fill: withAlpha(s.color, 0.16) });
+      out.bands.push({ upper, lower: upper + 1, fill: withAlpha(s.color, 0.1), label: seedBandLabel(seeds.seeds) });
       const mean = onX(seeds.x, line.mean);
       out.series.push({ ...s, label, width: 3, role: 'seed-mean' });
       out.ys.push(drawn(mean));

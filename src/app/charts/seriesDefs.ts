@@ -126,7 +126,7 @@ export function isIntrinsic(scheme: ArmSeries['scheme']): boolean {
 
 export interface CollapseLines extends ChartLines {
   /** Shaded bands between two series (indices into `series`). */
-  bands: { upper: number; lower: number; fill: string }[];
+  bands: { upper: number; lower: number; fill: string; label?: string }[];
 }
 
 /**
@@ -150,7 +150,7 @@ export function armCollapseLines(arm: ArmSeries, styles: Styles): CollapseLines 
     out.ys.push(m.oracleReward);
     out.series.push({ label: `held-out pass@1 · ${id}`, color: TRUTH_COLOR, dash, width: 2.5, points: true, spanGaps: true });
     out.ys.push(m.evalPassAt1);
-    if (gap) out.bands.push({ upper: reward, lower: correct, fill: withAlpha(color, 0.22) });
+    if (gap) out.bands.push({ upper: reward, lower: correct, fill: withAlpha(color, 0.22), label: 'hacking gap' });
   }
   return out;
 }

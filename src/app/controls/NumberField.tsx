@@ -19,14 +19,20 @@ export function NumberField({ knob, path, value, onChange, compact }: { knob: Kn
   }, [value]);
   const { problems } = useDraftValidation();
   const invalid = problemsExactly(problems, path).length > 0;
+  // The help was a hover-only tooltip: now a "?" button shows it (touch, keyboard), and the input
+  // is described by it for screen readers (issue 23, item 5).
+  const [helpOpen, setHelpOpen] = useState(false);
+  const helpId = `${id}-help`;
   return (
     <div className={`field${compact ? ' field-compact' : ''}`}>
-      <label htmlFor={id} title={knobTitle(knob)}>
-        {knob.label}
-        <span className="help" aria-hidden="true">
+      <span className="field-label-row">
+        <label htmlFor={id} title={knobTitle(knob)}>
+          {knob.label}
+        </label>
+        <button type="button" className="help" aria-expanded={helpOpen} aria-controls={helpId} aria-label={`What is ${knob.label}?`} onClick={() => setHelpOpen(!helpOpen)}>
           ?
-        </span>
-      </label>
+        </button>
+      </span>
       <input
         id={id}
         type="number"
@@ -37,7 +43,7 @@ export function NumberField({ knob, path, value, onChange, compact }: { knob: Kn
         step={knob.step}
         title={knobTitle(knob)}
         aria-invalid={invalid}
-        aria-describedby={invalid ? `${id}-problem` : undefined}
+        aria-describedby={invalid ? `${helpId} ${id}-problem` : helpId}
         data-testid={`field-${path}`}
         onChange={(e) => {
           setText(e.target.value);
@@ -45,6 +51,9 @@ export function NumberField({ knob, path, value, onChange, compact }: { knob: Kn
           onChange(v);
         }}
       />
+      <span id={helpId} className={helpOpen ? 'field-help' : 'sr-only'}>
+        {knobTitle(knob)}
+      </span>
       <FieldProblems path={path} id={`${id}-problem`} />
     </div>
   );

@@ -4,6 +4,7 @@ import { baseLines, concat, ensembleLines, memberLines, untrainedPairLines } fro
 import { useRunView } from '../charts/useRunView';
 import type { RunSeries } from '../store/series';
 import { Panel } from './Panel';
+import { GlossaryTerm } from '../GlossaryTerm';
 
 export function AccuracyPanel() {
   const { base, baseKappa, styles, armMembers } = useRunView();
@@ -25,8 +26,8 @@ export function AccuracyPanel() {
       wide
       intro={
         <p>
-          The real score: accuracy on problems no model trains on, measured every few steps. pass@1 is one sample's accuracy,
-          maj@G the accuracy of a majority vote over G samples. The oracle arm (trained on true answers) is the ceiling; the
+          The real score: accuracy on problems no model trains on, measured every few steps. <GlossaryTerm term="pass@1" /> is one
+          sample's accuracy, <GlossaryTerm term="Majority vote (maj@G)">maj@G</GlossaryTerm> the accuracy of a majority vote over G samples. The oracle arm (trained on true answers) is the ceiling; the
           dotted ensemble line pools two members by majority vote, the fair control for "two models are better than one"; the
           thin dashed "untrained pair pooled" line is the same two members pooled before any training: the gap between the two
           is what training added to the pair.

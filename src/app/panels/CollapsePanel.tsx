@@ -6,6 +6,7 @@ import type { Styles } from '../charts/seriesDefs';
 import { useRunView } from '../charts/useRunView';
 import type { ArmSeries, RunSeries } from '../store/series';
 import { Panel } from './Panel';
+import { GlossaryTerm } from '../GlossaryTerm';
 
 const NO_LINES: CollapseLines = { series: [], ys: [], bands: [] };
 
@@ -44,9 +45,9 @@ function DynamicsChart({ metric, styles, yLabel, testId }: { metric: 'entropy' |
   const build = useCallback((r: RunSeries) => memberLines(r, metric, styles), [metric, styles]);
   return (
     <div className="small-multiple">
-      <h3>{metric === 'entropy' ? 'Token entropy' : 'Response length'}</h3>
+      <h3>{metric === 'entropy' ? <>Token entropy, in <GlossaryTerm term="nat">nats</GlossaryTerm></> : 'Response length'}</h3>
       {/* Entropy from 0; lengths from 0 to the run's completion cap (axes.ts). */}
-      <ChartCard testId={testId} title={yLabel} yLabel={yLabel} axis={metric === 'entropy' ? 'nonneg' : 'length'} build={build} height={200} />
+      <ChartCard testId={testId} title={metric === 'entropy' ? 'mean token entropy (nats)' : 'tokens per completion'} yLabel={yLabel} axis={metric === 'entropy' ? 'nonneg' : 'length'} build={build} height={200} />
     </div>
   );
 }
@@ -75,8 +76,8 @@ export function CollapsePanel() {
         ))}
       </div>
       <div className="multiples">
-        <DynamicsChart metric="entropy" styles={styles} yLabel="mean token entropy (nats)" testId="chart-entropy" />
-        <DynamicsChart metric="length" styles={styles} yLabel="tokens per completion" testId="chart-length" />
+        <DynamicsChart metric="entropy" styles={styles} yLabel="entropy (nats)" testId="chart-entropy" />
+        <DynamicsChart metric="length" styles={styles} yLabel="tokens" testId="chart-length" />
       </div>
     </Panel>
   );

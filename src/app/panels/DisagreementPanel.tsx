@@ -5,6 +5,7 @@ import { useRunView } from '../charts/useRunView';
 import type { RunSeries } from '../store/series';
 import { KappaGrid } from './KappaGrid';
 import { Panel } from './Panel';
+import { GlossaryTerm } from '../GlossaryTerm';
 
 export function DisagreementPanel() {
   const { styles } = useRunView();
@@ -17,7 +18,7 @@ export function DisagreementPanel() {
       intro={
         <p>
           The line is how often two members' majority votes differ on the same prompt. Peer reward only helps while the peers
-          sometimes disagree and make different mistakes: the table shows the overlap of their errors (kappa) before RL and now.
+          sometimes disagree and make different mistakes: the table shows the overlap of their errors (<GlossaryTerm term="Cohen's kappa (κ)">kappa</GlossaryTerm>) before RL and now.
           Low kappa means one model can correct the other; a kappa near 1 means they fail together.
         </p>
       }

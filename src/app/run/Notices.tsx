@@ -41,15 +41,9 @@ export function Notices() {
   const halt = useLab((s) => s.run.halt);
   const linkNotice = useLab((s) => s.ui.linkNotice);
   const setLinkNotice = useLab((s) => s.setLinkNotice);
-  const banner = engine.report ? bannerText(engine.report, backendFromUrl()) : null;
   const hint = engine.report ? emulationHint(engine.report, backendFromUrl()) : null;
   return (
     <div className="notices">
-      {banner && (
-        <div role="status" className="notice notice-warn" data-testid="backend-banner">
-          {banner}
-        </div>
-      )}
       {hint && (
         <div role="status" className="notice notice-info" data-testid="emulation-hint">
           {hint}

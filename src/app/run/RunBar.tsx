@@ -1,29 +1,24 @@
 import { isActivePhase } from '../../engine/protocol';
-import { useDraftValidation } from '../controls/validation';
 import { useLab } from '../store';
 import { SPEEDS } from '../store/uiSlice';
 import { lab } from '../trainingWorker';
 import { ExportMenu } from './ExportMenu';
 import { ImportButton } from './ImportButton';
-import { startBlockReason } from '../store/classroomSlice';
 import { RunStatus } from './RunStatus';
-import { ExportTrlButton } from './ExportTrlButton';
 import { SeedsControl } from './SeedsControl';
+import { useStartReason } from './useStartReason';
 
-/** Start, Pause/Resume, Step, Reset and speed, with the status line under them. */
+/**
+ * Start, Pause/Resume, Step, Reset, run files and speed, with the status line under them (its
+ * Details hold the developer figures and "Export for GPUs").
+ */
 export function RunBar() {
   const run = useLab((s) => s.run);
   const speed = useLab((s) => s.ui.stepsPerSecond);
-  const validation = useDraftValidation();
   // Workshop mode: the audience predicts before Start. A classroom link may hide some controls.
-  const blocked = useLab(startBlockReason);
   const hidden = useLab((s) => s.classroom.hidden);
   const active = isActivePhase(run.phase);
-  const startReason = !validation.ok
-    ? `Fix the experiment first: ${validation.problems[0].message}${validation.problems.length > 1 ? ` (and ${validation.problems.length - 1} more)` : ''}`
-    : active
-      ? 'A run is in progress: Reset it first.'
-      : blocked;
+  const startReason = useStartReason();
   return (
     <div className="run-bar" data-testid="run-bar" role="region" aria-label="Run controls">
       <div className="buttons">
@@ -48,7 +43,7 @@ export function RunBar() {
         <button type="button" disabled={run.phase === 'idle'} data-testid="reset" title="Stop the run and clear the charts" onClick={() => lab.reset()}>
           ↺ Reset
         </button>
-        <ExportMenu /> <ImportButton /> <ExportTrlButton />
+        <ExportMenu /> <ImportButton />
         {!hidden.includes('speed') && (
         <label className="field-inline speed" title="Most RL steps per second; Max runs as fast as the device can.">
           Speed

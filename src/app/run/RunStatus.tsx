@@ -8,6 +8,10 @@ import { throughput } from '../store/progress';
 import { lastStepRewards } from '../store/series';
 import type { EngineState, RunState } from '../store/runSlice';
 import { backendFromUrl } from '../trainingWorker';
+import { CohortSummary } from './CohortSummary';
+import { ExportTrlButton } from './ExportTrlButton';
+import { runProgress } from './runProgress';
+import { bannerText } from './Notices';
 
 function phaseText(run: RunState): string {
   // Whatever the worker says of the phase: the run cannot go on from poisoned weights.
@@ -67,6 +71,31 @@ function BackendChoice({ engine }: { engine: EngineState }) {
   );
 }
 
+/** The progress bar of the stage the run is in, and the time left on this machine. */
+function RunProgressBar({ run, measuring }: { run: RunState; measuring: boolean }) {
+  const p = runProgress(run, measuring);
+  if (!p) return null;
+  const left = p.leftMs == null ? (p.fraction == null || p.fraction >= 1 ? '' : ' · estimating time left') : p.leftMs > 0 ? ` · about ${fmtDuration(p.leftMs)} left` : '';
+  return (
+    <span className="status-item run-progress" data-testid="run-bar-progress" data-stage={p.stage} data-left-ms={p.leftMs ?? ''}>
+      <progress
+        max={1}
+        {...(p.fraction == null ? {} : { value: p.fraction })}
+        aria-label={`${p.stage}: progress`}
+        data-testid={run.phase === 'warmstart' ? 'warm-progress' : 'run-progress-bar'}
+      />
+      <span>
+        {p.fraction == null ? p.stage : `${fmtPercent(p.fraction)}${left}`}
+      </span>
+    </span>
+  );
+}
+
+/**
+ * The run bar's status for people (issue 23): what is happening, the step, a progress bar and the
+ * time left, and the backend in one word. The backend figures, the probe, the model sizes, the
+ * throughput and "Export for GPUs" are in the folded Details.
+ */
 export function RunStatus() {
   const run = useLab((s) => s.run);
   const engine = useLab((s) => s.engine);
@@ -76,31 +105,49 @@ export function RunStatus() {
   // JSON in an attribute (never HTML): the last step's rewards, for tests that compare runs.
   const last = lastStepRewards(run.series);
   const lastMetrics = last ? JSON.stringify(last) : null;
+  const measuring = engine.measurement?.status === 'measuring';
   return (
-    <div className="status" aria-live="polite">
-      <span className="status-item" data-testid="backend-status" title={report?.tried.map((t) => `${t.name}: ${t.ok ? 'ok' : t.error}`).join('\n')}>
-        Backend: {backendStatusText(report, run.error)}
-      </span>
-      <span className="status-item" data-testid="run-phase" data-phase={run.phase} data-paused={run.paused} data-worker-step={run.workerStep} data-halted={run.halted}>
-        {phaseText(run)}
-      </span>
-      {run.phase === 'warmstart' && run.warm && (
-        <span className="status-item warm">
-          <progress max={1} value={run.warm.fraction} aria-label="Warm-start progress" data-testid="warm-progress" />
-          {fmtPercent(run.warm.fraction)} · {run.warm.etaMs == null ? 'estimating time left' : `${run.warm.target === undefined ? '' : 'at most '}${fmtDuration(run.warm.etaMs)} left`}
+    <div className="status">
+      <div className="status-main" aria-live="polite">
+        <span className="status-item phase" data-testid="run-phase" data-phase={run.phase} data-paused={run.paused} data-worker-step={run.workerStep} data-halted={run.halted}>
+          {phaseText(run)}
         </span>
-      )}
-      <span className="status-item" data-testid="rl-step" data-step={run.step ?? 0} data-received={run.stepsReceived} data-last-metrics={lastMetrics ?? undefined}>
-        {fmtRate(rate.stepsPerSec, 'steps/s')} · {fmtRate(rate.tokensPerSec, 'tok/s')}
-      </span>
-      <BackendChoice engine={engine} />
-      {probe && (
-        <span className="status-item sub" data-testid={probe.ok ? 'probe-result' : 'probe-error'} title="A one-step training probe run when the backend was chosen">
-          {probe.ok && probe.lossBefore != null && probe.lossAfter != null
-            ? `Probe ok: loss ${probe.lossBefore.toFixed(4)} → ${probe.lossAfter.toFixed(4)} after one step (${probe.ms} ms)`
-            : `Probe failed: ${probe.error ?? 'unknown error'}`}
+        <RunProgressBar run={run} measuring={measuring} />
+        <span className="status-item" data-testid="backend-status" title={report?.tried.map((t) => `${t.name}: ${t.ok ? 'ok' : t.error}`).join('\n')}>
+          Backend: {backendStatusText(report, run.error)}
         </span>
-      )}
+      </div>
+      <details className="run-details" data-testid="run-details">
+        <summary data-testid="run-details-toggle">Details</summary>
+        <div className="run-details-body">
+          {run.phase === 'warmstart' && run.warm && (
+            <span className="status-item sub" data-testid="warm-detail">
+              Warm start: {fmtPercent(run.warm.fraction)} · {run.warm.etaMs == null ? 'estimating time left' : `${run.warm.target === undefined ? '' : 'at most '}${fmtDuration(run.warm.etaMs)} left`}
+            </span>
+          )}
+          <span className="status-item sub" data-testid="rl-step" data-step={run.step ?? 0} data-received={run.stepsReceived} data-last-metrics={lastMetrics ?? undefined}>
+            {fmtRate(rate.stepsPerSec, 'steps/s')} · {fmtRate(rate.tokensPerSec, 'tok/s')} (compute time of the last steps)
+          </span>
+          {report && bannerText(report, backendFromUrl()) && (
+            // Why this backend (forced, or WebGPU unavailable): a figure for the Details, not a banner over the charts.
+            <span role="status" className="status-item sub" data-testid="backend-banner">
+              {bannerText(report, backendFromUrl())}
+            </span>
+          )}
+          <BackendChoice engine={engine} />
+          {probe && (
+            <span className="status-item sub" data-testid={probe.ok ? 'probe-result' : 'probe-error'} title="A one-step training probe run when the backend was chosen">
+              {probe.ok && probe.lossBefore != null && probe.lossAfter != null
+                ? `Probe ok: loss ${probe.lossBefore.toFixed(4)} → ${probe.lossAfter.toFixed(4)} after one step (${probe.ms} ms)`
+                : `Probe failed: ${probe.error ?? 'unknown error'}`}
+            </span>
+          )}
+          <CohortSummary />
+          <div className="run-details-tools">
+            <ExportTrlButton />
+          </div>
+        </div>
+      </details>
     </div>
   );
 }

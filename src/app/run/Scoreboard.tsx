@@ -8,7 +8,50 @@ import { useMemo, useState } from 'react';
 import { useRunView } from '../charts/useRunView';
 import { useLab } from '../store';
 import { downloadReportPng } from './reportPng';
-import { collapseDefinition, collapsedText, fmt2, fmtSigned, scoreRows } from './scoreboard';
+import { collapseDefinition, collapsedText, fmt2, fmtSigned, scoreRows, seedMeanRows, type SeedMeanRow } from './scoreboard';
+import { replayRecord } from '../store/record';
+import type { Styles } from '../charts/seriesDefs';
+
+/** "Run N seeds": the scoreboard over the seeds' mean first (issue 23: the claims cover all seeds, so must the scores). */
+function SeedMeanTable({ rows, styles }: { rows: SeedMeanRow[]; styles: Styles }) {
+  const n = rows[0]?.seeds ?? 0;
+  return (
+    <div className="table-scroll">
+      <table className="scoreboard-table" data-testid="scoreboard-mean" data-seeds={n}>
+        <caption>Mean over {n} seeds: held-out pass@1 at the start and at the end, the change, the last reward, and in how many seeds a member collapsed.</caption>
+        <thead>
+          <tr>
+            <th scope="col">arm</th>
+            <th scope="col">pass@1 start</th>
+            <th scope="col">pass@1 end</th>
+            <th scope="col">change</th>
+            <th scope="col">reward</th>
+            <th scope="col">collapsed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.armId} data-testid={`score-mean-${r.armId}`} data-now={r.now ?? ''} data-change={r.change ?? ''} data-collapsed-in={r.collapsedIn}>
+              <th scope="row">
+                <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
+                {r.armId} <span className="sub">({r.scheme})</span>
+              </th>
+              <td className="num" data-label="pass@1 start">{fmt2(r.start)}</td>
+              <td className="num" data-label="pass@1 end">{fmt2(r.now)}</td>
+              <td className={`num change ${r.change == null ? '' : r.change < 0 ? 'down' : 'up'}`} data-label="change">
+                {fmtSigned(r.change)}
+              </td>
+              <td className="num" data-label="reward">{fmt2(r.reward)}</td>
+              <td data-label="collapsed">
+                in {r.collapsedIn} of {r.seeds} seeds
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 export function Scoreboard() {
   const { version, series, base, styles, spec } = useRunView();
@@ -22,6 +65,19 @@ export function Scoreboard() {
     () => scoreRows(spec.arms, series, base, summary),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version: the series grow in place (series.ts), version says when
     [spec, series, base, summary, version],
+  );
+  const seedResults = useLab((s) => s.seeds.results);
+  const meanRows = useMemo(
+    () =>
+      seedResults.length >= 2
+        ? seedMeanRows(
+            seedResults.map((r) => {
+              const replayed = replayRecord(r.record, 0);
+              return scoreRows(r.record.spec.arms, r.series, replayed.base, r.summary ?? replayed.summary);
+            }),
+          )
+        : [],
+    [seedResults],
   );
   const delta = spec.collapseDelta ?? 0.1;
   const definition = collapseDefinition(delta);
@@ -50,8 +106,14 @@ export function Scoreboard() {
           {saving ? 'Saving…' : 'Report PNG'}
         </button>
       </div>
+      {meanRows.length > 0 && (
+        <>
+          <SeedMeanTable rows={meanRows} styles={styles} />
+          <h3 className="scoreboard-this-run">This run (seed {spec.seed})</h3>
+        </>
+      )}
       <div className="table-scroll">
-        <table className="scoreboard-table">
+        <table className={`scoreboard-table${meanRows.length ? ' secondary' : ''}`}>
           <caption>
             Held-out pass@1 is the accuracy of one sample on problems no model trains on, averaged over the arm's members: at the
             start (the warm-started models) and at the latest evaluation. Reward: the arm's label-free reward at the latest step.
@@ -83,13 +145,13 @@ export function Scoreboard() {
                   <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
                   {r.armId} <span className="sub">({r.scheme}; {r.memberIds.join(', ')})</span>
                 </th>
-                <td className="num" data-testid={`score-${r.armId}-start`}>{fmt2(r.start)}</td>
-                <td className="num" data-testid={`score-${r.armId}-now`}>{fmt2(r.now)}</td>
-                <td className={`num change ${r.change == null ? '' : r.change < 0 ? 'down' : 'up'}`} data-testid={`score-${r.armId}-change`}>
+                <td className="num" data-testid={`score-${r.armId}-start`} data-label="pass@1 start">{fmt2(r.start)}</td>
+                <td className="num" data-testid={`score-${r.armId}-now`} data-label="pass@1 now">{fmt2(r.now)}</td>
+                <td className={`num change ${r.change == null ? '' : r.change < 0 ? 'down' : 'up'}`} data-testid={`score-${r.armId}-change`} data-label="change">
                   {fmtSigned(r.change)}
                 </td>
-                <td className="num" data-testid={`score-${r.armId}-reward`}>{fmt2(r.reward)}</td>
-                <td data-testid={`score-${r.armId}-collapsed`}>{collapsedText(r)}</td>
+                <td className="num" data-testid={`score-${r.armId}-reward`} data-label="reward">{fmt2(r.reward)}</td>
+                <td data-testid={`score-${r.armId}-collapsed`} data-label="collapsed">{collapsedText(r)}</td>
               </tr>
             ))}
           </tbody>

@@ -3,7 +3,7 @@ import { emptySummary, foldEvent } from '../../core/experiment/summary';
 import { getPreset } from '../../core/experiment/presets';
 import { armMetrics, stepEvent } from '../store/fixtures';
 import { appendStep, emptySeries } from '../store/series';
-import { collapseDefinition, collapsedText, fmtSigned, scoreRows, scoreboardLines } from './scoreboard';
+import { collapseDefinition, collapsedText, fmtSigned, scoreRows, scoreboardLines, seedMeanRows, type ScoreRow } from './scoreboard';
 
 const arms = [
   { id: 'self', scheme: 'self', members: ['A', 'B'] },
@@ -90,5 +90,32 @@ describe('formatting', () => {
     expect(collapseDefinition(0.1)).toContain('smoothed over 3 evaluations, fell more than 0.10 below its best');
     const lines = scoreboardLines([{ armId: 'self', scheme: 'self', memberIds: ['A', 'B'], start: 0.44, now: 0.31, change: -0.13, reward: 0.98, collapsed: [{ memberId: 'A', step: 40 }] }]);
     expect(lines).toEqual(['self (self; A, B) · pass@1 0.44 → 0.31 (−0.13) · reward 0.98 · collapsed: yes: A at step 40']);
+  });
+});
+
+describe('scoreboard over several seeds', () => {
+  const row = (armId: string, now: number, collapsed: boolean): ScoreRow => ({
+    armId,
+    scheme: armId,
+    memberIds: ['A'],
+    start: 0.4,
+    now,
+    change: now - 0.4,
+    reward: 0.5,
+    collapsed: collapsed ? [{ memberId: 'A', step: 30 }] : [],
+  });
+  it('averages each number over the seeds and counts the seeds in which the arm collapsed', () => {
+    const m = seedMeanRows([
+      [row('self', 0.2, true), row('peer', 0.5, false)],
+      [row('self', 0.3, false), row('peer', 0.4, false)],
+    ]);
+    expect(m.map((r) => [r.armId, r.seeds, r.collapsedIn])).toEqual([['self', 2, 1], ['peer', 2, 0]]);
+    expect(m[0].now).toBeCloseTo(0.25, 12);
+    expect(m[0].change).toBeCloseTo(-0.15, 12);
+    expect(m[1].now).toBeCloseTo(0.45, 12);
+  });
+  it('a number a seed lacks makes the mean unknown, not a mean of fewer seeds', () => {
+    const missing = { ...row('self', 0.2, false), now: null, change: null };
+    expect(seedMeanRows([[row('self', 0.3, false)], [missing]])[0].now).toBeNull();
   });
 });

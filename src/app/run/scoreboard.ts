@@ -95,3 +95,35 @@ export function scoreboardLines(rows: readonly ScoreRow[]): string[] {
       `reward ${fmt2(r.reward)} · collapsed: ${collapsedText(r)}`,
   );
 }
+
+/** An arm's scoreboard row as the mean over several seeds' runs ("Run N seeds", issue 23). */
+export interface SeedMeanRow {
+  armId: string;
+  scheme: string;
+  seeds: number;
+  start: number | null;
+  now: number | null;
+  change: number | null;
+  reward: number | null;
+  /** In how many of the seeds a member of the arm collapsed. */
+  collapsedIn: number;
+}
+
+/** Per arm, the mean over the seeds of each number (null unless every seed has it). */
+export function seedMeanRows(perSeed: readonly (readonly ScoreRow[])[]): SeedMeanRow[] {
+  if (perSeed.length === 0) return [];
+  return perSeed[0].map((first) => {
+    const rows = perSeed.map((rs) => rs.find((r) => r.armId === first.armId));
+    const of = (k: 'start' | 'now' | 'change' | 'reward') => mean(rows.map((r) => r?.[k]));
+    return {
+      armId: first.armId,
+      scheme: first.scheme,
+      seeds: perSeed.length,
+      start: of('start'),
+      now: of('now'),
+      change: of('change'),
+      reward: of('reward'),
+      collapsedIn: rows.filter((r) => r?.collapsed && r.collapsed.length > 0).length,
+    };
+  });
+}

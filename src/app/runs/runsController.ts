@@ -16,6 +16,7 @@ import { startedRunState } from '../store/runSlice';
 import { lab, observeRuns } from '../trainingWorker';
 import { type LoadedRun, type SavedRunMeta, checkLoadedRun, checkMeta, cleanName, defaultRunName, recordOf, resumePlan } from './runData';
 import { RunSaver } from './runSaver';
+import { lastRunOf } from './lastRun';
 import { type RunStore, idbRunStore, storageProblem } from './savedRuns';
 
 export interface SavedRunsState {
@@ -31,9 +32,11 @@ export interface SavedRunsState {
   notice: string | null;
   /** The page's run id -> the saved run it is written to. */
   live: Record<number, string>;
+  /** The saved run shown again after the page loaded (lastRun.ts), while it is on the charts. */
+  restored: { id: string; runId: number; name: string; stepsDone: number; steps: number; resumable: boolean } | null;
 }
 
-export const useSavedRuns = create<SavedRunsState>()(() => ({ available: true, loaded: false, metas: [], bad: [], problem: null, notice: null, live: {} }));
+export const useSavedRuns = create<SavedRunsState>()(() => ({ available: true, loaded: false, metas: [], bad: [], problem: null, notice: null, live: {}, restored: null }));
 
 const set = (patch: Partial<SavedRunsState>) => useSavedRuns.setState(patch);
 
@@ -71,7 +74,7 @@ export function startSavedRuns(factory: IDBFactory | undefined = globalThis.inde
     },
     event: (ev) => s.event(ev),
   });
-  void refresh();
+  void refresh().then(showLastRun);
   const hide = () => void s.flushAll();
   window.addEventListener('pagehide', hide);
   return () => {
@@ -97,6 +100,25 @@ export async function refresh(): Promise<void> {
   } catch (e) {
     set({ loaded: true, problem: `Saved runs cannot be read: ${storageProblem(e)}. Runs still train here.` });
   }
+}
+
+/**
+ * Once, when the page has loaded its saved runs: if nothing has been started or opened yet, show
+ * the last saved run of the experiment on screen (finished, or to be resumed), as Open would.
+ */
+async function showLastRun(): Promise<void> {
+  const untouched = () => {
+    const s = useLab.getState();
+    return s.run.runId === 0 && s.run.phase === 'idle' && s.imported == null && s.seeds.plan == null;
+  };
+  if (!untouched()) return;
+  const last = lastRunOf(useSavedRuns.getState().metas, useLab.getState().draft);
+  if (!last) return;
+  const run = await load(last.id);
+  if (!run || !untouched()) return;
+  lab.showRun(replayRecord(recordOf(run), 0));
+  const resumable = last.status !== 'done' && last.status !== 'halted';
+  set({ restored: { id: last.id, runId: useLab.getState().run.runId, name: last.name, stepsDone: last.stepsDone, steps: last.spec.steps, resumable } });
 }
 
 function refreshSoon(): void {

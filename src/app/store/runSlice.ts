@@ -71,6 +71,8 @@ export interface RunState {
   version: number;
   samples: StepSamples[];
   recent: StepCost[];
+  /** Page-clock times (ms) at which the last RL steps arrived: this machine's pace, for the time left. */
+  arrivals: number[];
   /** Live from the 'base' event on (history, collapse steps); the runner's own at 'done'. */
   summary: RunSummary | null;
   /**
@@ -104,6 +106,7 @@ export function initialRunState(): RunState {
     version: 0,
     samples: [],
     recent: [],
+    arrivals: [],
     summary: null,
     halt: null,
   };
@@ -138,6 +141,7 @@ function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunStat
         stepRequested: false,
         samples: samples.length > MAX_SAMPLE_STEPS ? samples.slice(samples.length - MAX_SAMPLE_STEPS) : samples,
         recent: [...run.recent, { stepMs: ev.stepMs, tokens: ev.tokens }].slice(-RATE_WINDOW),
+        arrivals: appended ? [...run.arrivals, now].slice(-(RATE_WINDOW + 1)) : run.arrivals,
         version: run.version + 1,
       };
     }

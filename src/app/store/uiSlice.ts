@@ -1,8 +1,20 @@
-/** UI slice: theme, presenter mode, speed, chart smoothing, what the rollout inspector shows, and the shared-link notice. */
+/**
+ * UI slice: theme, presenter mode, speed, chart smoothing, what the rollout inspector shows, which
+ * detail panels are unfolded, and the shared-link notice.
+ */
 import { clampSmoothing } from '../charts/smoothing';
 import type { LabSlice } from './types';
 
 export type Theme = 'light' | 'dark';
+
+/**
+ * Smoothing on by default, at TensorBoard's usual weight (issue 23): a student sees the trend
+ * first, the raw line stays drawn faint under it, held-out evaluations are never smoothed.
+ */
+export const DEFAULT_SMOOTHING = 0.6;
+
+/** The detail panels folded on a fresh page: a student does not need them first (issue 23). */
+export const FOLDED_BY_DEFAULT: readonly string[] = ['pseudo', 'disagreement', 'inspector', 'glossary'];
 
 /** Speed choices: RL steps per second, null = as fast as the device goes. */
 export const SPEEDS: readonly (number | null)[] = [1, 2, 5, 10, null];
@@ -25,6 +37,13 @@ export interface UiState {
   linkNotice: LinkNotice | null;
   /** Chart smoothing weight (TensorBoard's debiased EMA), 0 = raw only, at most 0.99. */
   smoothing: number;
+  /** Panels unfolded or folded by the user (panel id -> open); a panel not listed has its default. */
+  panels: Record<string, boolean>;
+}
+
+/** Whether a detail panel is unfolded: the user's choice, else open unless folded by default. */
+export function isPanelOpen(ui: Pick<UiState, 'panels'>, id: string): boolean {
+  return ui.panels[id] ?? !FOLDED_BY_DEFAULT.includes(id);
 }
 
 export interface UiSlice {
@@ -37,10 +56,11 @@ export interface UiSlice {
   selectInspectorSample(index: number): void;
   setLinkNotice(notice: LinkNotice | null): void;
   setSmoothing(weight: number): void;
+  setPanelOpen(id: string, open: boolean): void;
 }
 
 export function initialUiState(): UiState {
-  return { theme: 'light', presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0, linkNotice: null, smoothing: 0 };
+  return { theme: 'light', presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0, linkNotice: null, smoothing: DEFAULT_SMOOTHING, panels: {} };
 }
 
 export const createUiSlice: LabSlice<UiSlice> = (set) => {
@@ -55,5 +75,6 @@ export const createUiSlice: LabSlice<UiSlice> = (set) => {
     selectInspectorSample: (inspectorSample) => patch({ inspectorSample: Math.max(0, Math.floor(inspectorSample)) }),
     setLinkNotice: (linkNotice) => patch({ linkNotice }),
     setSmoothing: (weight) => patch({ smoothing: clampSmoothing(weight) }),
+    setPanelOpen: (id, open) => set((s) => ({ ui: { ...s.ui, panels: { ...s.ui.panels, [id]: open } } })),
   };
 };

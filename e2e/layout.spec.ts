@@ -1,0 +1,90 @@
+/**
+ * The page as it is laid out (issue 23): no sideways scroll, the hero charts on the first screen
+ * from before Start to after the run (normal, presenter, workshop), legend keys of at most 6
+ * entries, and no axis label cut. Checks on the browser's own layout, not on pixels.
+ */
+import { expect, test } from '@playwright/test';
+import { collectErrors } from './helpers';
+import { LabPage } from './helpers/lab';
+import { cutAxisLabels, heroOutsideFirstScreen, horizontalOverflow, legendsOverLimit, unfoldAll } from './helpers/layout';
+
+const MAX_KEY_ENTRIES = 6; // src/app/charts/legendKeys.ts
+
+test.describe('1280x720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('the default link: the hero on the first screen before, during and after a run; every chart legible', async ({ page }) => {
+    test.setTimeout(180_000);
+    const errors = collectErrors(page);
+    const lab = new LabPage(page);
+    await lab.open('?backend=wasm');
+    await expect(page.getByTestId('hero')).toHaveAttribute('data-arms', 'self|peer');
+    await expect(page.getByTestId('hero-start')).toContainText('Self-reward collapses, peer reward holds');
+    expect(await heroOutsideFirstScreen(page), 'before the run').toEqual([]);
+    expect(await horizontalOverflow(page)).toEqual([]);
+
+    // A short run of the same pair (quick: 6 steps) for during and after.
+    await lab.choosePreset('quick');
+    await page.getByTestId('hero-start-button').click();
+    await lab.waitForStep(2, 120_000);
+    await expect(page.getByTestId('run-bar-progress')).toHaveAttribute('data-stage', 'RL steps');
+    expect(await heroOutsideFirstScreen(page), 'during the run').toEqual([]);
+    await lab.waitForPhase('done', 120_000);
+    await expect(page.getByTestId('claim-sentences')).toBeVisible();
+    expect(await heroOutsideFirstScreen(page), 'after the run').toEqual([]);
+    expect(await lab.points('chart-hero-self')).toBeGreaterThan(0);
+
+    // Every panel unfolded: its legends short, its axis labels whole, nothing wider than the window.
+    await unfoldAll(page);
+    expect(await legendsOverLimit(page, MAX_KEY_ENTRIES)).toEqual([]);
+    expect(await cutAxisLabels(page)).toEqual([]);
+    expect(await horizontalOverflow(page)).toEqual([]);
+    const keys = await lab.legendKeys('chart-majg');
+    expect(keys.colours.slice(0, 3)).toEqual(['oracle', 'self', 'peer']);
+    expect(keys.lines).toEqual(expect.arrayContaining(['member A', 'member B']));
+    expect(errors).toEqual([]);
+  });
+
+  test('presenter type and the workshop keep the hero on the first screen', async ({ page }) => {
+    const lab = new LabPage(page);
+    await lab.open('?backend=wasm');
+    await page.getByTestId('presenter-toggle').click();
+    await expect(page.locator('html')).toHaveClass(/presenter/);
+    expect(await heroOutsideFirstScreen(page), 'presenter').toEqual([]);
+    expect(await cutAxisLabels(page), 'presenter').toEqual([]);
+    await page.getByTestId('presenter-toggle').click();
+
+    await lab.open('?backend=wasm&workshop=1&step=1');
+    await expect(page.getByTestId('workshop')).toBeVisible();
+    expect(await heroOutsideFirstScreen(page), 'workshop').toEqual([]);
+    // The question the audience answers before Start is on the first screen too.
+    const choice = await page.getByTestId('predict-down').boundingBox();
+    expect(choice && choice.y + choice.height).toBeLessThanOrEqual(720);
+    expect(await horizontalOverflow(page)).toEqual([]);
+  });
+});
+
+for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 740 }]) {
+  test(`phone ${viewport.width}x${viewport.height}: no sideways scroll, results before the experiment, the scoreboard as cards`, async ({ page }) => {
+    test.setTimeout(150_000);
+    await page.setViewportSize(viewport);
+    const lab = new LabPage(page);
+    await lab.open('?backend=wasm&v=1&preset=quick');
+    expect(await horizontalOverflow(page), 'before the run').toEqual([]);
+    expect(await heroOutsideFirstScreen(page)).toEqual([]);
+    await lab.button('start').click();
+    await lab.waitForPhase('done', 120_000);
+    await unfoldAll(page);
+    await page.getByTestId('run-details-toggle').click();
+    expect(await horizontalOverflow(page), 'after the run, every panel open').toEqual([]);
+    expect(await cutAxisLabels(page)).toEqual([]);
+    // Results first: the scoreboard is above the experiment panel.
+    const score = await page.getByTestId('scoreboard').boundingBox();
+    const experiment = await page.getByTestId('experiment-panel').boundingBox();
+    expect(score!.y).toBeLessThan(experiment!.y);
+    // One card per arm: its numbers stacked under each other, not in columns.
+    const now = await page.getByTestId('score-self-now').boundingBox();
+    const change = await page.getByTestId('score-self-change').boundingBox();
+    expect(change!.y).toBeGreaterThan(now!.y);
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * How long a preset takes in this lab, measured end to end from its link (backend check, warm
+ * start or shipped weights, every RL step), with the machine it was measured on. One table, so a
+ * faster engine only needs new figures here (issue 20 is making it faster; issue 23 found the old
+ * card figures, from a quiet machine in the CLI, below what a fresh machine measures).
+ *
+ * A preset not listed shows its own `runtime` text (presets.ts), which says where it comes from.
+ */
+
+export interface PresetRuntime {
+  /** Measured range (one figure where measured once). */
+  range: string;
+  /** The machine class and browser it was measured on. */
+  machine: string;
+}
+
+/** A fresh 2-core machine without a GPU, Debian's Chromium 156, wasm (issues 20 and 23). */
+const FRESH_2_CORE = 'a fresh 2-core machine without a GPU (Chromium 156, wasm)';
+
+export const PRESET_RUNTIMES: Readonly<Record<string, PresetRuntime>> = {
+  // 45.8 s, 49 s and 54.1 s to the end of the 80 steps, in three probes of the default link.
+  collapse: { range: '46-54 s', machine: FRESH_2_CORE },
+  // 14.6 s with the backend measurement (issue 23).
+  quick: { range: '15 s', machine: FRESH_2_CORE },
+  // 234.6 s and 242.3 s from its link (issue 20).
+  'peers-teach': { range: '3.9-4.0 min', machine: FRESH_2_CORE },
+};
+
+export function presetRuntime(presetId: string): PresetRuntime | null {
+  return PRESET_RUNTIMES[presetId] ?? null;
+}
+
+/** The card's line: the measured range and its machine, or the preset's own figure. */
+export function runtimeText(presetId: string, fallback: string): string {
+  const r = presetRuntime(presetId);
+  return r ? `${r.range} on ${r.machine}, from its link to the last step` : fallback;
+}

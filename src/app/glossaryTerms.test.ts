@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { TERMS } from './Glossary';
+import { termId } from './glossaryTerms';
+
+describe('glossary ids', () => {
+  it('are plain slugs without the bracketed symbol', () => {
+    expect(termId("Cohen's kappa (κ)")).toBe('term-cohen-s-kappa');
+    expect(termId('Majority vote (maj@G)')).toBe('term-majority-vote');
+    expect(termId('pass@1')).toBe('term-pass-at-1');
+    expect(termId('tau (τ)')).toBe('term-tau');
+  });
+  it('every entry has its own id', () => {
+    const ids = TERMS.map(([t]) => termId(t));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

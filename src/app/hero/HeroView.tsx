@@ -1,0 +1,151 @@
+/**
+ * The phenomenon at a glance (issue 23), under the run bar: one large chart per label-free arm
+ * (self first, then the peer arm), each its label-free reward against its held-out pass@1, with
+ * the oracle arm's pass@1 as the ceiling and the preset's reference run dashed behind. A collapse
+ * reads as scissors: the reward line climbs while the green pass@1 falls. The detailed panels are
+ * one click away (they unfold and scroll into view).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { ChartCard } from '../charts/ChartCard';
+import { LineSwatch } from '../charts/LineSwatch';
+import { COMPARE_DASH } from '../charts/chartModel';
+import { TRUTH_COLOR } from '../charts/seriesDefs';
+import { useRunView } from '../charts/useRunView';
+import { SCHEME_COLORS } from '../lib/colors';
+import { useLab } from '../store';
+import type { RunSeries } from '../store/series';
+import { HERO_LABELS, ceilingArm, heroArms, heroLines } from './heroLines';
+import { HeroStart } from './HeroStart';
+import { HeroRestored } from './HeroRestored';
+import { openPanel } from './openPanel';
+import { ClaimSentences } from '../run/ClaimSentences';
+import { GlossaryTerm } from '../GlossaryTerm';
+
+const SCHEME_WORDS: Record<string, string> = {
+  self: 'rewarded by its own majority vote',
+  'self-soft': 'rewarded by how often its answer is among its own votes',
+  peer: "rewarded by its partner's majority vote",
+  ring: "rewarded by the next model's vote",
+  cohort: "rewarded by the rest of the cohort's vote",
+  teacher: "rewarded by a frozen teacher's vote",
+  entropy: 'rewarded for low entropy',
+  certainty: 'rewarded for self-certainty',
+};
+
+export const DETAIL_LINKS: readonly [string, string][] = [
+  ['pseudo', '1. Pseudo-labels'],
+  ['disagreement', '2. Disagreement'],
+  ['collapse', '3. Reward collapse'],
+  ['accuracy', '4. Held-out accuracy'],
+  ['inspector', '5. Rollouts'],
+  ['glossary', 'Glossary'],
+];
+
+/** The hero charts' height: large, yet the whole view fits the first screen of a 1280x720 window. */
+export function heroChartHeight(viewportHeight: number, presenter: boolean): number {
+  const h = viewportHeight * (presenter ? 0.38 : 0.4) - 20;
+  return Math.round(Math.max(150, Math.min(360, h)));
+}
+
+function useViewportHeight(): number {
+  const [h, setH] = useState(() => (typeof window === 'undefined' ? 800 : window.innerHeight));
+  useEffect(() => {
+    const on = () => setH(window.innerHeight);
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return h;
+}
+
+function HeroChart({ armId, scheme, oracleId, height }: { armId: string; scheme: string; oracleId: string | null; height: number }) {
+  const { styles } = useRunView();
+  const build = useCallback((r: RunSeries) => heroLines(r, armId, oracleId, styles), [armId, oracleId, styles]);
+  return (
+    <div className="hero-chart" data-testid={`hero-${armId}`}>
+      <h3>
+        <span className="arm-swatch" style={{ background: styles.arm[armId] }} aria-hidden="true" />
+        {armId} <span className="sub">{SCHEME_WORDS[scheme] ?? scheme}</span>
+      </h3>
+      <ChartCard
+        testId={`chart-hero-${armId}`}
+        title={`Arm ${armId}: label-free reward and held-out pass@1`}
+        yLabel="reward / pass@1"
+        axis="rate"
+        build={build}
+        height={height}
+        exactHeight
+        noLegend
+      />
+    </div>
+  );
+}
+
+function HeroKey({ arms, oracle, reference }: { arms: { id: string; color: string }[]; oracle: boolean; reference: string | null }) {
+  return (
+    <ul className="hero-key" aria-label="Key to the charts above" data-testid="hero-key">
+      <li>
+        {arms.map((a) => (
+          <LineSwatch key={a.id} entry={{ color: a.color, dash: [], width: 3 }} />
+        ))}
+        {HERO_LABELS.reward} (the arm's colour)
+      </li>
+      <li>
+        <LineSwatch entry={{ color: TRUTH_COLOR, dash: [], width: 3, points: true }} />
+        {HERO_LABELS.pass}: what is actually correct
+      </li>
+      {oracle && (
+        <li>
+          <LineSwatch entry={{ color: SCHEME_COLORS.oracle, dash: [], width: 2 }} />
+          oracle arm's pass@1: the ceiling
+        </li>
+      )}
+      {reference && (
+        <li>
+          <LineSwatch entry={{ color: 'currentColor', dash: COMPARE_DASH, width: 1.5 }} />
+          {reference}
+        </li>
+      )}
+    </ul>
+  );
+}
+
+export function HeroView() {
+  const { spec, styles } = useRunView();
+  const presenter = useLab((s) => s.ui.presenter);
+  const smoothing = useLab((s) => s.ui.smoothing);
+  const compare = useLab((s) => s.compare);
+  const viewport = useViewportHeight();
+  const arms = heroArms(spec.arms);
+  const oracleId = ceilingArm(spec.arms);
+  const height = heroChartHeight(viewport, presenter);
+  const reference = compare.length ? `${compare.map((c) => c.label).join(', ')} (dashed)` : null;
+  if (arms.length === 0) return null;
+  return (
+    <section className="hero" aria-labelledby="hero-title" data-testid="hero" data-arms={arms.map((a) => a.id).join('|')}>
+      <div className="hero-head">
+        <h2 id="hero-title">What the reward says, and what is true</h2>
+        <p className="hero-caption">
+          Each model is paid by a vote, not by the answer key (<GlossaryTerm term="GRPO" /> on a label-free reward). When the reward
+          climbs while held-out <GlossaryTerm term="pass@1" /> falls, the arm is fooling itself. Mean of each arm's members{smoothing > 0 ? `, smoothed ${smoothing.toFixed(1)} (raw faint; pass@1 dots never smoothed)` : ''}.
+        </p>
+      </div>
+      <HeroStart />
+      <HeroRestored />
+      <div className="hero-charts" style={{ ['--hero-cols' as string]: String(arms.length) }}>
+        {arms.map((a) => (
+          <HeroChart key={a.id} armId={a.id} scheme={a.scheme} oracleId={oracleId} height={height} />
+        ))}
+      </div>
+      <HeroKey arms={arms.map((a) => ({ id: a.id, color: styles.arm[a.id] }))} oracle={oracleId != null} reference={reference} />
+      <ClaimSentences />
+      <nav className="hero-links" aria-label="Detailed panels" data-testid="hero-links">
+        <span className="sub">Details:</span>
+        {DETAIL_LINKS.map(([id, name]) => (
+          <button key={id} type="button" className="link" data-testid={`open-${id}`} onClick={() => openPanel(id)}>
+            {name}
+          </button>
+        ))}
+      </nav>
+    </section>
+  );
+}

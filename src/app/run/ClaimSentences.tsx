@@ -1,0 +1,31 @@
+/**
+ * Under the hero charts once a run is done: per claim of the preset, what this seed showed and
+ * what 8 seeds measured (claimSentences.ts). Text only, computed from the run on screen.
+ */
+import { useMemo } from 'react';
+import { useLab } from '../store';
+import { claimSentences } from './claimSentences';
+
+export function ClaimSentences() {
+  const done = useLab((s) => s.run.phase === 'done');
+  const summary = useLab((s) => s.run.summary);
+  const seed = useLab((s) => s.run.spec?.seed ?? null);
+  const presetId = useLab((s) => (s.edited ? null : s.presetId));
+  const sentences = useMemo(() => (done && summary ? claimSentences(summary, presetId) : []), [done, summary, presetId]);
+  if (sentences.length === 0) return null;
+  return (
+    <div className="claim-sentences" data-testid="claim-sentences">
+      <h3>What this run showed{seed != null ? ` (seed ${seed})` : ''}</h3>
+      <ul>
+        {sentences.map((c) => (
+          <li key={c.id} data-testid={`claim-sentence-${c.id}`} data-held={c.held}>
+            <span className={c.held ? 'held' : 'not-held'} aria-hidden="true">
+              {c.held ? '✓' : '✗'}
+            </span>{' '}
+            This seed: {c.thisSeed} {c.overSeeds ?? (presetId ? '' : 'An edited experiment: the 8-seed results do not apply.')}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

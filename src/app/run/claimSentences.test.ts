@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { RunSummary } from '../../core/experiment/events';
+import { claimSentences } from './claimSentences';
+
+/** A summary whose arms' members A and B start at `start` and end at the given pass@1. */
+function summary(ends: Record<string, [number, number]>, start = 0.46): RunSummary {
+  return {
+    seed: 1,
+    base: [{ memberId: 'A', passAt1: start, majAtG: 0.6 }, { memberId: 'B', passAt1: start, majAtG: 0.6 }] as RunSummary['base'],
+    baseKappa: [],
+    medianStepMs: 0,
+    backend: 'wasm',
+    arms: Object.entries(ends).map(([id, [a, b]]) => ({
+      id,
+      scheme: id as never,
+      pairs: [],
+      ensemble: [],
+      members: [
+        { id: 'A', family: 'mlp', params: 1, collapseStep: null, history: [{ step: 80, evalPassAt1: a } as never] },
+        { id: 'B', family: 'mlp', params: 1, collapseStep: null, history: [{ step: 80, evalPassAt1: b } as never] },
+      ],
+    })),
+  };
+}
+
+describe('claim sentences', () => {
+  // The default link's seed 1 as issue 23 saw it: oracle 0.46 -> 0.57, self and peer 0.46 -> 0.34.
+  const seed1 = summary({ oracle: [0.56, 0.58], self: [0.34, 0.34], peer: [0.33, 0.35] });
+
+  it('says what this seed showed, computed from its numbers, next to the 8-seed result', () => {
+    const s = claimSentences(seed1, 'collapse');
+    expect(s.map((x) => x.id)).toEqual(['a', 'b', 'learns', 'oracle']);
+    expect(s[0].thisSeed).toBe("self's held-out pass@1 went from 0.46 to 0.34 (−0.12): it ended below its start.");
+    expect(s[0].held).toBe(true);
+    expect(s[1].thisSeed).toBe('peer ended level with self (0.34 against 0.34).');
+    expect(s[1].held).toBe(false);
+    expect(s[1].overSeeds).toBe('Over 8 seeds, peer ended above self in 6 (2 tied), mean +0.16: shown.');
+    expect(s[2].thisSeed).toBe('peer ended below its start (0.46 to 0.34).');
+    expect(s[3].thisSeed).toBe('oracle ended above peer (0.57 against 0.34).');
+  });
+
+  it('another seed reads differently: nothing about the outcome is fixed', () => {
+    const s = claimSentences(summary({ oracle: [0.6, 0.6], self: [0.5, 0.5], peer: [0.55, 0.55] }), 'collapse');
+    expect(s[0].thisSeed).toBe("self's held-out pass@1 went from 0.46 to 0.50 (+0.04): it ended above its start.");
+    expect(s[1].thisSeed).toBe('peer ended above self (0.55 against 0.50).');
+    expect(s[1].held).toBe(true);
+  });
+
+  it('a difference that 2 decimals would print as equal is shown with 3', () => {
+    // 0.444 against 0.437: above by 0.007 (not a tie), both 0.44 at 2 decimals.
+    const s = claimSentences(summary({ oracle: [0.444, 0.444], self: [0.4, 0.4], peer: [0.437, 0.437] }), 'quick');
+    expect(s[3].thisSeed).toBe('oracle ended above peer (0.444 against 0.437).');
+    expect(s[3].overSeeds).toBeNull(); // quick has no 8-seed claims quoted
+  });
+
+  it('an edited experiment gets no 8-seed figure; a run without a self arm no claim that needs one', () => {
+    const s = claimSentences(summary({ oracle: [0.6, 0.6], peer: [0.5, 0.5] }), null);
+    expect(s.map((x) => x.id)).toEqual(['learns', 'oracle']);
+    expect(s.every((x) => x.overSeeds === null)).toBe(true);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * After a run, one sentence per claim of the preset: what this seed showed, computed from the run
+ * (core/experiment/claims.ts, the differences `npm run science` reads), next to what 8 seeds
+ * measured (measuredClaims.ts). Issue 23: the default seed's peer arm can end level with self
+ * under a title that says peer reward holds; the page says so instead of leaving it to the reader.
+ */
+import { CLAIM_TIE, SEED_CLAIMS, type SeedClaimId, armPassAt1, seedDifference } from '../../core/experiment/claims';
+import type { RunSummary } from '../../core/experiment/events';
+import { MEASURED_CLAIMS, MEASURED_SEEDS } from './measuredClaims';
+
+export interface ClaimSentence {
+  id: SeedClaimId;
+  /** "self's pass@1 fell from 0.46 to 0.34 (−0.12): it collapsed." */
+  thisSeed: string;
+  /** The claim held in this seed (a difference of at least CLAIM_TIE). */
+  held: boolean;
+  /** "Over 8 seeds: it held in 8 (mean +0.17): shown." (null: not measured for this experiment) */
+  overSeeds: string | null;
+}
+
+/** Two numbers as compared: 2 decimals, or 3 where 2 would print a real difference as equal. */
+function pair(a: number, b: number): [string, string] {
+  const d = a.toFixed(2) === b.toFixed(2) && Math.abs(a - b) >= CLAIM_TIE ? 3 : 2;
+  return [a.toFixed(d), b.toFixed(d)];
+}
+const signed = (v: number) => (Math.abs(v) < 0.005 ? '0.00' : `${v > 0 ? '+' : '−'}${Math.abs(v).toFixed(2)}`);
+
+/** "above", "level with" or "below", by the claims' tie. */
+function relation(diff: number): string {
+  return Math.abs(diff) < CLAIM_TIE ? 'level with' : diff > 0 ? 'above' : 'below';
+}
+
+function thisSeed(id: SeedClaimId, run: RunSummary, diff: number): string {
+  const p = (arm: string) => armPassAt1(run, arm) ?? { start: NaN, end: NaN };
+  switch (id) {
+    case 'a': {
+      // The claim is "end below start" (claims.ts), not the scoreboard's collapse rule: say that.
+      const [start, end] = pair(p('self').start, p('self').end);
+      const moved = Math.abs(diff) < CLAIM_TIE ? 'stayed level' : diff > 0 ? 'ended below its start' : 'ended above its start';
+      return `self's held-out pass@1 went from ${start} to ${end} (${signed(-diff)}): it ${moved}.`;
+    }
+    case 'b': {
+      const [peer, self] = pair(p('peer').end, p('self').end);
+      return `peer ended ${relation(diff)} self (${peer} against ${self}).`;
+    }
+    case 'learns': {
+      const [start, end] = pair(p('peer').start, p('peer').end);
+      return `peer ended ${relation(diff)} its start (${start} to ${end}).`;
+    }
+    case 'oracle': {
+      const [oracle, peer] = pair(p('oracle').end, p('peer').end);
+      return `oracle ended ${relation(diff)} peer (${oracle} against ${peer}).`;
+    }
+  }
+}
+
+/** The sentences for the claims whose arms the run has; `presetId` null: an edited experiment (no 8-seed figures apply). */
+export function claimSentences(run: RunSummary, presetId: string | null): ClaimSentence[] {
+  const measured = presetId ? MEASURED_CLAIMS[presetId] : undefined;
+  return SEED_CLAIMS.filter((c) => c.arms.every((a) => run.arms.some((x) => x.id === a))).map((c) => {
+    const diff = seedDifference(run, c.id);
+    const m = measured?.[c.id];
+    const overSeeds = m
+      ? `Over ${MEASURED_SEEDS} seeds, ${c.text} in ${m.wins}${m.ties ? ` (${m.ties} tied)` : ''}, mean ${signed(m.mean)}: ${m.verdict.toLowerCase()}.`
+      : null;
+    return { id: c.id, thisSeed: thisSeed(c.id, run, diff), held: Number.isFinite(diff) && diff >= CLAIM_TIE, overSeeds };
+  });
+}

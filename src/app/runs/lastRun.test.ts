@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import type { SavedRunMeta } from './runData';
+import { canonicalJson, lastRunOf } from './lastRun';
+
+const meta = (id: string, spec: unknown, updatedAt: number, extra: Partial<SavedRunMeta> = {}): SavedRunMeta =>
+  ({ id, name: id, createdAt: updatedAt, updatedAt, presetId: 'quick', edited: false, spec, backend: 'wasm', status: 'done', stepsDone: 6, eventCount: 9, checkpointStep: 6, error: null, ...extra }) as SavedRunMeta;
+
+describe('the last run after a reload', () => {
+  it('compares experiments by their settings, not their key order', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe(canonicalJson({ a: [{ c: 3, d: 2 }], b: 1 }));
+    expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: 2 }));
+  });
+  it('is the newest saved run of the same experiment with a step', () => {
+    const spec = { seed: 1, steps: 6 };
+    const metas = [meta('old', spec, 1), meta('new', { steps: 6, seed: 1 }, 3), meta('other', { seed: 2, steps: 6 }, 5), meta('empty', spec, 9, { stepsDone: 0 })];
+    expect(lastRunOf(metas, spec)?.id).toBe('new');
+  });
+  it('a failed run is not brought back; none of this experiment gives null', () => {
+    const spec = { seed: 1 };
+    expect(lastRunOf([meta('failed', spec, 5, { status: 'error' })], spec)).toBeNull();
+    expect(lastRunOf([], spec)).toBeNull();
+  });
+});
