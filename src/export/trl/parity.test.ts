@@ -169,7 +169,10 @@ def arm_case(c):
             rng = cr.ballot_rng(seed, arm["id"], cr.teacher_voter_id(arm["teacher"]), step)
             labels = [v.label for v in cr.plurality_votes(c["teacherAnswers"], B, rng, tau)]
             rewards = cr.rewards_for_labels(answers, G, labels)
-        result.append({"labels": labels, "rewards": rewards, "own": [vj(v) for v in own[m]]})
+        # The lab's armRewards reports each member's own vote without tau (a measurement); tau
+        # only decides what is rewarded (the payloads above).
+        own_plain = cr.own_votes(c["voted"][members.index(m)], B, seed, arm["id"], m, step, 0)
+        result.append({"labels": labels, "rewards": rewards, "own": [vj(v) for v in own_plain]})
     return result
 print(json.dumps([arm_case(c) for c in cases]))
 `,
