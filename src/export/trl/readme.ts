@@ -27,7 +27,7 @@ interface Skipped {
 const SCHEME_TEXT: Record<string, string> = {
   oracle: 'rewarded by the true answer (the upper reference; the only arm that sees labels)',
   self: 'rewarded by its own majority vote (TTRL)',
-  'self-soft': 'rewarded by the share of its own votes its answer has (SRT)',
+  'self-soft': "rewarded by the share of its own votes its answer has (the lab's soft variant of self-reward; SRT's reward is the hard vote)",
   peer: "rewarded by its partner's majority vote (Co-RL)",
   ring: "rewarded by the next member's majority vote, A <- B <- C <- A (Co-RL's ring)",
   cohort: 'rewarded by the pooled votes of all other members, ties discarded',

@@ -12,7 +12,7 @@ None for a malformed or missing answer, which casts no vote and never earns a re
 Schemes (docs/METHOD.md in the lab), reward of rollout i of member m:
   oracle     1[a_i == truth] (the only scheme that sees the truth)
   self       1[a_i == m's own plurality] (TTRL)
-  self-soft  the share of m's own parseable votes that a_i has (SRT)
+  self-soft  the share of m's own parseable votes that a_i has (the lab's soft variant; SRT uses the hard vote)
   peer       1[a_i == the partner's plurality] (Co-RL, two members)
   ring       1[a_i == the next member's plurality], A <- B <- C <- A (Co-RL, three or more)
   cohort     1[a_i == the plurality of the pooled votes of all other members], ties discarded
