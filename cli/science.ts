@@ -1,7 +1,10 @@
 /**
  * npm run science -- [--seeds 1-8 as 1,2,...] [--claims a,b,...] [--preset PAIR] [--diversity NAME]
- *                    [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR]
+ *                    [--backend wasm|cpu|webgpu] [--workers N] [--pool seeds|arms] [--save DIR] [--from DIR]
  *                    [--check docs/RESULTS.md | --write docs/RESULTS.md]
+ *
+ * Every core (cli/pool.ts): --workers threads (default one per core), by default one seed each
+ * side by side (--pool seeds), or each seed's arms split over them (--pool arms). Same verdicts.
  *
  * Reruns the science claims (cli/science-claims.ts) on the given seeds and prints, per claim, its
  * verdict (SHOWN / NOT SHOWN / CONTRADICTED: the 95% interval of a per-seed paired difference,
@@ -25,7 +28,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { choiceFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
+import { choiceFlag, intFlag, parseArgs, seedsFlag, UsageError, runMain } from './args';
+import { defaultWorkers } from './pool';
 import { resultFile, runSeed } from './experiment-lib';
 import { readResultFile } from './result-file';
 import { getPreset } from '../src/core/experiment/presets';
@@ -36,11 +40,12 @@ import { replaceBlock, readBlock } from './science-block';
 
 const FLAGS = {
   seeds: 'string', claims: 'string', preset: 'string', diversity: 'string', backend: 'string',
-  save: 'string', from: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', tests: 'boolean', help: 'boolean',
+  save: 'string', from: 'string', workers: 'string', pool: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', tests: 'boolean', help: 'boolean',
 } as const;
 const USAGE =
   'usage: npm run science -- [--seeds 1,2,3] [--claims ' + CLAIM_IDS.join(',') + '] [--preset PAIR] [--diversity NAME]\n' +
-  '                          [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR] [--check FILE | --write FILE]\n' +
+  '                          [--backend wasm|cpu|webgpu] [--workers N] [--pool seeds|arms] [--save DIR] [--from DIR]\n' +
+  '                          [--check FILE | --write FILE]\n' +
   '       npm run science -- --table RESULTS.json   (the markdown tables of docs/RESULTS.md)\n' +
   '       npm run science -- --tests                (the slow learning checks, *.science.test.ts)';
 
@@ -51,20 +56,45 @@ function readResults(path: string): ExperimentResultFile {
   return r.file;
 }
 
-async function train(presets: string[], seeds: number[], backendName: 'wasm' | 'cpu' | 'webgpu', save: string | undefined): Promise<Map<string, RunSummary[]>> {
+/**
+ * How the seeds use the cores (cli/pool.ts): 'seeds' runs up to `workers` seeds side by side, each
+ * in a worker thread (no per-step wait, nothing built twice: the default); 'arms' runs the seeds
+ * one after another, each on `workers` threads split by arm. The numbers are the same either way.
+ */
+interface Pool {
+  workers: number;
+  unit: 'seeds' | 'arms';
+}
+
+/** `run` of every item, at most `limit` at once; the results in the items' order. */
+async function inParallel<T, R>(items: T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await run(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return out;
+}
+
+async function train(presets: string[], seeds: number[], backendName: 'wasm' | 'cpu' | 'webgpu', save: string | undefined, pool: Pool): Promise<Map<string, RunSummary[]>> {
   const { initNodeBackend } = await import('../src/engine/node-backend');
   const report = await initNodeBackend(backendName);
-  console.error(`backend: ${report.backend}; seeds ${seeds.join(', ')}; presets ${presets.join(', ')}`);
+  const bySeed = pool.unit === 'seeds' && pool.workers > 1;
+  console.error(`backend: ${report.backend}; seeds ${seeds.join(', ')}; presets ${presets.join(', ')}; ${pool.workers} thread(s), ${bySeed ? 'seeds side by side' : 'arms split'}`);
   if (save) mkdirSync(save, { recursive: true });
   const results = new Map<string, RunSummary[]>();
   for (const id of presets) {
     const preset = getPreset(id)!;
-    const runs: RunSummary[] = [];
-    for (const seed of seeds) {
-      const t0 = Date.now();
-      runs.push(await runSeed({ ...preset.spec, seed }, report.backend, () => {}));
-      console.error(`${id} seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    }
+    const t0 = Date.now();
+    const runs: RunSummary[] = await inParallel(seeds, bySeed ? pool.workers : 1, async (seed) => {
+      const summary = await runSeed({ ...preset.spec, seed }, report.backend, () => {}, bySeed ? { thread: true } : { workers: pool.workers });
+      console.error(`${id} seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(0)} s since the preset started`);
+      return summary;
+    });
     results.set(id, runs);
     if (save) {
       const path = join(save, `${id}.json`);
@@ -133,7 +163,10 @@ async function main(): Promise<void> {
       results.set(id, runs);
     }
   } else {
-    results = await train(presets, seeds, backendName, args.flags.get('save') as string | undefined);
+    // WebGPU: one device serves every thread, so more threads only contend for it.
+    const workers = backendName === 'webgpu' ? 1 : (intFlag(args, 'workers', 1, 256) ?? defaultWorkers());
+    const unit = choiceFlag(args, 'pool', ['seeds', 'arms'] as const) ?? 'seeds';
+    results = await train(presets, seeds, backendName, args.flags.get('save') as string | undefined, { workers, unit });
     if (backendName === 'webgpu') setTimeout(() => process.exit(process.exitCode ?? 0), 0);
   }
 
