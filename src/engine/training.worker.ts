@@ -9,7 +9,7 @@
  * Without a run, the loss is reported and the backend chosen again.
  */
 import { defaultLimits } from '../core/experiment/budget';
-import { createRun, type Checkpoint } from '../core/experiment/runner';
+import type { Checkpoint, ExperimentRun } from '../core/experiment/runner';
 import { parseSpec, type ExperimentSpec } from '../core/experiment/spec';
 import { chooseBackend, onDeviceLost, type BackendName, type BackendReport } from './backend';
 import { destroyDeviceForTesting, errorText, webgpuBindingLimit } from './backend-common';
@@ -19,6 +19,7 @@ import { runProbe, probeLooksRight } from './probe';
 import { browserWarmStartCache } from './warmStartSource';
 import { RunDriver } from './runDriver';
 import { withTimeLimit } from './timeLimit';
+import { pooledBrowserRun, poolSize } from './workerPool';
 import {
   type ProbeOutcome,
   type WorkerCommand,
@@ -26,6 +27,7 @@ import {
   errorHint,
   isWorkerCommand,
   readBackendParam,
+  readWorkersParam,
 } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -147,11 +149,21 @@ function driverFor(runId: number, spec: ExperimentSpec, report: BackendReport): 
       const fresh = await prepare(lastBackendParam, message ?? 'the device was lost');
       lostMessage = null;
       if (lastRunId !== runId) throw new Error('the run was replaced while its device was recovering');
-      return createRun(spec, runOptionsFor(fresh, from));
+      return makeRun(spec, fresh, from);
     },
   };
 }
 type RunDeps = ConstructorParameters<typeof RunDriver>[0];
+
+/** ?workers= from the page (null: one per core). */
+let workersParam: number | null = null;
+
+/** The run of `spec` on `report`'s backend: on a pool of workers on the CPU backends (workerPool.ts). */
+function makeRun(spec: ExperimentSpec, report: BackendReport, checkpoint: Checkpoint | null): ExperimentRun {
+  // (No navigator: the worker module driven in Node by training.worker.test.ts, one worker.)
+  const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1;
+  return pooledBrowserRun(spec, runOptionsFor(report, checkpoint), poolSize(report.backend, workersParam, cores));
+}
 
 function runOptionsFor(report: BackendReport, checkpoint: Checkpoint | null) {
   // memoryLimits: a run estimated above what this backend holds is refused before it starts
@@ -220,7 +232,7 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
   }
   // Stored warm starts: the site's shipped files (presets), then IndexedDB (custom specs).
   // From a checkpoint: no warm start; the runner restores weights, optimizer state and step.
-  const run = createRun(parsed.spec, runOptionsFor(report, cmd.checkpoint ?? null));
+  const run = makeRun(parsed.spec, report, cmd.checkpoint ?? null);
   active = new RunDriver(driverFor(cmd.runId, parsed.spec, report), cmd.runId, run, {
     steps: parsed.spec.steps,
     paused: pauseBeforeStart,
@@ -234,6 +246,7 @@ function handle(cmd: WorkerCommand): void {
   switch (cmd.type) {
     case 'prepare':
       lastBackendParam = cmd.backend;
+      workersParam = readWorkersParam(cmd.workers);
       prepare(cmd.backend, null, rememberedBackendFor(cmd)).catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
       return;
     case 'start':
