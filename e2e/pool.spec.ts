@@ -32,7 +32,7 @@ test('a run on two workers equals the run on one, bit for bit (wasm)', async ({ 
       const watching = (async () => {
         while (training) {
           const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { url: string }[] };
-          partWorkers = Math.max(partWorkers, targetInfos.filter((t) => /part\.worker/.test(t.url)).length);
+          partWorkers = Math.max(partWorkers, targetInfos.filter((t) => /training\.worker/.test(t.url)).length - 1);
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
@@ -51,7 +51,7 @@ test('a run on two workers equals the run on one, bit for bit (wasm)', async ({ 
   const one = await run(1);
   const two = await run(2);
   expect(one.partWorkers).toBe(0);
-  // The training worker runs one part, a nested worker the other.
+  // The training worker runs one part, a nested worker (its own script again) the other.
   expect(two.partWorkers).toBe(1);
   const m = one.metrics as { step: number; arms: Record<string, Record<string, { loss: number | null }>> };
   expect(m.step).toBe(3);

@@ -20,6 +20,8 @@ import { browserWarmStartCache } from './warmStartSource';
 import { RunDriver } from './runDriver';
 import { withTimeLimit } from './timeLimit';
 import { pooledBrowserRun, poolSize } from './workerPool';
+import { isPartCommand, startPartServer } from './partServer';
+import type { PartCommand } from './partRpc';
 import {
   type ProbeOutcome,
   type WorkerCommand,
@@ -162,7 +164,7 @@ let workersParam: number | null = null;
 function makeRun(spec: ExperimentSpec, report: BackendReport, checkpoint: Checkpoint | null): ExperimentRun {
   // (No navigator: the worker module driven in Node by training.worker.test.ts, one worker.)
   const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1;
-  return pooledBrowserRun(spec, runOptionsFor(report, checkpoint), poolSize(report.backend, workersParam, cores));
+  return pooledBrowserRun(spec, runOptionsFor(report, checkpoint), poolSize(report.backend, workersParam, cores), scope.location?.href ?? '');
 }
 
 function runOptionsFor(report: BackendReport, checkpoint: Checkpoint | null) {
@@ -281,7 +283,15 @@ function handle(cmd: WorkerCommand): void {
   }
 }
 
+/** Set when this worker serves a part of another training worker's pool (partServer.ts). */
+let partServer: ((cmd: PartCommand) => void) | null = null;
+
 scope.onmessage = (event: MessageEvent<unknown>) => {
+  if (partServer || (lastRunId === 0 && !backend && isPartCommand(event.data))) {
+    partServer ??= startPartServer((r) => scope.postMessage(r), warmStartCache);
+    partServer(event.data as PartCommand);
+    return;
+  }
   if (!isWorkerCommand(event.data)) {
     post({ type: 'error', runId: 0, message: 'The training worker received a message it does not understand.', hint: 'Reload the page.' });
     return;

@@ -1,8 +1,9 @@
 /**
  * Every core in the browser: the training worker's run on a pool of workers. The training worker
  * runs the lead part itself (core/experiment/parts.ts; it also chose the backend) and one nested
- * worker (part.worker.ts) each other part; pooledRun.ts merges their events into the one stream
- * the page already reads, and their checkpoints into one.
+ * worker each other part, running the training worker's own script (partServer.ts: no second
+ * bundle to load); pooledRun.ts merges their events into the one stream the page already reads,
+ * and their checkpoints into one.
  *
  * Only the CPU backends (wasm, cpu) are pooled: on WebGPU and WebGL one device serves every
  * worker and a stack's kernels do not grow with its copies (README, "Architecture"), so splitting
@@ -24,8 +25,8 @@ export function poolSize(backend: string, requested: number | null, cores: numbe
   return Math.max(1, Math.min(MAX_WORKERS, requested ?? cores));
 }
 
-function partWorker(): PartPort {
-  const w = new Worker(new URL('./part.worker.ts', import.meta.url), { type: 'module' });
+function partWorker(script: string): PartPort {
+  const w = new Worker(script, { type: 'module' });
   return {
     post: (cmd) => w.postMessage(cmd),
     listen(reply, fail) {
@@ -40,15 +41,18 @@ function partWorker(): PartPort {
   };
 }
 
-/** The run of `spec` on `workers` workers (this one included); 1: the plain run. */
-export function pooledBrowserRun(spec: ExperimentSpec, options: RunOptions & { backend: string }, workers: number): ExperimentRun {
+/**
+ * The run of `spec` on `workers` workers (this one included); 1: the plain run. `script`: the
+ * training worker's own URL (self.location.href), which the pool's workers run.
+ */
+export function pooledBrowserRun(spec: ExperimentSpec, options: RunOptions & { backend: string }, workers: number, script: string): ExperimentRun {
   const parts = planParts(spec, workers);
   if (parts.length === 1) return createRun(spec, options);
   const checkpoint: Checkpoint | undefined = options.checkpoint;
   const [lead, ...rest] = parts;
   const handles = [
     localPart(createRun(spec, { ...options, part: lead })),
-    ...rest.map((part) => remotePart(partWorker(), { spec, part, backend: options.backend, checkpoint })),
+    ...rest.map((part) => remotePart(partWorker(script), { spec, part, backend: options.backend, checkpoint })),
   ];
   return pooledRun(spec, handles, { backend: options.backend, checkpoint, now: () => performance.now() });
 }
