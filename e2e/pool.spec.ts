@@ -24,15 +24,13 @@ test('a run on two workers equals the run on one, bit for bit (wasm)', async ({ 
       const lab = new LabPage(page);
       await lab.open(`${query}&workers=${workers}`);
       await expect(page.getByTestId('field-steps')).toHaveValue('3');
-      // Nested workers are not in page.workers(): ask the browser for its targets while the run
-      // trains (the pool's workers end with the run).
-      const cdp = await context.newCDPSession(page);
+      // The pool's nested workers run the training worker's script and end with the run: count
+      // them while it trains.
       let partWorkers = 0;
       let training = true;
       const watching = (async () => {
         while (training) {
-          const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { url: string }[] };
-          partWorkers = Math.max(partWorkers, targetInfos.filter((t) => /training\.worker/.test(t.url)).length - 1);
+          partWorkers = Math.max(partWorkers, page.workers().filter((w) => /training\.worker/.test(w.url())).length - 1);
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
@@ -58,4 +56,25 @@ test('a run on two workers equals the run on one, bit for bit (wasm)', async ({ 
   expect(Object.keys(m.arms)).toEqual(['oracle', 'self', 'peer']);
   expect(typeof m.arms.peer.B.loss).toBe('number');
   expect(two.metrics).toEqual(one.metrics);
+});
+
+test('a pool worker that dies stops the run with the reason, as any failed step does', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = collectErrors(page);
+  const lab = new LabPage(page);
+  await lab.open('?backend=wasm&workers=2');
+  await lab.choosePreset('quick');
+  await page.getByTestId('speed').selectOption('1');
+  await lab.button('start').click();
+  await lab.waitForStep(2);
+  // The second training.worker is the pool's: the training worker is listed first.
+  const part = page.workers().filter((w) => /training\.worker/.test(w.url()))[1];
+  await part.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('simulated crash');
+    }, 0);
+  });
+  await lab.waitForPhase('error', 30_000);
+  await expect(page.getByTestId('run-error')).toContainText('a worker of the pool failed: Uncaught Error: simulated crash');
+  expect(errors.filter((e) => !/simulated crash/.test(e))).toEqual([]);
 });
