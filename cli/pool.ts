@@ -33,7 +33,7 @@ export function defaultWorkers(): number {
 const BOOTSTRAP = `const { workerData } = require('node:worker_threads');
 import(workerData.tsx).then(({ tsImport }) => tsImport(workerData.file, workerData.file));`;
 
-function partThread(): PartPort {
+export function partThread(): PartPort {
   const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
   const file = new URL('./part-worker.ts', import.meta.url).href;
   const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { tsx, file } });
