@@ -5,7 +5,8 @@
  * the caller's own thread. Pulled like the runner:
  *
  *   warm start  the lead's 'warmstart' events are yielded; the other parts build their members
- *               meanwhile (their progress is not shown); the lead's 'base' once all are ready
+ *               meanwhile (their progress is not shown, and a pause holds only the lead's: the
+ *               others finish building theirs); the lead's 'base' once all are ready
  *   each step   one pull of every part at once, the events merged (mergeSteps: arms in spec order)
  *   the end     'done' with the pool's summary, folded from the merged events as the runner folds its own
  *
