@@ -19,7 +19,7 @@ import { runProbe, probeLooksRight } from './probe';
 import { browserWarmStartCache } from './warmStartSource';
 import { RunDriver } from './runDriver';
 import { withTimeLimit } from './timeLimit';
-import { pooledBrowserRun, poolSize } from './workerPool';
+import { pooledBrowserRun, poolSize, prewarm } from './workerPool';
 import { isPartCommand, startPartServer } from './partServer';
 import type { PartCommand } from './partRpc';
 import {
@@ -160,11 +160,21 @@ type RunDeps = ConstructorParameters<typeof RunDriver>[0];
 /** ?workers= from the page (null: one per core). */
 let workersParam: number | null = null;
 
+/** Workers of a pool on `backend` (no navigator: the module driven in Node by training.worker.test.ts). */
+function workersFor(backend: string): number {
+  const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1;
+  return poolSize(backend, workersParam, cores);
+}
+
 /** The run of `spec` on `report`'s backend: on a pool of workers on the CPU backends (workerPool.ts). */
 function makeRun(spec: ExperimentSpec, report: BackendReport, checkpoint: Checkpoint | null): ExperimentRun {
-  // (No navigator: the worker module driven in Node by training.worker.test.ts, one worker.)
-  const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1;
-  return pooledBrowserRun(spec, runOptionsFor(report, checkpoint), poolSize(report.backend, workersParam, cores), scope.location?.href ?? '');
+  return pooledBrowserRun(spec, runOptionsFor(report, checkpoint), workersFor(report.backend), scope.location?.href ?? '');
+}
+
+/** Start the next run's pool workers now, on a CPU backend (none on a GPU backend: none needed). */
+function prewarmFor(report: BackendReport): void {
+  if (!scope.location) return;
+  prewarm(workersFor(report.backend) - 1, scope.location.href);
 }
 
 function runOptionsFor(report: BackendReport, checkpoint: Checkpoint | null) {
@@ -235,6 +245,7 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
   // Stored warm starts: the site's shipped files (presets), then IndexedDB (custom specs).
   // From a checkpoint: no warm start; the runner restores weights, optimizer state and step.
   const run = makeRun(parsed.spec, report, cmd.checkpoint ?? null);
+  prewarmFor(report); // the next run's (Run N seeds starts one after another)
   active = new RunDriver(driverFor(cmd.runId, parsed.spec, report), cmd.runId, run, {
     steps: parsed.spec.steps,
     paused: pauseBeforeStart,
@@ -249,7 +260,9 @@ function handle(cmd: WorkerCommand): void {
     case 'prepare':
       lastBackendParam = cmd.backend;
       workersParam = readWorkersParam(cmd.workers);
-      prepare(cmd.backend, null, rememberedBackendFor(cmd)).catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
+      prepare(cmd.backend, null, rememberedBackendFor(cmd))
+        .then(prewarmFor)
+        .catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
       return;
     case 'start':
       start(cmd).catch((e) => refuse(cmd.runId, errorText(e), backend?.report.backend ?? null));

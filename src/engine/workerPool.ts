@@ -25,21 +25,49 @@ export function poolSize(backend: string, requested: number | null, cores: numbe
   return Math.max(1, Math.min(MAX_WORKERS, requested ?? cores));
 }
 
+/** A nested worker running `script`. Its errors are caught from the start (a spare's too). */
 function partWorker(script: string): PartPort {
   const w = new Worker(script, { type: 'module' });
+  let reply: ((r: PartReply) => void) | null = null;
+  let fail: ((message: string) => void) | null = null;
+  let failed: string | null = null;
+  const failure = (message: string) => {
+    failed ??= message;
+    fail?.(message);
+  };
+  w.onmessage = (event: MessageEvent<PartReply>) => reply?.(event.data);
+  w.onerror = (event) => {
+    event.preventDefault();
+    failure(event.message || 'it could not be loaded');
+  };
+  w.onmessageerror = () => failure('a message could not be read');
   return {
     post: (cmd) => w.postMessage(cmd),
-    listen(reply, fail) {
-      w.onmessage = (event: MessageEvent<PartReply>) => reply(event.data);
-      w.onerror = (event) => {
-        event.preventDefault();
-        fail(event.message || 'it could not be loaded');
-      };
-      w.onmessageerror = () => fail('a message could not be read');
+    listen(onReply, onFail) {
+      reply = onReply;
+      fail = onFail;
+      if (failed !== null) onFail(failed);
     },
     terminate: () => w.terminate(),
   };
 }
+
+/**
+ * Workers started ahead of a run (prewarm), so its pool does not wait for a worker's script and
+ * tfjs to load (about a second each in Chromium on 2 cores). At most MAX_SPARES: presets have at
+ * most 4 arms, and an idle worker holds tfjs's memory.
+ */
+const spares: PartPort[] = [];
+export const MAX_SPARES = 3;
+
+/** Keep min(n, MAX_SPARES) workers of `script` ready; n <= 0 ends them (a GPU backend). */
+export function prewarm(n: number, script: string): void {
+  const want = Math.max(0, Math.min(n, MAX_SPARES));
+  while (spares.length > want) spares.pop()!.terminate();
+  while (spares.length < want) spares.push(partWorker(script));
+}
+
+const takeWorker = (script: string): PartPort => spares.shift() ?? partWorker(script);
 
 /**
  * The run of `spec` on `workers` workers (this one included); 1: the plain run. `script`: the
@@ -52,7 +80,7 @@ export function pooledBrowserRun(spec: ExperimentSpec, options: RunOptions & { b
   const [lead, ...rest] = parts;
   const handles = [
     localPart(createRun(spec, { ...options, part: lead })),
-    ...rest.map((part) => remotePart(partWorker(script), { spec, part, backend: options.backend, checkpoint })),
+    ...rest.map((part) => remotePart(takeWorker(script), { spec, part, backend: options.backend, checkpoint })),
   ];
   return pooledRun(spec, handles, { backend: options.backend, checkpoint, now: () => performance.now() });
 }
