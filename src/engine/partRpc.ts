@@ -75,16 +75,17 @@ export function remotePart(port: PartPort, open: PartOpen): PartHandle {
       port.post({ ...cmd, id } as PartCommand);
     });
   const opened = call<void>({ type: 'open', ...open });
-  opened.catch(() => {}); // the next call rethrows it
+  let isOpen = false;
+  opened.then(
+    () => (isOpen = true),
+    () => {}, // the next call rethrows it
+  );
+  // Once open, a call posts its message at once (not a microtask later): the pool pulls the other
+  // parts before its own, whose pull runs synchronously for a while (pooledRun.ts).
+  const after = <T>(cmd: Omit<PartCommand, 'id'>): Promise<T> => (isOpen ? call<T>(cmd) : opened.then(() => call<T>(cmd)));
   return {
-    next: async () => {
-      await opened;
-      return call<IteratorResult<RunnerEvent, void>>({ type: 'next' });
-    },
-    checkpoint: async () => {
-      await opened;
-      return call<Checkpoint>({ type: 'checkpoint' });
-    },
+    next: () => after<IteratorResult<RunnerEvent, void>>({ type: 'next' }),
+    checkpoint: () => after<Checkpoint>({ type: 'checkpoint' }),
     close: async () => {},
     dispose: () => {
       failAll(new Error('the part was disposed'));

@@ -87,7 +87,10 @@ export function pooledRun(spec: ExperimentSpec, parts: PartHandle[], opts: PoolO
       }
       while (!disposed) {
         const t0 = opts.now();
-        const got = await Promise.all(parts.map((p) => p.next()));
+        // The other parts first: their pull is a message, while the lead's (in this thread) runs
+        // synchronously up to its first readback, and would hold theirs back until then.
+        const others = rest.map((p) => p.next());
+        const got = await Promise.all([lead.next(), ...others]);
         if (disposed || got.some((r) => r.done)) return;
         const evs = got.map((r) => r.value as RunnerEvent);
         if (evs.every((e) => e.type === 'done')) {
