@@ -1,7 +1,7 @@
 /**
  * The typed messages between the page and the training worker (Sequence Toy's train/protocol.ts).
  *
- *   page -> worker  WorkerCommand: prepare(backend?, remembered?, signature?),
+ *   page -> worker  WorkerCommand: prepare(backend?, remembered?, signature?, workers?),
  *                                  start(spec, backend?, remembered?, checkpoint?), pause, resume,
  *                                  step, stop, setSpeed
  *   worker -> page  WorkerEvent:   backend(report, probe), measurement(rows, chosen),

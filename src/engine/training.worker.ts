@@ -4,6 +4,10 @@
  * step, stop, speed, checkpoints, the end, a non-finite halt, a lost device). This file only wires
  * the worker scope to them: messages in, events out, the backend and its probe, the clock.
  *
+ * On wasm and cpu a run trains on a pool of these workers (workerPool.ts): this one runs the lead
+ * part, nested copies of it (started ahead by prewarm) the others, each serving its part once its
+ * first message is a pool's `open` (partServer.ts).
+ *
  * A lost WebGPU device (backend-common.ts watches `device.lost`) during a run: the driver rebuilds
  * the run from its last checkpoint on a freshly chosen backend and the page is told ('recovered').
  * Without a run, the loss is reported and the backend chosen again.
