@@ -3,9 +3,8 @@
  * flags, running one seed, and the summary table.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { defaultLimits } from '../src/core/experiment/budget';
-import { nodeWarmStartCache } from '../src/engine/warmStartNode';
-import { createRun, NonFiniteRunError } from '../src/core/experiment/runner';
+import { NonFiniteRunError } from '../src/core/experiment/runner';
+import { pooledSeedRun, wholeSeedRun } from './pool';
 import { parseSpec, type ExperimentSpec } from '../src/core/experiment/spec';
 import { getPreset, PRESETS } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, MemberHistoryEntry, MemberInfo, RunSummary } from '../src/core/experiment/events';
@@ -68,9 +67,13 @@ export type SeedSummary = RunSummary & { members: MemberInfo[] };
  * rejects with the runner's WarmStartMissError before RL (docs/WARMSTARTS.md, "The guard"); a run
  * whose loss, gradient or weights become NaN or infinite rejects with NonFiniteRunError, its
  * message the runner's explanation (docs/RELIABILITY.md, "Numerical blow-ups").
+ *
+ * `pool` (cli/pool.ts): `workers` > 1 trains the arms on that many threads (this one included);
+ * `thread` runs the whole seed in a worker thread (so several seeds can run side by side). Either
+ * way the summary equals the one-thread run's bit for bit on wasm (timings aside).
  */
-export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?: RunProgress): Promise<SeedSummary> {
-  const run = createRun(spec, { backend, warmStartCache: nodeWarmStartCache(), memoryLimits: defaultLimits(backend) });
+export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?: RunProgress, pool: { workers?: number; thread?: boolean } = {}): Promise<SeedSummary> {
+  const run = pool.thread ? wholeSeedRun(spec, backend) : pooledSeedRun(spec, backend, pool.workers ?? 1);
   let members: MemberInfo[] = [];
   try {
     for await (const e of run.events()) {

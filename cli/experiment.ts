@@ -1,7 +1,9 @@
 /**
  * npm run experiment -- (--preset NAME | --spec FILE.json) [--steps N] [--seeds 1,2,3]
- *                       [--backend wasm|cpu|webgpu] [--out results.json]
+ *                       [--backend wasm|cpu|webgpu] [--workers N] [--out results.json]
  *
+ * --workers: threads that train the arms (cli/pool.ts; default one per core, at most one per arm;
+ * 1 trains in this thread alone). The numbers are the same for every N (bit for bit on wasm).
  * Runs an experiment for each seed, shows progress on stderr, prints a summary table per arm and
  * member and the median GRPO step time, and writes the results as JSON (format: README.md).
  * Bad arguments or an invalid spec: a one-line message and exit code 2. A member that misses its
@@ -11,13 +13,14 @@ import { writeFileSync } from 'node:fs';
 import { choiceFlag, intFlag, parseArgs, seedsFlag, runMain } from './args';
 import { resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
 import { initNodeBackend } from '../src/engine/node-backend';
+import { defaultWorkers } from './pool';
 import { NonFiniteRunError, WarmStartMissError } from '../src/core/experiment/runner';
 import type { RunSummary } from '../src/core/experiment/events';
 
-const FLAGS = { preset: 'string', spec: 'string', steps: 'string', seeds: 'string', backend: 'string', out: 'string', help: 'boolean' } as const;
+const FLAGS = { preset: 'string', spec: 'string', steps: 'string', seeds: 'string', backend: 'string', workers: 'string', out: 'string', help: 'boolean' } as const;
 
 const USAGE = `usage: npm run experiment -- (--preset NAME | --spec FILE.json) [--steps N] [--seeds 1,2,3]
-                             [--backend wasm|cpu|webgpu] [--out results.json]`;
+                             [--backend wasm|cpu|webgpu] [--workers N] [--out results.json]`;
 
 let lastLogged = '';
 
@@ -46,15 +49,18 @@ async function main(): Promise<void> {
   const seeds = seedsFlag(args);
   const backend = choiceFlag(args, 'backend', ['wasm', 'cpu', 'webgpu'] as const) ?? 'wasm';
   const out = args.flags.get('out') as string | undefined;
+  // WebGPU: one device serves every thread, so more threads only contend for it.
+  const workers = backend === 'webgpu' ? 1 : (intFlag(args, 'workers', 1, 256) ?? defaultWorkers());
   const spec = resolveSpec(args.flags.get('preset') as string | undefined, args.flags.get('spec') as string | undefined, steps);
 
   const report = await initNodeBackend(backend);
-  console.error(`backend: ${report.backend}${report.adapter ? ` (${report.adapter})` : ''}`);
+  console.error(`backend: ${report.backend}${report.adapter ? ` (${report.adapter})` : ''}; ${Math.min(workers, spec.arms.length)} thread(s) of ${workers}`);
   const runs: RunSummary[] = [];
   for (const seed of seeds ?? [spec.seed]) {
     const t0 = Date.now();
     const summary = await runSeed({ ...spec, seed }, report.backend, (phase, done, total) =>
       progressBar(`seed ${seed}: ${phase}`, done, total),
+      { workers },
     ).catch((e: unknown) => {
       if (process.stderr.isTTY) process.stderr.write('\n');
       // A member missed its warm-start target, or a number blew up: one line naming the seed, exit 1.

@@ -1,9 +1,13 @@
 /**
  * npm run science -- [--seeds 1-8 as 1,2,... or 101-108] [--block tuning|confirmation] [--claims a,b,...]
  *                    [--preset PAIR] [--diversity NAME] [--compare X:Y,...] [--backend wasm|cpu|webgpu]
+ *                    [--workers N] [--pool seeds|arms]
  *                    [--save DIR] [--from DIR] [--check docs/RESULTS.md | --write docs/RESULTS.md]
  * npm run science -- --summary --from DIR [--check docs/RESULTS.md | --write docs/RESULTS.md]
  * npm run science -- --plan
+ *
+ * Every core (cli/pool.ts): --workers threads (default one per core), by default one seed each
+ * side by side (--pool seeds), or each seed's arms split over them (--pool arms). Same verdicts.
  *
  * Reruns the science claims (cli/science-claims.ts) on the given seeds and prints, per claim, its
  * verdict (SHOWN / NOT SHOWN / CONTRADICTED: the 95% interval of a per-seed paired difference,
@@ -36,7 +40,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { choiceFlag, parseArgs, seedsFlag, UsageError, runMain, type ParsedArgs } from './args';
+import { choiceFlag, intFlag, parseArgs, seedsFlag, UsageError, runMain, type ParsedArgs } from './args';
+import { defaultWorkers } from './pool';
 import { resultFile, runSeed } from './experiment-lib';
 import { readResultFile } from './result-file';
 import { getPreset } from '../src/core/experiment/presets';
@@ -49,13 +54,14 @@ import { replaceBlock, readBlock } from './science-block';
 
 const FLAGS = {
   seeds: 'string', claims: 'string', preset: 'string', diversity: 'string', backend: 'string', block: 'string',
-  save: 'string', from: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', tests: 'boolean',
+  save: 'string', from: 'string', workers: 'string', pool: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', tests: 'boolean',
   summary: 'boolean', plan: 'boolean', help: 'boolean',
 } as const;
 const USAGE =
   'usage: npm run science -- [--seeds 1,2,3 | 101-108] [--block tuning|confirmation] [--claims ' + CLAIM_IDS.join(',') + ']\n' +
   '                          [--preset PAIR] [--diversity NAME] [--compare X:Y,...]\n' +
-  '                          [--backend wasm|cpu|webgpu] [--save DIR] [--from DIR] [--check FILE | --write FILE]\n' +
+  '                          [--backend wasm|cpu|webgpu] [--workers N] [--pool seeds|arms] [--save DIR] [--from DIR]\n' +
+  '                          [--check FILE | --write FILE]\n' +
   '       npm run science -- --summary --from DIR [--check FILE | --write FILE]   (every verdict, both blocks, Holm)\n' +
   '       npm run science -- --plan                 (the command of every preset and block)\n' +
   '       npm run science -- --table RESULTS.json   (the markdown tables of docs/RESULTS.md)\n' +
@@ -114,20 +120,45 @@ function readSaved(dir: string, presets: string[], seeds: readonly number[] | nu
   return results;
 }
 
-async function train(presets: string[], seeds: readonly number[], backendName: 'wasm' | 'cpu' | 'webgpu', save: string | undefined): Promise<Map<string, RunSummary[]>> {
+/**
+ * How the seeds use the cores (cli/pool.ts): 'seeds' runs up to `workers` seeds side by side, each
+ * in a worker thread (no per-step wait, nothing built twice: the default); 'arms' runs the seeds
+ * one after another, each on `workers` threads split by arm. The numbers are the same either way.
+ */
+interface Pool {
+  workers: number;
+  unit: 'seeds' | 'arms';
+}
+
+/** `run` of every item, at most `limit` at once; the results in the items' order. */
+async function inParallel<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await run(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return out;
+}
+
+async function train(presets: string[], seeds: readonly number[], backendName: 'wasm' | 'cpu' | 'webgpu', save: string | undefined, pool: Pool): Promise<Map<string, RunSummary[]>> {
   const { initNodeBackend } = await import('../src/engine/node-backend');
   const report = await initNodeBackend(backendName);
-  console.error(`backend: ${report.backend}; seeds ${seeds.join(', ')}; presets ${presets.join(', ')}`);
+  const bySeed = pool.unit === 'seeds' && pool.workers > 1;
+  console.error(`backend: ${report.backend}; seeds ${seeds.join(', ')}; presets ${presets.join(', ')}; ${pool.workers} thread(s), ${bySeed ? 'seeds side by side' : 'arms split'}`);
   if (save) mkdirSync(save, { recursive: true });
   const results = new Map<string, RunSummary[]>();
   for (const id of presets) {
     const preset = getPreset(id)!;
-    const runs: RunSummary[] = [];
-    for (const seed of seeds) {
-      const t0 = Date.now();
-      runs.push(await runSeed({ ...preset.spec, seed }, report.backend, () => {}));
-      console.error(`${id} seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    }
+    const t0 = Date.now();
+    const runs: RunSummary[] = await inParallel(seeds, bySeed ? pool.workers : 1, async (seed) => {
+      const summary = await runSeed({ ...preset.spec, seed }, report.backend, () => {}, bySeed ? { thread: true } : { workers: pool.workers });
+      console.error(`${id} seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(0)} s since the preset started`);
+      return summary;
+    });
     results.set(id, runs);
     if (save) {
       const path = join(save, `${id}.json`);
@@ -243,7 +274,10 @@ async function main(): Promise<void> {
     const missing = sel.presets.filter((p) => !results.has(p));
     if (missing.length) throw new UsageError(`--from: ${dir} has no ${missing.map((p) => `${p}.json`).join(', ')}`);
   } else {
-    results = await train(sel.presets, seeds, backendName, save && join(save, BLOCK_FOLDER[block]));
+    // WebGPU: one device serves every thread, so more threads only contend for it.
+    const workers = backendName === 'webgpu' ? 1 : (intFlag(args, 'workers', 1, 256) ?? defaultWorkers());
+    const unit = choiceFlag(args, 'pool', ['seeds', 'arms'] as const) ?? 'seeds';
+    results = await train(sel.presets, seeds, backendName, save && join(save, BLOCK_FOLDER[block]), { workers, unit });
     if (backendName === 'webgpu') setTimeout(() => process.exit(process.exitCode ?? 0), 0);
   }
 

@@ -117,6 +117,11 @@ export function backendFromUrl(search = window.location.search): string | null {
   return v ? v.slice(0, 40) : null;
 }
 
+/** ?workers=N from the page URL: the training pool's size (untrusted: the worker validates it). */
+function workersFromUrl(search = window.location.search): string | null {
+  return new URLSearchParams(search).get('workers')?.slice(0, 8) ?? null;
+}
+
 /** Start the worker and choose the backend. Returns the cleanup for React's effect. */
 export function connectTrainingWorker(param: string | null): () => void {
   backendParam = param;
@@ -149,7 +154,7 @@ export function connectTrainingWorker(param: string | null): () => void {
   };
   // The experiment on screen (a shared link is already applied): its remembered choice, if any.
   const v = validationOf(useLab.getState().draft);
-  send({ type: 'prepare', backend: param, remembered: loadRememberedChoices(), signature: v.ok ? cohortSignature(v.spec) : null });
+  send({ type: 'prepare', backend: param, workers: workersFromUrl(), remembered: loadRememberedChoices(), signature: v.ok ? cohortSignature(v.spec) : null });
   send({ type: 'setSpeed', stepsPerSecond: useLab.getState().ui.stepsPerSecond });
   return () => {
     w.terminate();

@@ -1,7 +1,7 @@
 /**
  * The typed messages between the page and the training worker (Sequence Toy's train/protocol.ts).
  *
- *   page -> worker  WorkerCommand: prepare(backend?, remembered?, signature?),
+ *   page -> worker  WorkerCommand: prepare(backend?, remembered?, signature?, workers?),
  *                                  start(spec, backend?, remembered?, checkpoint?), pause, resume,
  *                                  step, stop, setSpeed
  *   worker -> page  WorkerEvent:   backend(report, probe), measurement(rows, chosen),
@@ -54,7 +54,11 @@ export type WorkerCommand =
    * `signature`: the cohort signature of the experiment on screen (cohortSignature), so a choice
    * remembered for it is used from the start.
    */
-  | { type: 'prepare'; backend?: string | null; remembered?: BackendChoiceRecord[]; signature?: string | null }
+  /**
+   * `workers`: the untrusted ?workers= value: how many workers train a run on a CPU backend
+   * (workerPool.ts; absent or invalid: one per core).
+   */
+  | { type: 'prepare'; backend?: string | null; remembered?: BackendChoiceRecord[]; signature?: string | null; workers?: string | null }
   /**
    * Start a run (preparing first if needed); a run already going is stopped. Without a forcing
    * ?backend=, the backend is the one remembered for this device and cohort, or measured now.
@@ -174,6 +178,16 @@ export function errorHint(message: string, backend: string | null): string {
     return 'Press Reset and Start again. If it happens again, open the page with ?backend=wasm or ?backend=webgl and compare.';
   }
   return 'Press Reset and Start again. If it happens again, try a smaller experiment or another backend (?backend=wasm).';
+}
+
+/**
+ * Read an untrusted ?workers= value: a whole number 1-64 is the pool size; anything else is
+ * ignored (null: one worker per core).
+ */
+export function readWorkersParam(raw: string | null | undefined): number | null {
+  if (raw == null || !/^\d{1,2}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n >= 1 && n <= 64 ? n : null;
 }
 
 const BACKEND_NAMES: readonly string[] = ['webgpu', 'webgl', 'wasm', 'cpu'];

@@ -4,12 +4,16 @@
  * step, stop, speed, checkpoints, the end, a non-finite halt, a lost device). This file only wires
  * the worker scope to them: messages in, events out, the backend and its probe, the clock.
  *
+ * On wasm and cpu a run trains on a pool of these workers (workerPool.ts): this one runs the lead
+ * part, nested copies of it (started ahead by prewarm) the others, each serving its part once its
+ * first message is a pool's `open` (partServer.ts).
+ *
  * A lost WebGPU device (backend-common.ts watches `device.lost`) during a run: the driver rebuilds
  * the run from its last checkpoint on a freshly chosen backend and the page is told ('recovered').
  * Without a run, the loss is reported and the backend chosen again.
  */
 import { defaultLimits } from '../core/experiment/budget';
-import { createRun, type Checkpoint } from '../core/experiment/runner';
+import type { Checkpoint, ExperimentRun } from '../core/experiment/runner';
 import { parseSpec, type ExperimentSpec } from '../core/experiment/spec';
 import { chooseBackend, onDeviceLost, type BackendName, type BackendReport } from './backend';
 import { destroyDeviceForTesting, errorText, webgpuBindingLimit } from './backend-common';
@@ -19,6 +23,9 @@ import { runProbe, probeLooksRight } from './probe';
 import { browserWarmStartCache } from './warmStartSource';
 import { RunDriver } from './runDriver';
 import { withTimeLimit } from './timeLimit';
+import { pooledBrowserRun, poolSize, prewarm } from './workerPool';
+import { isPartCommand, startPartServer } from './partServer';
+import type { PartCommand } from './partRpc';
 import {
   type ProbeOutcome,
   type WorkerCommand,
@@ -26,6 +33,7 @@ import {
   errorHint,
   isWorkerCommand,
   readBackendParam,
+  readWorkersParam,
 } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -147,11 +155,31 @@ function driverFor(runId: number, spec: ExperimentSpec, report: BackendReport): 
       const fresh = await prepare(lastBackendParam, message ?? 'the device was lost');
       lostMessage = null;
       if (lastRunId !== runId) throw new Error('the run was replaced while its device was recovering');
-      return createRun(spec, runOptionsFor(fresh, from));
+      return makeRun(spec, fresh, from);
     },
   };
 }
 type RunDeps = ConstructorParameters<typeof RunDriver>[0];
+
+/** ?workers= from the page (null: one per core). */
+let workersParam: number | null = null;
+
+/** Workers of a pool on `backend` (no navigator: the module driven in Node by training.worker.test.ts). */
+function workersFor(backend: string): number {
+  const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1;
+  return poolSize(backend, workersParam, cores);
+}
+
+/** The run of `spec` on `report`'s backend: on a pool of workers on the CPU backends (workerPool.ts). */
+function makeRun(spec: ExperimentSpec, report: BackendReport, checkpoint: Checkpoint | null): ExperimentRun {
+  return pooledBrowserRun(spec, runOptionsFor(report, checkpoint), workersFor(report.backend), scope.location?.href ?? '');
+}
+
+/** Start the next run's pool workers now, on a CPU backend (none on a GPU backend: none needed). */
+function prewarmFor(report: BackendReport): void {
+  if (!scope.location) return;
+  prewarm(workersFor(report.backend) - 1, scope.location.href);
+}
 
 function runOptionsFor(report: BackendReport, checkpoint: Checkpoint | null) {
   // memoryLimits: a run estimated above what this backend holds is refused before it starts
@@ -220,7 +248,8 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
   }
   // Stored warm starts: the site's shipped files (presets), then IndexedDB (custom specs).
   // From a checkpoint: no warm start; the runner restores weights, optimizer state and step.
-  const run = createRun(parsed.spec, runOptionsFor(report, cmd.checkpoint ?? null));
+  const run = makeRun(parsed.spec, report, cmd.checkpoint ?? null);
+  prewarmFor(report); // the next run's (Run N seeds starts one after another)
   active = new RunDriver(driverFor(cmd.runId, parsed.spec, report), cmd.runId, run, {
     steps: parsed.spec.steps,
     paused: pauseBeforeStart,
@@ -234,7 +263,10 @@ function handle(cmd: WorkerCommand): void {
   switch (cmd.type) {
     case 'prepare':
       lastBackendParam = cmd.backend;
-      prepare(cmd.backend, null, rememberedBackendFor(cmd)).catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
+      workersParam = readWorkersParam(cmd.workers);
+      prepare(cmd.backend, null, rememberedBackendFor(cmd))
+        .then(prewarmFor)
+        .catch((e) => post({ type: 'error', runId: 0, message: errorText(e), hint: errorHint(errorText(e), null) }));
       return;
     case 'start':
       start(cmd).catch((e) => refuse(cmd.runId, errorText(e), backend?.report.backend ?? null));
@@ -268,7 +300,15 @@ function handle(cmd: WorkerCommand): void {
   }
 }
 
+/** Set when this worker serves a part of another training worker's pool (partServer.ts). */
+let partServer: ((cmd: PartCommand) => void) | null = null;
+
 scope.onmessage = (event: MessageEvent<unknown>) => {
+  if (partServer || (lastRunId === 0 && !backend && isPartCommand(event.data))) {
+    partServer ??= startPartServer((r) => scope.postMessage(r), warmStartCache);
+    partServer(event.data as PartCommand);
+    return;
+  }
   if (!isWorkerCommand(event.data)) {
     post({ type: 'error', runId: 0, message: 'The training worker received a message it does not understand.', hint: 'Reload the page.' });
     return;

@@ -199,6 +199,11 @@ export type RunnerEvent =
       quantity: 'loss' | 'gradient' | 'weight';
       value: 'NaN' | 'Infinity' | '-Infinity';
       explanation: string;
+      /**
+       * A part of a pooled run only (RunOptions.part, parts.ts): the other copies of this part
+       * that blew up at the same step, so the pool names them all; the pool's merged event has none.
+       */
+      alsoAt?: { armId: string; memberId: string }[];
     }
   | { type: 'done'; summary: RunSummary };
 

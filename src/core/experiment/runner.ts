@@ -32,6 +32,7 @@ import type { ExperimentSpec } from './spec';
 import type { ArmStepMetrics, RunnerEvent, RunSummary } from './events';
 import { checkMemory, type MemoryLimits } from './budget';
 import { type BlowUp, blowUpExplanation } from './blowUp';
+import { partMembers, type RunPart } from './parts';
 
 /** Thrown by events() before the base evaluation when a member missed its warm-start target. */
 export { WarmStartMissError } from './warmStartCohort';
@@ -49,6 +50,12 @@ export interface RunOptions {
   warmStartCache?: WarmStartCache;
   /** What the backend can hold: a run estimated above it throws RunTooLargeError before it starts. */
   memoryLimits?: MemoryLimits;
+  /**
+   * A pooled run's part (parts.ts): train only these arms, build only the members they need, and
+   * evaluate the base only in the lead part (the others yield a 'base' event without evaluations).
+   * A checkpoint then holds only these arms; resume a part from the merged checkpoint of the pool.
+   */
+  part?: RunPart;
   /**
    * Tests only: faults injected to test what catches them. `poisonWeight` writes `value` (default
    * NaN) into the first weight of one trained copy right after its update at RL step `step`.
@@ -70,6 +77,11 @@ export class RunTooLargeError extends Error {
     super(message);
     this.name = 'RunTooLargeError';
   }
+}
+
+/** What checkpoint() throws once a run halted on a non-finite number. */
+export function noCheckpointAfter(h: BlowUp): NonFiniteRunError {
+  return new NonFiniteRunError(`no checkpoint after step ${h.step}: a ${h.quantity} of member ${h.memberId} in arm ${h.armId} became ${h.value}, so the weights are not finite (the last checkpoint, of step ${h.step - 1} or before, is still good)`);
 }
 
 export interface ExperimentRun {
@@ -94,6 +106,10 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   // An over-large run is refused before any tensor exists (budget.ts; the caller's limits).
   const tooLarge = opts.memoryLimits ? checkMemory(spec, opts.memoryLimits) : null;
   const split: Split = experimentSplit(spec, root);
+  // A part trains some arms (the steps see only those); one-part runs train every arm.
+  const part = opts.part;
+  const trainSpec: ExperimentSpec = part ? { ...spec, arms: spec.arms.filter((a) => part.arms.includes(a.id)) } : spec;
+  const needed = part ? partMembers(spec, part) : undefined;
 
   const warm = new Map<string, WarmMember>();
   let stacks: TrainingStack[] = [];
@@ -120,12 +136,13 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
     if (!read.ok) throw new CheckpointError(read.problem);
     const cp = read.checkpoint;
     for (const m of spec.members) {
+      if (needed && !needed.has(m.id)) continue;
       const policy = createPolicy(policyConfigFor(m, VOCAB_SIZE, maxLen), root.child(`init/${m.initSeed}/${m.family}`));
       policy.importWeights(cp.references[m.id]);
       const info = cp.members.find((x) => x.id === m.id)!;
       warm.set(m.id, { spec: m, reference: policy, info });
     }
-    stacks = buildTrainingStacks(spec, warm, opts.stacking);
+    stacks = buildTrainingStacks(trainSpec, warm, opts.stacking);
     const saved = new Map(cp.arms.flatMap((a) => a.members.map((m) => [slotId(a.id, m.id), m] as const)));
     for (const s of stacks) {
       const states = s.slots.map((slot) => {
@@ -179,13 +196,14 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
       // A member that missed its warm-start target throws WarmStartMissError here, before the
       // base evaluation: no RL with a member weaker than the spec asked for (docs/WARMSTARTS.md).
       yield* warmStartCohort(
-        { spec, pool: split.warmStart, vocabSize: VOCAB_SIZE, maxLen, root, backend: summary.backend, cache: opts.warmStartCache },
+        { spec, pool: split.warmStart, vocabSize: VOCAB_SIZE, maxLen, root, backend: summary.backend, cache: opts.warmStartCache, only: needed },
         warm,
         () => disposed,
       );
       if (disposed) return;
-      const base = await baseEvaluation();
-      stacks = buildTrainingStacks(spec, warm, opts.stacking);
+      // Only the lead part evaluates the base (the pool takes its 'base' event).
+      const base = !part || part.lead ? await baseEvaluation() : { type: 'base' as const, members: [...warm.values()].map((w) => w.info), base: [], baseKappa: [] };
+      stacks = buildTrainingStacks(trainSpec, warm, opts.stacking);
       foldEvent(summary, base, spec);
     }
     yield { type: 'base', members: [...warm.values()].map((w) => w.info), base: summary.base, baseKappa: summary.baseKappa };
@@ -197,14 +215,15 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
       const isEval = step % spec.evalEvery === 0 || step === spec.steps;
       const poison = opts.faults?.poisonWeight;
       const fault = poison?.step === step ? { armId: poison.armId, memberId: poison.memberId, value: poison.value ?? Number.NaN } : undefined;
-      const result = await cohortStep(stacks, { step, problems, root, spec, task, difficulty: d, maxNewTokens: L, warm, fault });
+      const result = await cohortStep(stacks, { step, problems, root, spec: trainSpec, task, difficulty: d, maxNewTokens: L, warm, fault });
       if (result.nonfinite.length > 0) {
         // A loss, gradient or weight stopped being finite (the update's own readback says so):
         // this step is not reported (its numbers would be NaN), nothing is evaluated or saved with
         // these weights, and the run ends (docs/RELIABILITY.md, "Numerical blow-ups").
         const [first, ...others] = result.nonfinite;
         halted = { step, armId: first.armId, memberId: first.memberId, quantity: first.quantity, value: first.value };
-        const event: RunnerEvent = { type: 'nonfinite', ...halted, explanation: blowUpExplanation(spec, halted, others) };
+        const alsoAt = part ? { alsoAt: others.map((o) => ({ armId: o.armId, memberId: o.memberId })) } : {};
+        const event: RunnerEvent = { type: 'nonfinite', ...halted, explanation: blowUpExplanation(spec, halted, others), ...alsoAt };
         foldEvent(summary, event, spec);
         yield event;
         return;
@@ -243,8 +262,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
 
   async function checkpoint(): Promise<Checkpoint> {
     if (halted) {
-      const h = halted;
-      throw new NonFiniteRunError(`no checkpoint after step ${h.step}: a ${h.quantity} of member ${h.memberId} in arm ${h.armId} became ${h.value}, so the weights are not finite (the last checkpoint, of step ${h.step - 1} or before, is still good)`);
+      throw noCheckpointAfter(halted);
     }
     const references: Record<string, NamedWeight[]> = {};
     for (const [id, w] of warm) references[id] = await w.reference.exportWeights();
@@ -254,7 +272,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
       const optimizer = await s.optimizer.exportModelStates(s.slots.length);
       s.slots.forEach((slot, k) => saved.set(slotId(slot.armId, slot.memberId), { id: slot.memberId, weights: weights[k], optimizer: optimizer[k] }));
     }
-    const armStates: Checkpoint['arms'] = spec.arms.map((a) => ({ id: a.id, members: a.members.map((m) => saved.get(slotId(a.id, m))!) }));
+    const armStates: Checkpoint['arms'] = trainSpec.arms.map((a) => ({ id: a.id, members: a.members.map((m) => saved.get(slotId(a.id, m))!) }));
     return {
       version: CHECKPOINT_VERSION,
       spec,

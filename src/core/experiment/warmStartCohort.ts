@@ -26,6 +26,8 @@ export interface CohortWarmStart {
   /** The backend in use (part of a stored warm start's key). */
   backend: string;
   cache?: WarmStartCache;
+  /** Build only these members (a part of a pooled run: parts.ts partMembers); absent: every member. */
+  only?: ReadonlySet<string>;
 }
 
 // ---- the guard ----------------------------------------------------------------------------------
@@ -154,6 +156,7 @@ export async function* warmStartCohort(
   const policy = missPolicy(spec);
   for (let i = 0; i < spec.members.length; i++) {
     const m = spec.members[i];
+    if (c.only && !c.only.has(m.id)) continue;
     const retrying = policy.onMiss === 'retry' && m.warmStartTarget > 0;
     const seeds: number[] = [];
     let best: number | null = null;
