@@ -5,7 +5,9 @@
  * collapses, the peer arm learns (ends above its start) while its partner's votes get more
  * accurate, and the oracle ends above the peer arm. Each candidate is a change to a pair preset's
  * spec (below); each runs on the tuning seeds through `npm run experiment` (one process per job,
- * `--jobs` at a time), and its results are read with the science claims (cli/science-claims.ts):
+ * `--jobs` at a time, one thread each), and its results are read with the science claims (cli/science-claims.ts:
+ * a = self collapses, learns = the peer arm ends above its start, oracle = oracle above peer,
+ * b = peer above self) and the change in the accuracy of the partner's votes:
  * the per-seed paired differences with their 95% intervals and verdicts. A candidate that passes
  * here is then run on the confirmation seeds (`npm run science -- --block confirmation`) before
  * it may become the default; docs/RESULTS.md, "Looking for a default where peers learn", logs
@@ -17,6 +19,8 @@ import { join } from 'node:path';
 import { parseArgs, runMain, seedsFlag, UsageError } from './args';
 import { readResultFile } from './result-file';
 import { CHECKS, type ClaimId } from './science-claims';
+import { paired, type Paired } from './science-paired';
+import { armMean } from './science-stats';
 import { getPreset } from '../src/core/experiment/presets';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
 import { ExperimentSpecSchema } from '../src/core/experiment/spec';
@@ -48,11 +52,11 @@ export const CANDIDATES: Candidate[] = [
 ];
 
 /** The claims that make up the story, in the order the table prints them. */
-const STORY: ClaimId[] = ['a', 'learns', 'coevolve', 'oracle', 'b'];
+const STORY: ClaimId[] = ['a', 'learns', 'oracle', 'b'];
 
 function runExperiment(specPath: string, seeds: number[], out: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const p = spawn('npx', ['tsx', 'cli/experiment.ts', '--spec', specPath, '--seeds', seeds.join(','), '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn('npx', ['tsx', 'cli/experiment.ts', '--spec', specPath, '--seeds', seeds.join(','), '--workers', '1', '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
     p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${specPath}: exit ${code}: ${err.split('\n').filter(Boolean).pop()}`))));
@@ -86,18 +90,18 @@ async function main(): Promise<void> {
     }),
   );
 
-  console.log(`| candidate | change | ${STORY.map((id) => `claim ${id}`).join(' | ')} |`);
-  console.log(`|---|---|${STORY.map(() => '---').join('|')}|`);
+  const cell = (p: Paired) => `${p.mean >= 0 ? '+' : ''}${p.mean.toFixed(2)} [${p.lo.toFixed(2)}, ${p.hi.toFixed(2)}] ${p.verdict.toUpperCase()}`;
+  console.log(`| candidate | change | ${STORY.map((id) => `claim ${id}`).join(' | ')} | partner's votes, end − start |`);
+  console.log(`|---|---|${STORY.map(() => '---').join('|')}|---|`);
   for (const c of chosen) {
     const runs = seeds.flatMap((seed) => {
       const file = readResultFile(join(dir, `${c.name}.${seed}.json`));
       if (!file.ok) throw new Error(`${c.name} seed ${seed}: ${file.error}`);
       return file.file.runs;
     });
-    const cells = STORY.map((id) => {
-      const r = CHECKS[id](runs);
-      return `${r.stats.mean >= 0 ? '+' : ''}${r.stats.mean.toFixed(2)} [${r.stats.lo.toFixed(2)}, ${r.stats.hi.toFixed(2)}] ${r.verdict.toUpperCase()}`;
-    });
+    const cells = STORY.map((id) => cell(CHECKS[id](runs).stats));
+    // The virtuous cycle: the accuracy of the partner's votes on the training prompts (claim learns' supplement).
+    cells.push(cell(paired(runs.map((r) => armMean(r, 'peer', 'pseudo') - armMean(r, 'peer', 'pseudoStart')))));
     console.log(`| \`${c.name}\` | ${c.change} | ${cells.join(' | ')} |`);
   }
   console.log(`\n${seeds.length} seeds (${seeds.join(', ')}); npm run search-default -- --seeds ${seeds.join(',')}`);
