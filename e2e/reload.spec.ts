@@ -17,6 +17,10 @@ test('after a reload the last run is back on the charts: resumed from the hero, 
   await page.getByTestId('speed').selectOption('2');
   await lab.button('start').click();
   await lab.waitForStep(2, 120_000);
+  // Saving is asynchronous: reload only once steps are in IndexedDB (under load the first save can
+  // come after the step is drawn, and a reload before it has nothing to show).
+  const row = page.getByTestId('saved-run');
+  await expect.poll(async () => Number((await row.getAttribute('data-steps-done')) ?? 0), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
 
   // Closed mid-run: back on the charts, to be resumed.
   await page.reload();
