@@ -10,7 +10,7 @@ const armIds = (id: string) => getPreset(id)!.spec.arms.map((a) => a.id);
 
 describe('presets', () => {
   it('are the ones the lab promises, each explained and valid', () => {
-    expect(Object.keys(PRESETS)).toEqual(['quick', 'collapse', 'diversity', 'ensemble-control', 'ring', 'intrinsic', 'peers-teach', 'families', 'length']);
+    expect(Object.keys(PRESETS)).toEqual(['quick', 'collapse', 'peers-learn', 'diversity', 'ensemble-control', 'ring', 'intrinsic', 'peers-teach', 'families', 'length']);
     expect(DEFAULT_PRESET).toBe('collapse');
     for (const p of Object.values(PRESETS)) {
       expect(p.title.length, p.id).toBeGreaterThan(5);
@@ -23,6 +23,7 @@ describe('presets', () => {
 
   it('have the arms each comparison needs', () => {
     expect(armIds('collapse')).toEqual(['oracle', 'self', 'peer']);
+    expect(armIds('peers-learn')).toEqual(['oracle', 'self', 'peer']);
     expect(armIds('diversity')).toEqual(['self', 'peer-twins', 'peer-siblings', 'peer-strangers']);
     expect(armIds('ensemble-control')).toEqual(['self', 'peer']);
     expect(armIds('ring')).toEqual(['ring', 'self']);
