@@ -11,7 +11,7 @@ describe('preset runtimes', () => {
     }
   });
   it('the default preset reads as measured on a fresh machine, not the quiet-machine CLI figure', () => {
-    expect(runtimeText('collapse', PRESETS.collapse.runtime)).toBe('46-54 s on a fresh 2-core machine without a GPU (Chromium 156, wasm), from its link to the last step');
+    expect(runtimeText('collapse', PRESETS.collapse.runtime)).toBe('13-15 s on a fresh 2-core machine without a GPU (Chromium 156, wasm), from its link to the last step');
   });
   it('a preset without a measurement keeps its own text', () => {
     expect(presetRuntime('ring')).toBeNull();

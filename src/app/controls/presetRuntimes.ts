@@ -18,12 +18,14 @@ export interface PresetRuntime {
 const FRESH_2_CORE = 'a fresh 2-core machine without a GPU (Chromium 156, wasm)';
 
 export const PRESET_RUNTIMES: Readonly<Record<string, PresetRuntime>> = {
-  // 45.8 s, 49 s and 54.1 s to the end of the 80 steps, in three probes of the default link.
-  collapse: { range: '46-54 s', machine: FRESH_2_CORE },
-  // 14.6 s with the backend measurement (issue 23).
+  // npm run bench -- --page (docs/BENCHMARKS.md, "Issue 20"): 14.4 s (2 workers) and 13.0 s (?workers=1).
+  collapse: { range: '13-15 s', machine: FRESH_2_CORE },
+  // 120 steps: 16.0 s from its link (docs/BENCHMARKS.md, "Issue 20").
+  'peers-learn': { range: '16 s', machine: FRESH_2_CORE },
+  // 14.6 s with the backend measurement, before the engine work of issue 20 (issue 23).
   quick: { range: '15 s', machine: FRESH_2_CORE },
-  // 234.6 s and 242.3 s from its link (issue 20).
-  'peers-teach': { range: '3.9-4.0 min', machine: FRESH_2_CORE },
+  // 50.1 s from its link (docs/BENCHMARKS.md, "Issue 20").
+  'peers-teach': { range: '50 s', machine: FRESH_2_CORE },
 };
 
 export function presetRuntime(presetId: string): PresetRuntime | null {

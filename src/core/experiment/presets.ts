@@ -177,7 +177,8 @@ const collapse: Preset = {
     "arm, because the partner is wrong on other items (panel 2: it rescues about a quarter of a " +
     "member's wrong votes). But here the peer arm only holds its start, it does not learn, and " +
     "the pair's pooled vote ends below where the untrained pair's was; the oracle gains +0.14. For " +
-    'peers that learn, see the transformer preset. Why an equal pair: paired with a weaker model, ' +
+    "peers that learn, open 'Self-reward collapses, peers learn, the oracle leads' (peers-learn: " +
+    'the same pair a little stronger, trained harder and longer; about 16 s here). Why an equal pair: paired with a weaker model, ' +
     'a stronger one is paid for copying worse votes than its own; two weaker ones collude.',
   runtime: '21-24 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
