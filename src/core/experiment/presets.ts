@@ -182,6 +182,9 @@ const collapse: Preset = {
     'a stronger one is paid for copying worse votes than its own; two weaker ones collude.',
   runtime: '21-24 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
+    // The link's seed, by the rule of docs/RESULTS.md, "The link's seed": the confirmation seed
+    // (101-108) whose headline difference (peer end - self end) is nearest the block's median.
+    seed: 105,
     members: [mlp('A', TARGET), mlp('B', TARGET)],
     arms: pairArms(),
     steps: 80,
