@@ -21,6 +21,7 @@ import { createRun, type ExperimentRun, type RunOptions } from '../core/experime
 import { type ExperimentSpec, ExperimentSpecSchema } from '../core/experiment/spec';
 import { errorText, type BackendName } from './backend-common';
 import { MEASURE_BUDGET_MS, type MeasuredRow, fmtStepMs } from './backendChoice';
+import { median } from '../core/median';
 
 /** RL steps in the probe spec: more than the 3 pulled, so none of them is an evaluation step. */
 const PROBE_STEPS = 4;
@@ -91,11 +92,6 @@ function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
   });
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
 
 class Cancelled extends Error {}
 

@@ -19,6 +19,7 @@ import { mergeCheckpoints, mergeSteps } from '../core/experiment/parts';
 import { noCheckpointAfter, type Checkpoint, type ExperimentRun } from '../core/experiment/runner';
 import type { ExperimentSpec } from '../core/experiment/spec';
 import { emptySummary, foldEvent } from '../core/experiment/summary';
+import { median } from '../core/median';
 
 /** One part of a pooled run, wherever it runs. */
 export interface PartHandle {
@@ -127,9 +128,3 @@ export function pooledRun(spec: ExperimentSpec, parts: PartHandle[], opts: PoolO
   return { events, checkpoint, dispose };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  if (n === 0) return 0;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}

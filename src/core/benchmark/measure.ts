@@ -15,6 +15,7 @@ import { createRun } from '../experiment/runner';
 import { getPreset } from '../experiment/presets';
 import { ExperimentSpecSchema, type ExperimentSpec, type MemberSpec } from '../experiment/spec';
 import { installCounters, type Counts, type GpuPrototypes } from './counters';
+import { median } from '../median';
 
 /** One row of bench/results/latest.json (docs/BENCHMARKS.md documents every field). */
 export interface BenchRow {
@@ -167,12 +168,6 @@ export interface MeasureOptions {
   log?: (line: string) => void;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  if (n === 0) return 0;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
 
 function webgpuCpuForward(backend: string): boolean | null {
   if (backend !== 'webgpu') return null;

@@ -33,6 +33,7 @@ import type { ArmStepMetrics, RunnerEvent, RunSummary } from './events';
 import { checkMemory, type MemoryLimits } from './budget';
 import { type BlowUp, blowUpExplanation } from './blowUp';
 import { partMembers, type RunPart } from './parts';
+import { median } from '../median';
 
 /** Thrown by events() before the base evaluation when a member missed its warm-start target. */
 export { WarmStartMissError } from './warmStartCohort';
@@ -295,9 +296,3 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   return { events, checkpoint, dispose };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  if (n === 0) return 0;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
