@@ -26,7 +26,7 @@ test('workshop mode: predict first, next and previous change the preset and the 
   await page.getByTestId('workshop-toggle').click();
   const card = page.getByTestId('workshop');
   await expect(card).toBeVisible();
-  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 1 of 5');
+  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 1 of 6');
   await expect(page.getByTestId('workshop-title')).toHaveText('Self-reward collapses');
   await expect(page.getByTestId('preset-select')).toHaveValue('collapse');
   await expect(page.locator('html')).toHaveClass(/presenter/);
@@ -46,16 +46,16 @@ test('workshop mode: predict first, next and previous change the preset and the 
 
   // Next: another preset, another question; the prediction and the result are asked for again.
   await page.getByTestId('workshop-next').click();
-  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 2 of 5');
-  await expect(page.getByTestId('workshop-title')).toHaveText('The compute-matched control');
-  await expect(page.getByTestId('preset-select')).toHaveValue('ensemble-control');
-  await expect.poll(() => [param(page, 'step'), param(page, 'preset')]).toEqual(['2', 'ensemble-control']);
+  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 2 of 6');
+  await expect(page.getByTestId('workshop-title')).toHaveText('Peers that learn');
+  await expect(page.getByTestId('preset-select')).toHaveValue('peers-learn');
+  await expect.poll(() => [param(page, 'step'), param(page, 'preset')]).toEqual(['2', 'peers-learn']);
   await expect(page.getByTestId('workshop-talking-point')).toHaveCount(0);
   for (const d of ['up', 'level', 'down']) await expect(page.getByTestId(`predict-${d}`)).not.toBeChecked();
   await expect(lab.button('start')).toBeDisabled();
-  await card.getByText('above', { exact: true }).click();
+  await card.getByText('rise', { exact: true }).click();
   await page.getByTestId('workshop-reveal').click();
-  await expect(page.getByTestId('workshop-talking-point')).toContainText('pools +0.33 above');
+  await expect(page.getByTestId('workshop-talking-point')).toContainText('the peer arm learns, +0.16');
   await expect(page.getByTestId('workshop-talking-point')).not.toContainText('falls from 0.44 to 0.26');
 
   // Previous: back to the first step and its preset.
@@ -90,16 +90,16 @@ test('workshop mode: predict first, next and previous change the preset and the 
 test('a workshop link opens at its step; a step out of range is explained', async ({ page }) => {
   const errors = collectErrors(page);
   const lab = new LabPage(page);
-  await lab.open('?backend=wasm&workshop=1&step=3');
+  await lab.open('?backend=wasm&workshop=1&step=4');
   await expect(page.getByTestId('workshop-title')).toHaveText('Does a peer teach?');
   await expect(page.getByTestId('preset-select')).toHaveValue('peers-teach');
   await expect(lab.button('start')).toBeDisabled();
 
   await lab.open('?backend=wasm&workshop=1&step=9');
-  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 5 of 5');
-  await expect(page.getByTestId('classroom-warning')).toContainText('step=9 is not a step of this workshop (1-5): showing step 5.');
+  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 6 of 6');
+  await expect(page.getByTestId('classroom-warning')).toContainText('step=9 is not a step of this workshop (1-6): showing step 6.');
   await expect(page.getByTestId('workshop-next')).toBeDisabled();
-  await expect.poll(() => param(page, 'step')).toBe('5');
+  await expect.poll(() => param(page, 'step')).toBe('6');
   expect(errors).toEqual([]);
 });
 

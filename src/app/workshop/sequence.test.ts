@@ -59,7 +59,7 @@ describe('the workshop sequence', () => {
   });
 
   it("reads each step's 8-seed value as the answer its talking point gives", () => {
-    const expected: Record<string, string> = { collapse: 'down', 'ensemble-control': 'up', 'peers-teach': 'up', families: 'level', length: 'up' };
+    const expected: Record<string, string> = { collapse: 'down', 'peers-learn': 'up', 'ensemble-control': 'up', 'peers-teach': 'up', families: 'level', length: 'up' };
     for (const step of WORKSHOP) expect(directionOf(step.measured), step.presetId).toBe(expected[step.presetId]);
   });
 });

@@ -27,10 +27,10 @@ describe('startClassroom', () => {
     expect(s.classroom.hidden).toEqual(['arms']);
     expect(s.classroom.warnings).toHaveLength(2);
     expect(s.classroom.warnings[0]).toContain('"nope"');
-    expect(s.classroom.warnings[1]).toContain('showing step 5');
+    expect(s.classroom.warnings[1]).toContain(`showing step ${WORKSHOP.length}`);
     expect(s.classroom.workshop?.step).toBe(WORKSHOP.length);
     expect(s.presetId).toBe(WORKSHOP[WORKSHOP.length - 1].presetId);
-    expect(url.search).toBe('?backend=wasm&hide=arms%2Cnope&workshop=1&step=5');
+    expect(url.search).toBe(`?backend=wasm&hide=arms%2Cnope&workshop=1&step=${WORKSHOP.length}`);
   });
 
   it("keeps a linked experiment of the step's preset, and a second call changes nothing", () => {
