@@ -15,7 +15,7 @@ test('quick preset on WebGPU: live charts, pause, single step, inspector, a lost
   await lab.open('?backend=webgpu');
 
   // Opens on the default preset, with its explanation.
-  await expect(page.getByTestId('preset-select')).toHaveValue('collapse');
+  await expect(page.getByTestId('preset-select')).toHaveValue('peers-learn');
   await expect(page.getByTestId('preset-about')).toContainText('Self-reward collapses');
   await lab.choosePreset('quick');
   await expect(page.getByTestId('preset-about')).toContainText('Quick look');

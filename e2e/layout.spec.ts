@@ -19,7 +19,7 @@ test.describe('1280x720', () => {
     const lab = new LabPage(page);
     await lab.open('?backend=wasm');
     await expect(page.getByTestId('hero')).toHaveAttribute('data-arms', 'self|peer');
-    await expect(page.getByTestId('hero-start')).toContainText('Self-reward collapses, peer reward holds');
+    await expect(page.getByTestId('hero-start')).toContainText('Self-reward collapses, peers learn, the oracle leads');
     expect(await heroOutsideFirstScreen(page), 'before the run').toEqual([]);
     expect(await horizontalOverflow(page)).toEqual([]);
 

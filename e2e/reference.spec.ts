@@ -33,9 +33,9 @@ test('a preset with a shipped reference: toggle, label, the reference alone, the
   await lab.open('?backend=wasm');
   const bar = page.getByTestId('reference-bar');
   const toggle = page.getByTestId('reference-toggle');
-  // The default preset, collapse, ships the measured run behind docs/RESULTS.md.
+  // The default preset, peers-learn, ships the measured run of its confirmation seeds (docs/RESULTS.md).
   await expect(bar).toHaveAttribute('data-status', 'ready');
-  await expect(page.getByTestId('reference-label')).toContainText('reference: 8 seeds, mean (seeds 1-8, trained on wasm)');
+  await expect(page.getByTestId('reference-label')).toContainText('reference: 8 seeds, mean (seeds 109-116, trained on wasm)');
   await lab.choosePreset('quick');
 
   await expect(bar).toHaveAttribute('data-status', 'ready');

@@ -97,7 +97,7 @@ test('a tampered link is explained as text; the default experiment loads and the
     await expect(page.getByTestId('link-message')).toContainText('Showing the default experiment instead.');
     // Text, never HTML: the page has no <img> at all.
     await expect(page.locator('img')).toHaveCount(0);
-    await expect(page.getByTestId('preset-select')).toHaveValue('collapse');
+    await expect(page.getByTestId('preset-select')).toHaveValue('peers-learn');
     await expect(page.getByTestId('preset-about')).not.toContainText('edited');
     await expect(lab.button('start')).toBeEnabled();
   }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PRESETS } from '../core/experiment/presets';
+import { DEFAULT_PRESET, PRESETS } from '../core/experiment/presets';
 import { decodeShare, shareSearch, toBase64Url } from '../share/url';
 import { type UrlPort, flushDraftToUrl, loadSharedExperiment, startShareLinks } from './shareLink';
 import { resetLab, useLab } from './store';
@@ -43,7 +43,7 @@ describe('loadSharedExperiment', () => {
   it('a bad link: the error as a notice, the default preset kept', () => {
     loadSharedExperiment(fakeUrl(`?v=1&preset=quick&s=${toBase64Url('{"grpo":{"learningRate":-1}}')}`));
     const s = useLab.getState();
-    expect(s.presetId).toBe('collapse');
+    expect(s.presetId).toBe(DEFAULT_PRESET);
     expect(s.edited).toBe(false);
     expect(s.ui.linkNotice?.kind).toBe('error');
     expect(s.ui.linkNotice?.message).toMatch(/^This shared link could not be loaded: the experiment is not valid: grpo\.learningRate: .* Showing the default experiment instead\.$/);
@@ -57,7 +57,7 @@ describe('loadSharedExperiment', () => {
 
   it('a URL without a link changes nothing', () => {
     loadSharedExperiment(fakeUrl('?backend=wasm'));
-    expect(useLab.getState()).toMatchObject({ presetId: 'collapse', edited: false, ui: { linkNotice: null } });
+    expect(useLab.getState()).toMatchObject({ presetId: DEFAULT_PRESET, edited: false, ui: { linkNotice: null } });
   });
 });
 

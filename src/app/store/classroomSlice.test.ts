@@ -1,6 +1,6 @@
 /** Classroom slice: hidden controls, workshop steps, predict-first and the presenter flag. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PRESETS } from '../../core/experiment/presets';
+import { DEFAULT_PRESET, PRESETS } from '../../core/experiment/presets';
 import { WORKSHOP } from '../workshop/sequence';
 import { currentWorkshopStep, startBlockReason } from './classroomSlice';
 import { resetLab, useLab } from './index';
@@ -78,6 +78,6 @@ describe('classroom slice', () => {
     lab().revealMeasured();
     lab().leaveWorkshop();
     expect(lab().classroom.workshop).toBeNull();
-    expect(lab().presetId).toBe('collapse');
+    expect(lab().presetId).toBe(DEFAULT_PRESET);
   });
 });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PRESETS } from '../../core/experiment/presets';
+import { DEFAULT_PRESET, PRESETS } from '../../core/experiment/presets';
 import type { WorkerEvent } from '../../engine/protocol';
 import { armMetrics, stepEvent } from './fixtures';
 import { resetLab, useLab } from './index';
@@ -17,14 +17,14 @@ beforeEach(() => resetLab());
 
 describe('lab store', () => {
   it('opens on the default preset and resets', () => {
-    expect(useLab.getState().presetId).toBe('collapse');
+    expect(useLab.getState().presetId).toBe(DEFAULT_PRESET);
     useLab.getState().choosePreset('quick');
     useLab.getState().editDraft((d) => addMember(d, 'gru'));
     useLab.getState().setTheme('dark');
     expect(useLab.getState().edited).toBe(true);
     resetLab();
     const s = useLab.getState();
-    expect(s.presetId).toBe('collapse');
+    expect(s.presetId).toBe(DEFAULT_PRESET);
     expect(s.edited).toBe(false);
     expect(s.ui.theme).toBe('light');
     expect(s.run.phase).toBe('idle');

@@ -11,7 +11,7 @@ const armIds = (id: string) => getPreset(id)!.spec.arms.map((a) => a.id);
 describe('presets', () => {
   it('are the ones the lab promises, each explained and valid', () => {
     expect(Object.keys(PRESETS)).toEqual(['quick', 'collapse', 'peers-learn', 'diversity', 'ensemble-control', 'ring', 'intrinsic', 'peers-teach', 'families', 'length']);
-    expect(DEFAULT_PRESET).toBe('collapse');
+    expect(DEFAULT_PRESET).toBe('peers-learn');
     for (const p of Object.values(PRESETS)) {
       expect(p.title.length, p.id).toBeGreaterThan(5);
       expect(p.explanation.length, p.id).toBeGreaterThan(150);

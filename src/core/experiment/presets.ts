@@ -417,7 +417,7 @@ export const PRESETS: Record<string, Preset> = {
   families,
   length,
 };
-export const DEFAULT_PRESET = 'collapse';
+export const DEFAULT_PRESET = 'peers-learn';
 
 export function getPreset(id: string): Preset | undefined {
   return Object.prototype.hasOwnProperty.call(PRESETS, id) ? PRESETS[id] : undefined;
