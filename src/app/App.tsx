@@ -56,7 +56,7 @@ export function App() {
         <header className="top">
           <div className="brand">
             <h1>Cohort Lab</h1>
-            <p className="tagline">Train tiny language models without labels, and watch why self-reward collapses while peer reward holds.</p>
+            <p className="tagline">Train tiny language models without labels, and watch why self-reward collapses while a peer can teach.</p>
           </div>
           <ViewControls />
         </header>
