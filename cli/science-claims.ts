@@ -95,6 +95,11 @@ export function claimPeersHelp(runs: RunSummary[]): ClaimResult {
   return claim('b', 'peer reward beats self-reward: the peer arm ends above the self arm', 'peer end − self end, pass@1', d, lines);
 }
 
+/** The virtuous cycle: the accuracy of the partner's votes on the training prompts, peer arm, end − start. */
+export function partnerVotesChange(runs: RunSummary[]): Paired {
+  return paired(runs.map((r) => armMean(r, 'peer', 'pseudo') - armMean(r, 'peer', 'pseudoStart')));
+}
+
 /** (learns) The peer arm ends above its own start; supplementary: the partner's votes get better. */
 export function claimPeersLearn(runs: RunSummary[]): ClaimResult {
   const d = runs.map((r) => seedDifference(r, 'learns'));
@@ -103,7 +108,7 @@ export function claimPeersLearn(runs: RunSummary[]): ClaimResult {
       .map((s) => `${s.member} ${fmt(s.passStart)}→${fmt(s.passEnd)}, partner votes right ${fmt(s.pseudoStart)}→${fmt(s.pseudo)}, rescue ${fmt(s.rescue)}, shared error ${fmt(s.shared)}`)
       .join('; '),
   );
-  const votes = paired(runs.map((r) => armMean(r, 'peer', 'pseudo') - armMean(r, 'peer', 'pseudoStart')));
+  const votes = partnerVotesChange(runs);
   lines.push(`accuracy of the partner's votes, end − start (training prompts): ${describePaired(votes)} (${changeWord(votes)})`);
   const maj = paired(runs.map((r) => armMean(r, 'peer', 'majEnd') - armMean(r, 'peer', 'majStart')));
   lines.push(`peer arm maj@G, end − start: ${describePaired(maj)} (${changeWord(maj)})`);

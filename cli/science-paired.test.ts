@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describePaired, fmtP, holmAdjust, holmVerdicts, paired, tQuantile975, twoSidedP } from './science-paired';
+import { describePaired, fmtP, holmAdjust, holmVerdicts, nearestMedianSeed, paired, tQuantile975, twoSidedP } from './science-paired';
 
 describe('paired differences', () => {
   it('gives mean, standard error and the Student-t interval', () => {
@@ -75,5 +75,15 @@ describe('paired differences', () => {
 
   it('prints p-values in two significant digits', () => {
     expect([fmtP(0.5), fmtP(0.031), fmtP(0.00123), fmtP(0.00001), fmtP(0.999), fmtP(NaN)]).toEqual(['0.50', '0.031', '0.0012', '< 0.0001', '1.0', '-']);
+  });
+});
+
+describe('nearestMedianSeed', () => {
+  it('picks the seed nearest the median of the block, the lower seed on a tie', () => {
+    // The median of 0.25, 0.75, 0.5 and 2 is 0.625: seeds 2 (0.75) and 3 (0.5) are both 0.125 away.
+    expect(nearestMedianSeed([{ seed: 1, d: 0.25 }, { seed: 2, d: 0.75 }, { seed: 3, d: 0.5 }, { seed: 4, d: 2 }])).toBe(2);
+    expect(nearestMedianSeed([{ seed: 3, d: 0.25 }, { seed: 2, d: 0.75 }, { seed: 1, d: 0.5 }, { seed: 4, d: 2 }])).toBe(1);
+    expect(nearestMedianSeed([{ seed: 7, d: -0.5 }, { seed: 8, d: 0.04 }, { seed: 9, d: 0.5 }])).toBe(8);
+    expect(() => nearestMedianSeed([])).toThrow(/no seeds/);
   });
 });

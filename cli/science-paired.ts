@@ -17,6 +17,8 @@
  * contradicted by noise alone stays at most 5%.
  */
 
+import { median } from '../src/core/median';
+
 export const TIE = 0.005;
 
 export type Verdict = 'shown' | 'not shown' | 'contradicted';
@@ -193,4 +195,15 @@ export function describePaired(p: Paired): string {
 /** A change (end − start) in words: "rises" / "falls" where its interval excludes 0, else "no change shown". */
 export function changeWord(p: Paired): string {
   return p.verdict === 'shown' ? 'rises' : p.verdict === 'contradicted' ? 'falls' : 'no change shown';
+}
+
+/**
+ * The link's seed (docs/RESULTS.md, "The link's seed"): of a block of seeds, the one whose
+ * headline difference is nearest the block's median (ties to the lower seed), so the run a
+ * student opens first is a typical one, chosen by a rule and not by the outcome hoped for.
+ */
+export function nearestMedianSeed(perSeed: readonly { seed: number; d: number }[]): number {
+  if (perSeed.length === 0) throw new Error('nearestMedianSeed: no seeds');
+  const m = median(perSeed.map((x) => x.d));
+  return [...perSeed].sort((x, y) => Math.abs(x.d - m) - Math.abs(y.d - m) || x.seed - y.seed)[0].seed;
 }

@@ -18,9 +18,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, runMain, seedsFlag, UsageError } from './args';
 import { readResultFile } from './result-file';
-import { CHECKS, type ClaimId } from './science-claims';
-import { paired, type Paired } from './science-paired';
-import { armMean } from './science-stats';
+import { CHECKS, partnerVotesChange, type ClaimId } from './science-claims';
+import { holmAdjust, nearestMedianSeed, type Paired } from './science-paired';
+import { seedDifference, type SeedClaimId } from '../src/core/experiment/claims';
 import { getPreset } from '../src/core/experiment/presets';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
 import { ExperimentSpecSchema } from '../src/core/experiment/spec';
@@ -36,7 +36,7 @@ interface Candidate {
 const withGrpo = (s: ExperimentSpec, g: Partial<ExperimentSpec['grpo']>) => ({ ...s, grpo: { ...s.grpo, ...g } });
 
 export const CANDIDATES: Candidate[] = [
-  { name: 'collapse', from: 'collapse', change: 'the default as it is', edit: (s) => s },
+  { name: 'collapse', from: 'collapse', change: 'the collapse preset as it is', edit: (s) => s },
   { name: 'collapse-lr6', from: 'collapse', change: 'GRPO learning rate 6e-4 (4e-4)', edit: (s) => withGrpo(s, { learningRate: 6e-4 }) },
   { name: 'collapse-g16', from: 'collapse', change: 'G 16 samples per prompt (8): sharper votes', edit: (s) => withGrpo(s, { groupSize: 16 }) },
   {
@@ -81,7 +81,7 @@ export const CANDIDATES: Candidate[] = [
 ];
 
 /** The claims that make up the story, in the order the table prints them. */
-const STORY: ClaimId[] = ['a', 'learns', 'oracle', 'b'];
+const STORY: (ClaimId & SeedClaimId)[] = ['a', 'learns', 'oracle', 'b'];
 
 function runExperiment(specPath: string, seeds: number[], out: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -119,20 +119,29 @@ async function main(): Promise<void> {
     }),
   );
 
-  const cell = (p: Paired) => `${p.mean >= 0 ? '+' : ''}${p.mean.toFixed(2)} [${p.lo.toFixed(2)}, ${p.hi.toFixed(2)}] ${p.verdict.toUpperCase()}`;
-  console.log(`| candidate | change | ${STORY.map((id) => `claim ${id}`).join(' | ')} | partner's votes, end − start |`);
-  console.log(`|---|---|${STORY.map(() => '---').join('|')}|---|`);
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+  const cell = (p: Paired) => `${signed(p.mean)} [${signed(p.lo)}, ${signed(p.hi)}] ${p.verdict.toUpperCase()}`;
+  console.log(`| candidate | change | ${STORY.map((id) => `claim ${id}`).join(' | ')} | partner's votes, end − start | Holm-adjusted p (same order) |`);
+  console.log(`|---|---|${STORY.map(() => '---').join('|')}|---|---|`);
+  const perSeed: string[] = [];
   for (const c of chosen) {
     const runs = seeds.flatMap((seed) => {
       const file = readResultFile(join(dir, `${c.name}.${seed}.json`));
       if (!file.ok) throw new Error(`${c.name} seed ${seed}: ${file.error}`);
       return file.file.runs;
     });
-    const cells = STORY.map((id) => cell(CHECKS[id](runs).stats));
-    // The virtuous cycle: the accuracy of the partner's votes on the training prompts (claim learns' supplement).
-    cells.push(cell(paired(runs.map((r) => armMean(r, 'peer', 'pseudo') - armMean(r, 'peer', 'pseudoStart')))));
-    console.log(`| \`${c.name}\` | ${c.change} | ${cells.join(' | ')} |`);
+    // The virtuous cycle (claim learns' supplement) joins the story's claims as a fifth measure.
+    const stats = [...STORY.map((id) => CHECKS[id](runs).stats), partnerVotesChange(runs)];
+    const holm = holmAdjust(stats.map((p) => p.p)).map((p) => (!Number.isFinite(p) ? '–' : p < 0.001 ? '<0.001' : p.toFixed(3)));
+    console.log(`| \`${c.name}\` | ${c.change} | ${stats.map(cell).join(' | ')} | ${holm.join(', ')} |`);
+    // Per seed, and the link's seed by the median rule for the two headlines a pair preset has.
+    const d = (id: 'learns' | 'b') => runs.map((r) => ({ seed: r.seed, d: seedDifference(r, id) }));
+    perSeed.push(
+      `- \`${c.name}\`: ${runs.map((r) => `seed ${r.seed} ${STORY.map((id) => `${id} ${signed(seedDifference(r, id))}`).join(' ')}`).join('; ')}. ` +
+        `Nearest the median: of learns, seed ${nearestMedianSeed(d('learns'))}; of b, seed ${nearestMedianSeed(d('b'))}.`,
+    );
   }
+  console.log(`\nPer seed (${STORY.join(', ')}):\n${perSeed.join('\n')}`);
   console.log(`\n${seeds.length} seeds (${seeds.join(', ')}); npm run search-default -- --seeds ${seeds.join(',')}`);
 }
 
