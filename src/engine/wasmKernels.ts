@@ -37,10 +37,10 @@ export function sliceInPlace(backend: BackendWasm, x: TensorInfo, begin: number[
  * Trailing axes the slice covers whole are merged into one run, so a slice along the leading
  * axis is a single copy and a slice of the last axis is one copy per row.
  */
-export function copySlice(src: ArrayLike<number> & { subarray(a: number, b: number): unknown }, shape: readonly number[], dst: { set(a: never, offset: number): void }, begin: readonly number[], size: readonly number[]): void {
+export function copySlice(src: tf.TypedArray, shape: readonly number[], dst: tf.TypedArray, begin: readonly number[], size: readonly number[]): void {
   const rank = shape.length;
   if (rank === 0) {
-    (dst as unknown as Float32Array).set(src.subarray(0, 1) as Float32Array, 0);
+    dst.set(src.subarray(0, 1), 0);
     return;
   }
   const strides = new Array<number>(rank);
@@ -52,12 +52,11 @@ export function copySlice(src: ArrayLike<number> & { subarray(a: number, b: numb
   const run = size[inner] * strides[inner];
   const outerCount = size.slice(0, inner).reduce((a, b) => a * b, 1);
   const index = new Array<number>(inner).fill(0); // odometer over axes 0..inner-1 of the slice
-  const write = dst as unknown as Float32Array;
   let outOffset = 0;
   for (let n = 0; n < outerCount; n++) {
     let offset = begin[inner] * strides[inner];
     for (let a = 0; a < inner; a++) offset += (begin[a] + index[a]) * strides[a];
-    write.set(src.subarray(offset, offset + run) as Float32Array, outOffset);
+    dst.set(src.subarray(offset, offset + run), outOffset);
     outOffset += run;
     for (let a = inner - 1; a >= 0; a--) {
       if (++index[a] < size[a]) break;
