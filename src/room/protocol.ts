@@ -1,0 +1,181 @@
+/**
+ * Class mode's wire protocol: what a presenter's page, a student's page and the room server
+ * (`npm run room`, server/) say to each other over one WebSocket each. Plain JSON, one message per
+ * frame, every frame validated by these schemas on both ends (the other end is untrusted: a
+ * student's page may be anyone's, and a join link may name anyone's server).
+ *
+ * A room is one experiment run by a class:
+ *   - the presenter creates it (`create`) and gets its id and a secret key (`created`); only a
+ *     connection that presents the key (`present`) may start or close the room;
+ *   - a student joins with the id (`join`) and gets a seat (`seat`): an index in join order, the
+ *     seed the room assigns it (baseSeed + index; in paired rooms, baseSeed + the pair's index),
+ *     and a seat token, its secret, with which it rejoins the same seat later;
+ *   - a seated student streams its run's recorded events (`event`, numbered from 0 in the order
+ *     the run made them, rollout samples left out); the server stores each once, acknowledges
+ *     (`ack`) and forwards them (`events`) to the presenter, and to students at most once a second;
+ *   - in a paired room (pairing: true), seats 2k and 2k+1 train the two members of the spec's peer
+ *     arm (`member` in their seat) and exchange each step's answers through the room (`exchange`,
+ *     keyed by step and kind; the server relays it to the partner and keeps it until the partner
+ *     has it, so a partner who reconnects gets it again).
+ *
+ * Limits (ROOM_LIMITS) bound every array and string; the server also limits message size and rate.
+ * Nothing here touches the DOM or Node: the page and the server share it.
+ */
+import { z } from '../core/zod';
+import { ExperimentSpecSchema } from '../core/experiment/spec';
+import { RecordedEventSchema } from '../share/runEventsSchema';
+
+export const ROOM_PROTOCOL_VERSION = 1;
+
+export const ROOM_LIMITS = {
+  /** Largest frame either side accepts, in characters of JSON. */
+  frameChars: 256 * 1024,
+  /** Seats in one room. */
+  seats: 200,
+  /** Events of one seat: a base, one step per RL step, and a done (runEventsSchema's MAX_EVENTS). */
+  eventsPerSeat: 5002,
+  /** Prompts in one exchange (a training batch's B, or the held-out set), and answers per prompt. */
+  exchangePrompts: 1024,
+  exchangeAnswers: 64,
+  /** Characters of one answer in an exchange. */
+  answerChars: 64,
+  /** Characters of a room's name. */
+  nameChars: 120,
+  /** Messages a connection may send per second, and the burst it may save up. */
+  messagesPerSecond: 100,
+  messageBurst: 400,
+} as const;
+
+const L = ROOM_LIMITS;
+
+/** 128 random bits, base64url: room ids, presenter keys and seat tokens are all this shape. */
+export const SecretSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'a 22-character base64url id');
+export type Secret = z.infer<typeof SecretSchema>;
+
+const seatIndex = z.number().int().min(0).max(L.seats - 1);
+const seq = z.number().int().min(0).max(L.eventsPerSeat - 1);
+const seed = z.number().int().min(0).max(2 ** 31 - 1);
+const step = z.number().int().min(0).max(5000);
+
+/** An event as a seat streams it: a recorded event with no rollout samples (the room has no inspector). */
+export const SeatEventSchema = RecordedEventSchema.refine((e) => e.type !== 'step' || e.samples.length === 0, 'a streamed step carries no rollout samples');
+export type SeatEvent = z.infer<typeof SeatEventSchema>;
+
+export const ROOM_STATUSES = ['open', 'running', 'closed'] as const;
+export type RoomStatus = (typeof ROOM_STATUSES)[number];
+
+/** What everyone in a room sees of a seat. */
+export const SeatInfoSchema = z.object({
+  index: seatIndex,
+  seed,
+  /** Paired rooms: the peer arm's member this seat trains, and its partner's seat (null: not yet taken). */
+  member: z.string().max(24).nullable(),
+  partner: seatIndex.nullable(),
+  connected: z.boolean(),
+  /** Events stored for the seat, and the last RL step among them (0: none yet). */
+  events: z.number().int().min(0).max(L.eventsPerSeat),
+  lastStep: step,
+  done: z.boolean(),
+});
+export type SeatInfo = z.infer<typeof SeatInfoSchema>;
+
+export const RoomInfoSchema = z.object({
+  id: SecretSchema,
+  name: z.string().max(L.nameChars),
+  /** The preset the experiment came from (null: an edited or custom experiment). */
+  preset: z.string().max(40).nullable(),
+  spec: ExperimentSpecSchema,
+  baseSeed: seed,
+  pairing: z.boolean(),
+  status: z.enum(ROOM_STATUSES),
+  /** Milliseconds since the epoch: when the room and everything in it is deleted. */
+  expiresAt: z.number().int().min(0),
+  seats: z.array(SeatInfoSchema).max(L.seats),
+});
+export type RoomInfo = z.infer<typeof RoomInfoSchema>;
+
+const answers = z.array(z.array(z.string().max(L.answerChars).nullable()).max(L.exchangeAnswers)).max(L.exchangePrompts);
+
+/** Client to server. */
+export const ClientMessageSchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('create'),
+    v: z.literal(ROOM_PROTOCOL_VERSION),
+    name: z.string().min(1).max(L.nameChars),
+    preset: z.string().max(40).nullable(),
+    spec: ExperimentSpecSchema,
+    baseSeed: seed,
+    pairing: z.boolean(),
+  }),
+  z.object({ t: z.literal('present'), v: z.literal(ROOM_PROTOCOL_VERSION), room: SecretSchema, key: SecretSchema }),
+  /** A new seat (no seat), or the seat this token holds. */
+  z.object({
+    t: z.literal('join'),
+    v: z.literal(ROOM_PROTOCOL_VERSION),
+    room: SecretSchema,
+    seat: z.object({ index: seatIndex, token: SecretSchema }).nullable(),
+  }),
+  /** Presenter only. */
+  z.object({ t: z.literal('start') }),
+  z.object({ t: z.literal('close') }),
+  /** Seated students only: the seat's event number seq (0, 1, 2, ... with no gap). */
+  z.object({ t: z.literal('event'), seq, event: SeatEventSchema }),
+  /** Paired seats only: this seat's answers at a step, per prompt. */
+  z.object({ t: z.literal('exchange'), step, kind: z.enum(['train', 'eval']), answers }),
+  z.object({ t: z.literal('ping') }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+
+export const ROOM_ERROR_CODES = [
+  'bad-message',
+  'too-large',
+  'rate-limited',
+  'no-such-room',
+  'room-closed',
+  'room-full',
+  'not-allowed',
+  'bad-seat',
+  'out-of-order',
+  'version',
+] as const;
+export type RoomErrorCode = (typeof ROOM_ERROR_CODES)[number];
+
+/** Server to client. */
+export const ServerMessageSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('created'), room: SecretSchema, key: SecretSchema }),
+  /** The room as it is now: sent on present/join and whenever a seat or the status changes. */
+  z.object({ t: z.literal('room'), room: RoomInfoSchema }),
+  /** To a student who joined: its seat, its token, and how many of its events the room holds (resume from there). */
+  z.object({ t: z.literal('seat'), seat: SeatInfoSchema, token: SecretSchema, stored: z.number().int().min(0).max(L.eventsPerSeat) }),
+  z.object({ t: z.literal('ack'), seq }),
+  /** A seat's events from `from` on (to the presenter as they come; to students batched). */
+  z.object({ t: z.literal('events'), seat: seatIndex, from: seq, events: z.array(SeatEventSchema).max(L.eventsPerSeat) }),
+  /** The partner's answers at a step (paired rooms). */
+  z.object({ t: z.literal('exchange'), step, kind: z.enum(['train', 'eval']), answers }),
+  z.object({ t: z.literal('error'), code: z.enum(ROOM_ERROR_CODES), message: z.string().max(500) }),
+  z.object({ t: z.literal('pong') }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessageSchema>;
+
+export type ParsedMessage<M> = { ok: true; message: M } | { ok: false; code: 'bad-message' | 'too-large'; message: string };
+
+function parseFrame<M>(schema: z.ZodType<M>, frame: string): ParsedMessage<M> {
+  if (frame.length > L.frameChars) return { ok: false, code: 'too-large', message: `a message is at most ${L.frameChars} characters` };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(frame);
+  } catch {
+    return { ok: false, code: 'bad-message', message: 'a message is one JSON object' };
+  }
+  const r = schema.safeParse(doc);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    return { ok: false, code: 'bad-message', message: `${issue.path.join('.') || 'message'}: ${issue.message}`.slice(0, 300) };
+  }
+  return { ok: true, message: r.data };
+}
+
+/** A frame from a client, checked (the server's side). Never throws. */
+export const parseClientMessage = (frame: string) => parseFrame(ClientMessageSchema, frame);
+/** A frame from the server, checked (the page's side). Never throws. */
+export const parseServerMessage = (frame: string) => parseFrame(ServerMessageSchema, frame);
