@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getPreset } from '../src/core/experiment/presets';
 import type { MemberHistoryEntry, RunSummary } from '../src/core/experiment/events';
-import { blockOf, PLAN, planCommand, seedRange } from './science-plan';
+import { blockOf, PLAN, planCommand, planEntryOf, seedRange } from './science-plan';
 
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const science = (...args: string[]) => spawnSync(tsx, ['cli/science.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -41,11 +41,17 @@ const save = (path: string, runs: RunSummary[]) => writeFileSync(path, JSON.stri
 
 describe('the science plan', () => {
   it('names each entry by the block key its command writes, with one command per block', () => {
-    expect(PLAN.map((e) => e.id)).toEqual(['collapse+diversity', 'peers-teach', 'length', 'families', 'ring', 'intrinsic']);
-    const collapse = PLAN[0];
+    expect(PLAN.map((e) => e.id)).toEqual(['collapse+diversity', 'peers-learn', 'peers-teach', 'length', 'families', 'ring', 'intrinsic']);
+    const [collapse, peersLearn] = PLAN;
     expect(planCommand(collapse, 'tuning', 'save')).toBe('npm run science -- --save results/');
     expect(planCommand(collapse, 'confirmation', 'save')).toBe('npm run science -- --block confirmation --save results/');
-    expect(planCommand(PLAN[3], 'tuning', 'check')).toBe('npm run science -- --diversity families --claims c --seeds 1-3,5-9 --from results/ --check docs/RESULTS.md');
+    // A preset retuned after its first confirmation block is confirmed on fresh seeds.
+    expect(planCommand(peersLearn, 'confirmation', 'save')).toBe(
+      'npm run science -- --preset peers-learn --claims a,early,b,learns,oracle,truth,d --seeds 109-116 --block confirmation --save results/',
+    );
+    expect(planEntryOf(['peers-learn'])).toBe(peersLearn);
+    expect(planEntryOf(['collapse', 'diversity'])).toBe(collapse);
+    expect(planCommand(PLAN.find((e) => e.id === 'families')!, 'tuning', 'check')).toBe('npm run science -- --diversity families --claims c --seeds 1-3,5-9 --from results/ --check docs/RESULTS.md');
     expect(seedRange([101, 102, 103, 104, 105, 106, 107, 108])).toBe('101-108');
     expect(seedRange([1, 3, 4])).toBe('1,3-4');
     expect([blockOf([1, 2, 3, 4, 5, 6, 7, 8]), blockOf([101, 102, 103, 104, 105, 106, 107, 108]), blockOf([6, 7, 8])]).toEqual(['tuning', 'confirmation', null]);

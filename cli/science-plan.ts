@@ -26,18 +26,31 @@ export interface PlanEntry {
   tuning: readonly number[];
   /** In words: which tuning seeds chose its settings. */
   tunedOn: string;
+  /**
+   * Its confirmation block: seeds 101-108, unless a block of those was already spent on an earlier
+   * setting (a preset whose settings change after its first confirmation gets fresh seeds, 109-116).
+   */
+  confirmation: readonly number[];
 }
 
 const PAIR_CLAIMS = 'a,early,b,learns,oracle,truth,d';
 
 export const PLAN: readonly PlanEntry[] = [
-  { id: 'collapse+diversity', args: [], tuning: TUNING_SEEDS, tunedOn: 'settings chosen on seeds 1-5' },
-  { id: 'peers-teach', args: ['--preset', 'peers-teach', '--claims', `${PAIR_CLAIMS},coevolve`], tuning: TUNING_SEEDS, tunedOn: 'settings chosen on seeds 1-4' },
-  { id: 'length', args: ['--preset', 'length', '--claims', `${PAIR_CLAIMS},shorter`], tuning: TUNING_SEEDS, tunedOn: 'no seed tuned (a 2-seed pilot on an earlier engine)' },
+  { id: 'collapse+diversity', args: [], tuning: TUNING_SEEDS, tunedOn: 'settings chosen on seeds 1-5', confirmation: CONFIRMATION_SEEDS },
+  // The default: chosen by `npm run search-default` on seeds 1-8; 101-108 confirmed (and refuted) an earlier candidate.
+  {
+    id: 'peers-learn',
+    args: ['--preset', 'peers-learn', '--claims', PAIR_CLAIMS],
+    tuning: TUNING_SEEDS,
+    tunedOn: 'settings chosen on seeds 1-8 (npm run search-default, rounds 1 and 2)',
+    confirmation: [109, 110, 111, 112, 113, 114, 115, 116],
+  },
+  { id: 'peers-teach', args: ['--preset', 'peers-teach', '--claims', `${PAIR_CLAIMS},coevolve`], tuning: TUNING_SEEDS, tunedOn: 'settings chosen on seeds 1-4', confirmation: CONFIRMATION_SEEDS },
+  { id: 'length', args: ['--preset', 'length', '--claims', `${PAIR_CLAIMS},shorter`], tuning: TUNING_SEEDS, tunedOn: 'no seed tuned (a 2-seed pilot on an earlier engine)', confirmation: CONFIRMATION_SEEDS },
   // Seed 4's wider partner missed its warm-start target; seed 9 stands in for it.
-  { id: 'families', args: ['--diversity', 'families', '--claims', 'c'], tuning: [1, 2, 3, 5, 6, 7, 8, 9], tunedOn: 'no seed tuned' },
-  { id: 'ring', args: ['--preset', 'ring', '--compare', 'ring:self'], tuning: TUNING_SEEDS, tunedOn: 'no seed tuned (seeds 1-3 the first measurement)' },
-  { id: 'intrinsic', args: ['--preset', 'intrinsic', '--compare', 'peer:entropy,peer:certainty'], tuning: TUNING_SEEDS, tunedOn: 'no seed tuned (seeds 1-3 the first measurement)' },
+  { id: 'families', args: ['--diversity', 'families', '--claims', 'c'], tuning: [1, 2, 3, 5, 6, 7, 8, 9], tunedOn: 'no seed tuned', confirmation: CONFIRMATION_SEEDS },
+  { id: 'ring', args: ['--preset', 'ring', '--compare', 'ring:self'], tuning: TUNING_SEEDS, tunedOn: 'no seed tuned (seeds 1-3 the first measurement)', confirmation: CONFIRMATION_SEEDS },
+  { id: 'intrinsic', args: ['--preset', 'intrinsic', '--compare', 'peer:entropy,peer:certainty'], tuning: TUNING_SEEDS, tunedOn: 'no seed tuned (seeds 1-3 the first measurement)', confirmation: CONFIRMATION_SEEDS },
 ];
 
 /** "1-8", "101-108", "1-3,5-9": runs of consecutive seeds joined. */
@@ -54,6 +67,11 @@ export function seedRange(seeds: readonly number[]): string {
 
 const sameSeeds = (a: readonly number[], b: readonly number[]) => a.join(',') === b.join(',');
 
+/** The plan entry that reads these presets (e.g. ['peers-learn']), if any. */
+export function planEntryOf(presets: readonly string[]): PlanEntry | undefined {
+  return PLAN.find((e) => e.id === presets.join('+'));
+}
+
 /** The block a list of seeds is (null: neither, e.g. a subset read on its own). */
 export function blockOf(seeds: readonly number[]): Block | null {
   return sameSeeds(seeds, TUNING_SEEDS) ? 'tuning' : sameSeeds(seeds, CONFIRMATION_SEEDS) ? 'confirmation' : null;
@@ -61,7 +79,9 @@ export function blockOf(seeds: readonly number[]): Block | null {
 
 /** The one command that trains (--save) or re-reads and checks (--from --check) an entry's block. */
 export function planCommand(entry: PlanEntry, block: Block, mode: 'save' | 'check', dir = 'results/'): string {
-  const seeds = block === 'tuning' && !sameSeeds(entry.tuning, TUNING_SEEDS) ? ['--seeds', seedRange(entry.tuning)] : [];
+  const planned = block === 'tuning' ? entry.tuning : entry.confirmation;
+  const usual = block === 'tuning' ? TUNING_SEEDS : CONFIRMATION_SEEDS;
+  const seeds = sameSeeds(planned, usual) ? [] : ['--seeds', seedRange(planned)];
   const blockArgs = block === 'confirmation' ? ['--block', 'confirmation'] : [];
   const io = mode === 'save' ? ['--save', dir] : ['--from', dir, '--check', 'docs/RESULTS.md'];
   return ['npm run science --', ...entry.args, ...seeds, ...blockArgs, ...io].join(' ');

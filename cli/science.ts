@@ -48,7 +48,7 @@ import { getPreset } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, RunSummary } from '../src/core/experiment/events';
 import { baseTable, kappaTable, markdownTable, perSeedTable } from './science-stats';
 import { applies, CHECKS, CLAIM_IDS, CLAIM_PRESET, compareArms, holmLines, verdictLine, type ClaimId, type ClaimResult } from './science-claims';
-import { BLOCK_FOLDER, blockOf, CONFIRMATION_SEEDS, PLAN, planCommand, seedRange, TUNING_SEEDS, type Block } from './science-plan';
+import { BLOCK_FOLDER, blockOf, CONFIRMATION_SEEDS, PLAN, planCommand, planEntryOf, seedRange, TUNING_SEEDS, type Block } from './science-plan';
 import { summaryTable, type Family, type SummaryEntry } from './science-summary';
 import { replaceBlock, readBlock } from './science-block';
 
@@ -230,7 +230,7 @@ async function main(): Promise<void> {
   }
   if (args.flags.has('plan')) {
     for (const e of PLAN) {
-      console.log(`# ${e.id}. Tuning seeds ${seedRange(e.tuning)}: ${e.tunedOn}. Confirmation seeds ${seedRange(CONFIRMATION_SEEDS)}.`);
+      console.log(`# ${e.id}. Tuning seeds ${seedRange(e.tuning)}: ${e.tunedOn}. Confirmation seeds ${seedRange(e.confirmation)}.`);
       for (const block of ['tuning', 'confirmation'] as const) console.log(planCommand(e, block, 'save'));
     }
     return;
@@ -264,7 +264,7 @@ async function main(): Promise<void> {
 
   const sel = selectClaims(args);
   const block = choiceFlag(args, 'block', ['tuning', 'confirmation'] as const) ?? 'tuning';
-  const seeds = seedsFlag(args) ?? (block === 'confirmation' ? CONFIRMATION_SEEDS : TUNING_SEEDS);
+  const seeds = seedsFlag(args) ?? (block === 'confirmation' ? (planEntryOf(sel.presets)?.confirmation ?? CONFIRMATION_SEEDS) : TUNING_SEEDS);
   const backendName = choiceFlag(args, 'backend', ['wasm', 'cpu', 'webgpu'] as const) ?? 'wasm';
   const save = args.flags.get('save') as string | undefined;
   let results: Map<string, RunSummary[]>;

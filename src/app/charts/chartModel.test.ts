@@ -147,24 +147,48 @@ describe('buildChartModel with several seeds', () => {
       ['saved · self · A', 'compare'],
       ['seed 1 · self · A', 'seed'],
       ['seed 2 · self · A', 'seed'],
-      ['mean of 2 seeds · self · A (max)', 'seed-band'],
-      ['mean of 2 seeds · self · A (min)', 'seed-band'],
       ['mean of 2 seeds · self · A', 'seed-mean'],
+      ['min–max over 2 seeds · self (max)', 'seed-band'],
+      ['min–max over 2 seeds · self (min)', 'seed-band'],
       ['self · A', 'data'],
       ['oracle 1.0', 'reference'],
     ]);
     expect(m.seeds).toBe(2);
     expect(m.seedLabels).toEqual(['mean of 2 seeds · self · A']);
-    expect(m.bands).toEqual([{ upper: 3, lower: 4, fill: 'rgba(228, 87, 46, 0.1)', label: 'min–max over 2 seeds' }]);
+    expect(m.bands).toEqual([{ upper: 4, lower: 5, fill: 'rgba(228, 87, 46, 0.1)', label: 'min–max over 2 seeds' }]);
     expect(m.x).toEqual([1, 2, 3, 4]);
-    expect(m.ys[3]).toEqual([0.6, 0.6, 0.6, 0.6]);
-    expect(m.ys[4]).toEqual([0.2, 0.2, 0.2, 0.6]);
-    expect(m.ys[5].map((v) => Number(v?.toFixed(6)))).toEqual([0.4, 0.4, 0.4, 0.6]);
+    expect(m.ys[4]).toEqual([0.6, 0.6, 0.6, 0.6]);
+    expect(m.ys[5]).toEqual([0.2, 0.2, 0.2, 0.6]);
+    expect(m.ys[3].map((v) => Number(v?.toFixed(6)))).toEqual([0.4, 0.4, 0.4, 0.6]);
     // The seeds' singles are out of the legend (raw), the mean is in it.
     expect(legendEntries(m).map((e) => e.label)).toEqual(['saved · self · A', 'mean of 2 seeds · self · A', 'self · A', 'oracle 1.0']);
     expect(m.table.map((c) => c.label)).toEqual(['self · A', 'oracle 1.0', 'saved · self · A', 'mean of 2 seeds · self · A', 'mean of 2 seeds · self · A (min)', 'mean of 2 seeds · self · A (max)']);
     // The live lines are what data-points counts, seeds or not.
     expect(m.live.map((l) => l.label)).toEqual(['self · A']);
+  });
+
+  it("draws one band per arm: the envelope of its members' seeds, so two arms' bands never stack four deep", () => {
+    // Two arms of two members; member B always 0.1 above A; seed 2 is 0.3 above seed 1.
+    const seed = (lift: number) => {
+      const s = emptySeries();
+      for (const step of [1, 2]) {
+        const members = { A: { reward: 0.2 + lift }, B: { reward: 0.3 + lift } };
+        appendStep(s, stepEvent(step, [armMetrics('self', 'self', members), armMetrics('peer', 'peer', members)]));
+      }
+      return s;
+    };
+    const lines = (r: RunSeries) => memberLines(r, 'reward', styles);
+    const seeds = aggregateSeedLines([seed(0), seed(0.3)].map((r) => ({ x: r.x, lines: lines(r) })));
+    expect(seeds.lines.length).toBe(4);
+    const m = buildChartModel([1, 2], lines(seed(0)), [], 0, seeds);
+    const seedBands = m.bands.filter((b) => b.label === 'min–max over 2 seeds');
+    expect(seedBands.length).toBe(2);
+    // Each band spans its arm's lowest member's lowest seed to its highest member's highest seed.
+    for (const b of seedBands) {
+      expect(m.ys[b.upper].map((v) => Number(v?.toFixed(6)))).toEqual([0.6, 0.6]);
+      expect(m.ys[b.lower].map((v) => Number(v?.toFixed(6)))).toEqual([0.2, 0.2]);
+    }
+    expect(new Set(seedBands.map((b) => b.fill)).size).toBe(2);
   });
 
   it('keeps the live bands on their lines after the seed bands, and smooths mean and band like a live line', () => {
@@ -175,11 +199,13 @@ describe('buildChartModel with several seeds', () => {
     const seeds = aggregateSeedLines([{ x: live.x, lines }]);
     const m = buildChartModel(live.x, lines, [], 0.5, seeds);
     const roles = m.series.map((s) => s.role);
-    // 3 lines, each: 1 seed, 2 edges, 1 mean; then the live lines.
-    expect(roles.slice(0, 12)).toEqual(Array.from({ length: 3 }, () => ['seed', 'seed-band', 'seed-band', 'seed-mean']).flat());
-    expect(m.bands.length).toBe(4);
-    expect(m.bands[3]).toMatchObject({ upper: 13, lower: 15 });
-    expect(m.ys[3]).toEqual(emaSmooth(live.arms[0].members.A.reward, 0.5));
+    // 3 lines, each: 1 seed, 1 mean; then one band per colour (the reward in the arm's colour, the
+    // two accuracies in green: 2 bands, 2 edges each); then the live lines.
+    expect(roles.slice(0, 10)).toEqual([...Array.from({ length: 3 }, () => ['seed', 'seed-mean']).flat(), ...Array(4).fill('seed-band')]);
+    expect(m.bands.length).toBe(3);
+    expect(m.bands[2]).toMatchObject({ upper: 11, lower: 13, label: 'hacking gap' });
+    expect(m.ys[1]).toEqual(emaSmooth(live.arms[0].members.A.reward, 0.5));
+    expect(m.ys[6]).toEqual(emaSmooth(live.arms[0].members.A.reward, 0.5));
     expect(m.seedLabels[0]).toBe('mean of 1 seed · reward · A');
   });
 });

@@ -118,6 +118,14 @@ function smoothable(s: SeriesDef, smoothing: number): boolean {
   return smoothing > 0 && !s.reference && !s.points;
 }
 
+/** Pointwise min (or max) of two columns on the same x; a gap in one takes the other. */
+function envelope(a: Column, b: Column, pick: (x: number, y: number) => number): Column {
+  return a.map((v, i) => {
+    const w = b[i];
+    return v == null || Number.isNaN(v) ? w : w == null || Number.isNaN(w) ? v : pick(v, w);
+  });
+}
+
 export function buildChartModel(
   x: number[],
   lines: ChartLinesWithBands,
@@ -149,6 +157,9 @@ export function buildChartModel(
   }
 
   if (withSeeds) {
+    // One band per colour (an arm, or a measure drawn in its own colour): the envelope of its
+    // lines' seeds, so an arm's members share one band and the arms' bands stay apart.
+    const envelopes = new Map<string, { def: SeriesDef; smooth: boolean; min: Column; max: Column }>();
     for (const line of seeds.lines) {
       const s = line.def;
       const smooth = smoothable(s, smoothing);
@@ -158,19 +169,30 @@ export function buildChartModel(
         out.ys.push(onX(seeds.x, col));
       });
       const label = seedMeanLabel(seeds.seeds, s.label);
-      // Each band outlined in its line's colour and filled faintly, so the arms' bands stay apart.
-      const edge = { ...s, color: withAlpha(s.color, 0.45), width: 0.75, dash: [], points: false, raw: true, role: 'seed-band' as const };
-      const upper = out.series.length;
-      out.series.push({ ...edge, label: `${label} (max)` });
-      out.ys.push(drawn(onX(seeds.x, line.max)));
-      out.series.push({ ...edge, label: `${label} (min)` });
-      out.ys.push(drawn(onX(seeds.x, line.min)));
-      out.bands.push({ upper, lower: upper + 1, fill: withAlpha(s.color, 0.1), label: seedBandLabel(seeds.seeds) });
       const mean = onX(seeds.x, line.mean);
       out.series.push({ ...s, label, width: 3, role: 'seed-mean' });
       out.ys.push(drawn(mean));
       out.seedLabels.push(label);
       out.table.push({ label, col: mean }, { label: `${label} (min)`, col: onX(seeds.x, line.min) }, { label: `${label} (max)`, col: onX(seeds.x, line.max) });
+      const env = envelopes.get(s.color);
+      if (env) {
+        env.min = envelope(env.min, line.min, Math.min);
+        env.max = envelope(env.max, line.max, Math.max);
+        env.smooth ||= smooth;
+      } else envelopes.set(s.color, { def: s, smooth, min: line.min, max: line.max });
+    }
+    for (const { def, smooth, min, max } of envelopes.values()) {
+      const drawn = (col: Column) => (smooth ? emaSmooth(col, smoothing) : col);
+      const edge = { ...def, color: withAlpha(def.color, 0.45), width: 0.75, dash: [], points: false, raw: true, role: 'seed-band' as const };
+      const upper = out.series.length;
+      const label = seedBandLabel(seeds.seeds);
+      // Named by the first line of its colour ("self · A": the band of arm self).
+      const of = def.label.split(' · ')[0];
+      out.series.push({ ...edge, label: `${label} · ${of} (max)` });
+      out.ys.push(drawn(onX(seeds.x, max)));
+      out.series.push({ ...edge, label: `${label} · ${of} (min)` });
+      out.ys.push(drawn(onX(seeds.x, min)));
+      out.bands.push({ upper, lower: upper + 1, fill: withAlpha(def.color, 0.1), label });
     }
   }
 

@@ -39,6 +39,12 @@ describe('claim sentences', () => {
     expect(s[3].thisSeed).toBe('oracle ended above peer (0.57 against 0.34).');
   });
 
+  it('the default is quoted from its confirmation seeds, and says so', () => {
+    const s = claimSentences(summary({ oracle: [0.8, 0.8], self: [0.3, 0.3], peer: [0.6, 0.6] }), 'peers-learn');
+    expect(s[2].overSeeds).toBe('Over 8 seeds no one tuned on (109-116), peer ended above its start in 8, mean +0.16: shown.');
+    expect(s[0].overSeeds).toBe("Over 8 seeds no one tuned on (109-116), self fell (end pass@1 below start) in 6, mean +0.15: shown.");
+  });
+
   it('another seed reads differently: nothing about the outcome is fixed', () => {
     const s = claimSentences(summary({ oracle: [0.6, 0.6], self: [0.5, 0.5], peer: [0.55, 0.55] }), 'collapse');
     expect(s[0].thisSeed).toBe("self's held-out pass@1 went from 0.46 to 0.50 (+0.04): it ended above its start.");

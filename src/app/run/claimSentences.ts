@@ -54,14 +54,19 @@ function thisSeed(id: SeedClaimId, run: RunSummary, diff: number): string {
   }
 }
 
+/** "109-116": a run of consecutive seeds as a range. */
+const seedList = (seeds: readonly number[]) =>
+  seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1) ? `${seeds[0]}-${seeds.at(-1)}` : seeds.join(', ');
+
 /** The sentences for the claims whose arms the run has; `presetId` null: an edited experiment (no 8-seed figures apply). */
 export function claimSentences(run: RunSummary, presetId: string | null): ClaimSentence[] {
   const measured = presetId ? MEASURED_CLAIMS[presetId] : undefined;
+  const over = measured?.block === 'confirmation' ? `${MEASURED_SEEDS} seeds no one tuned on (${seedList(measured.seeds)})` : `${MEASURED_SEEDS} seeds`;
   return SEED_CLAIMS.filter((c) => c.arms.every((a) => run.arms.some((x) => x.id === a))).map((c) => {
     const diff = seedDifference(run, c.id);
-    const m = measured?.[c.id];
+    const m = measured?.claims[c.id];
     const overSeeds = m
-      ? `Over ${MEASURED_SEEDS} seeds, ${c.text} in ${m.wins}${m.ties ? ` (${m.ties} tied)` : ''}, mean ${signed(m.mean)}: ${m.verdict.toLowerCase()}.`
+      ? `Over ${over}, ${c.text} in ${m.wins}${m.ties ? ` (${m.ties} tied)` : ''}, mean ${signed(m.mean)}: ${m.verdict.toLowerCase()}.`
       : null;
     return { id: c.id, thisSeed: thisSeed(c.id, run, diff), held: Number.isFinite(diff) && diff >= CLAIM_TIE, overSeeds };
   });

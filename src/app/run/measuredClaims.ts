@@ -3,6 +3,9 @@
  * "Verdicts, as npm run science prints them"), for the sentence next to what this seed showed
  * (ClaimSentences.tsx). Quoted, never computed here; measuredClaims.test.ts checks every figure
  * against docs/RESULTS.md, so a retuned preset cannot leave a stale one behind.
+ *
+ * A preset whose confirmation block has run is quoted from it (seeds no one tuned on: the
+ * verdict that counts); the others from the tuning block, seeds 1-8, and the sentence says which.
  */
 import type { SeedClaimId } from '../../core/experiment/claims';
 
@@ -17,23 +20,55 @@ export interface MeasuredClaim {
 
 export const MEASURED_SEEDS = 8;
 
-export const MEASURED_CLAIMS: Readonly<Record<string, Partial<Record<SeedClaimId, MeasuredClaim>>>> = {
+export interface MeasuredBlock {
+  /** Tuning: seeds 1-8, some of which chose the settings; confirmation: seeds run after they were frozen. */
+  block: 'tuning' | 'confirmation';
+  seeds: readonly number[];
+  claims: Partial<Record<SeedClaimId, MeasuredClaim>>;
+}
+
+const TUNING = [1, 2, 3, 4, 5, 6, 7, 8] as const;
+
+export const MEASURED_CLAIMS: Readonly<Record<string, MeasuredBlock>> = {
+  'peers-learn': {
+    block: 'confirmation',
+    seeds: [109, 110, 111, 112, 113, 114, 115, 116],
+    claims: {
+      a: { verdict: 'SHOWN', mean: 0.15, wins: 6, ties: 0, losses: 2 },
+      b: { verdict: 'SHOWN', mean: 0.31, wins: 8, ties: 0, losses: 0 },
+      learns: { verdict: 'SHOWN', mean: 0.16, wins: 8, ties: 0, losses: 0 },
+      oracle: { verdict: 'SHOWN', mean: 0.15, wins: 8, ties: 0, losses: 0 },
+    },
+  },
   collapse: {
-    a: { verdict: 'SHOWN', mean: 0.17, wins: 8, ties: 0, losses: 0 },
-    b: { verdict: 'SHOWN', mean: 0.16, wins: 6, ties: 2, losses: 0 },
-    learns: { verdict: 'NOT SHOWN', mean: -0.01, wins: 4, ties: 0, losses: 4 },
-    oracle: { verdict: 'SHOWN', mean: 0.15, wins: 8, ties: 0, losses: 0 },
+    block: 'tuning',
+    seeds: TUNING,
+    claims: {
+      a: { verdict: 'SHOWN', mean: 0.17, wins: 8, ties: 0, losses: 0 },
+      b: { verdict: 'SHOWN', mean: 0.16, wins: 6, ties: 2, losses: 0 },
+      learns: { verdict: 'NOT SHOWN', mean: -0.01, wins: 4, ties: 0, losses: 4 },
+      oracle: { verdict: 'SHOWN', mean: 0.15, wins: 8, ties: 0, losses: 0 },
+    },
   },
   'peers-teach': {
-    a: { verdict: 'SHOWN', mean: 0.06, wins: 8, ties: 0, losses: 0 },
-    b: { verdict: 'SHOWN', mean: 0.11, wins: 7, ties: 1, losses: 0 },
-    learns: { verdict: 'SHOWN', mean: 0.05, wins: 6, ties: 0, losses: 2 },
-    oracle: { verdict: 'SHOWN', mean: 0.1, wins: 7, ties: 1, losses: 0 },
+    block: 'tuning',
+    seeds: TUNING,
+    claims: {
+      a: { verdict: 'SHOWN', mean: 0.06, wins: 8, ties: 0, losses: 0 },
+      b: { verdict: 'SHOWN', mean: 0.11, wins: 7, ties: 1, losses: 0 },
+      learns: { verdict: 'SHOWN', mean: 0.05, wins: 6, ties: 0, losses: 2 },
+      oracle: { verdict: 'SHOWN', mean: 0.1, wins: 7, ties: 1, losses: 0 },
+    },
   },
   length: {
-    a: { verdict: 'CONTRADICTED', mean: -0.15, wins: 1, ties: 0, losses: 7 },
-    b: { verdict: 'SHOWN', mean: 0.08, wins: 8, ties: 0, losses: 0 },
-    learns: { verdict: 'SHOWN', mean: 0.23, wins: 8, ties: 0, losses: 0 },
-    oracle: { verdict: 'SHOWN', mean: 0.12, wins: 8, ties: 0, losses: 0 },
+    block: 'tuning',
+    seeds: TUNING,
+    claims: {
+      a: { verdict: 'CONTRADICTED', mean: -0.15, wins: 1, ties: 0, losses: 7 },
+      b: { verdict: 'SHOWN', mean: 0.08, wins: 8, ties: 0, losses: 0 },
+      learns: { verdict: 'SHOWN', mean: 0.23, wins: 8, ties: 0, losses: 0 },
+      oracle: { verdict: 'SHOWN', mean: 0.12, wins: 8, ties: 0, losses: 0 },
+    },
   },
 };
+
