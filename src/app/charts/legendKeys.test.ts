@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DrawnSeries } from './chartModel';
-import { INK, legendKeys } from './legendKeys';
+import { INK, MAX_KEY_ENTRIES, legendKeys } from './legendKeys';
 
 const styles = { arm: { oracle: '#8a8f98', self: '#e4572e', peer: '#2e86de' }, dash: { A: [], B: [8, 4] } };
 const line = (label: string, extra: Partial<DrawnSeries> = {}): DrawnSeries => ({ label, color: '#000', role: 'data', ...extra });
@@ -38,5 +38,20 @@ describe('legend keys', () => {
     expect(keys.styles.map((e) => e.label)).toEqual(['reference', 'member A', 'ensemble', 'pair A–B']);
     expect(keys.styles[0]).toMatchObject({ color: INK, dash: [3, 3] });
     expect(keys.styles[2]).toMatchObject({ color: INK, dash: [1, 3] });
+  });
+
+  it("the maj@G chart with a reference, an overlaid run and several seeds keeps each key within the limit", () => {
+    const series = [
+      ...['oracle', 'self', 'peer'].flatMap((arm) => ['A', 'B'].map((m) => line(`${arm} · ${m}`))),
+      ...['oracle', 'self', 'peer'].map((arm) => line(`${arm} · ensemble`, { dash: [1, 3], points: true })),
+      line('untrained pair pooled · peer', { dash: [6, 3], reference: true }),
+      line('base maj@G · A', { reference: true }),
+      line('reference · self · A', { role: 'compare', layer: 'reference', dash: [3, 3] }),
+      line('saved run 2 · self · A', { role: 'compare', layer: 'saved run 2', dash: [3, 3] }),
+    ];
+    const keys = legendKeys(series, styles, [{ label: 'min–max over 3 seeds', fill: 'red' }]);
+    expect(keys.styles.map((e) => e.label)).toEqual(['member A', 'member B', 'ensemble', 'untrained pair pooled', '2 compared runs', 'min–max over 3 seeds']);
+    expect(keys.colors.length).toBeLessThanOrEqual(MAX_KEY_ENTRIES);
+    expect(keys.styles.length).toBeLessThanOrEqual(MAX_KEY_ENTRIES);
   });
 });

@@ -39,10 +39,19 @@ function add(list: KeyEntry[], e: KeyEntry): void {
 /** The two keys of the lines drawn; `bands` are the labelled shaded areas (hacking gap, seeds' range). */
 export function legendKeys(series: readonly DrawnSeries[], styles: Styles, bands: readonly { label?: string; fill: string }[] = []): LegendKeys {
   const out: LegendKeys = { colors: [], styles: [] };
+  // Every compared run (a reference, an overlaid saved run) is drawn the same way, faint and
+  // dashed: one entry says so, named by the run when there is one.
+  const layers = new Set<string>();
+  let compare: KeyEntry | null = null;
   for (const s of series) {
     if (s.raw || s.role === 'raw' || s.role === 'seed' || s.role === 'seed-band') continue;
     if (s.role === 'compare') {
-      add(out.styles, { label: s.layer ?? 'compared run', color: INK, dash: s.dash ?? [], width: 1.5 });
+      layers.add(s.layer ?? 'compared run');
+      if (!compare) {
+        compare = { label: '', color: INK, dash: s.dash ?? [], width: 1.5 };
+        out.styles.push(compare);
+      }
+      compare.label = layers.size === 1 ? [...layers][0] : `${layers.size} compared runs`;
       continue;
     }
     let label = s.label;

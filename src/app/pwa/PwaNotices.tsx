@@ -7,6 +7,8 @@ import { useLab } from '../store';
 import { isActivePhase } from '../../engine/protocol';
 import { applyPwaUpdate, getPwaStatus, subscribePwaStatus } from './status';
 
+const OFFLINE_READY = 'Ready to work offline: this page now reloads and trains without a network connection.';
+
 export function PwaNotices() {
   const status = useSyncExternalStore(subscribePwaStatus, getPwaStatus);
   const running = useLab((s) => isActivePhase(s.run.phase));
@@ -14,8 +16,8 @@ export function PwaNotices() {
   return (
     <div className="notices">
       {status.offlineReady && !offlineSeen && (
-        <div role="status" className="notice notice-info" data-testid="offline-ready">
-          Ready to work offline: this page now reloads and trains without a network connection.{' '}
+        <div role="status" className="notice notice-info" data-testid="offline-ready" title={OFFLINE_READY}>
+          <span className="notice-text">{OFFLINE_READY}</span>{' '}
           <button type="button" className="link" onClick={() => setOfflineSeen(true)}>
             Dismiss
           </button>
@@ -23,7 +25,7 @@ export function PwaNotices() {
       )}
       {status.updateReady && (
         <div role="status" className="notice notice-info" data-testid="update-ready">
-          A new version of Cohort Lab is ready.{running ? ' Reloading stops the run in progress.' : ''}{' '}
+          <span className="notice-text">A new version of Cohort Lab is ready.{running ? ' Reloading stops the run in progress.' : ''}</span>{' '}
           <button type="button" className="link" onClick={() => applyPwaUpdate()}>
             Reload
           </button>

@@ -45,8 +45,8 @@ export function Notices() {
   return (
     <div className="notices">
       {hint && (
-        <div role="status" className="notice notice-info" data-testid="emulation-hint">
-          {hint}
+        <div role="status" className="notice notice-info" data-testid="emulation-hint" title={hint}>
+          <span className="notice-text">{hint}</span>
         </div>
       )}
       {recovery && (
