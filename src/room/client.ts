@@ -635,5 +635,6 @@ export function connectRoom(url: string, role: RoomRole): RoomConnection {
   } catch {
     storage = null;
   }
-  return new RoomConnection({ url, role, socket: (u) => new WebSocket(u), storage });
+  // The DOM's handlers take Event subtypes; the client reads only `data` of a message.
+  return new RoomConnection({ url, role, socket: (u) => new WebSocket(u) as unknown as SocketLike, storage });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { armMetrics, stepEvent } from '../store/fixtures';
 import { type RunSeries, appendStep, emptySeries } from '../store/series';
-import { COMPARE_DASH, alignColumn, buildChartModel, chartTable, fmtCell, haltMarker, legendEntries, unionX } from './chartModel';
+import { COMPARE_DASH, alignColumn, buildChartModel, chartTable, fmtCell, haltMarker, legendEntries, seedBandLabel, seedMeanLabel, unionX } from './chartModel';
 import { aggregateSeedLines } from './seedAggregate';
 import { type Styles, armCollapseLines, concat, memberLines } from './seriesDefs';
 import { emaSmooth } from './smoothing';
@@ -181,5 +181,13 @@ describe('buildChartModel with several seeds', () => {
     expect(m.bands[3]).toMatchObject({ upper: 13, lower: 15 });
     expect(m.ys[3]).toEqual(emaSmooth(live.arms[0].members.A.reward, 0.5));
     expect(m.seedLabels[0]).toBe('mean of 1 seed · reward · A');
+  });
+});
+
+describe('a class room drawn as seeds', () => {
+  it('names its lines and band by browser', () => {
+    expect(seedMeanLabel(12, 'self · A', 'browser')).toBe('mean of 12 browsers · self · A');
+    expect(seedBandLabel(12, 'browser')).toBe('min–max over 12 browsers');
+    expect(seedMeanLabel(3, 'self · A')).toBe('mean of 3 seeds · self · A');
   });
 });
