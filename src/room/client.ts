@@ -401,7 +401,7 @@ export class RoomConnection {
     this.attempt++;
     const base = Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** Math.min(this.attempt - 1, 16));
     const wait = Math.round(base * (0.75 + 0.5 * this.random()));
-    this.setStatus('offline', this.error ?? 'The room server cannot be reached: trying again.');
+    this.setStatus('offline', this.error ?? 'The room server cannot be reached');
     this.retryTimer = this.timers.setTimeout(() => {
       this.retryTimer = null;
       this.connect();

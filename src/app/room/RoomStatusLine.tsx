@@ -10,7 +10,7 @@ export function statusText(r: Pick<RoomState, 'status' | 'error' | 'info' | 'rol
     case 'online':
       return r.info ? `Online: room ${r.info.status === 'running' ? 'running' : 'open, waiting for Start'}.${r.error ? ` ${r.error}` : ''}` : 'Online.';
     case 'offline':
-      return `Offline: ${r.error ?? 'the room server cannot be reached'}. Trying again…${r.role === 'student' ? ' Your run goes on, and its results are sent when the room is back.' : ''}`;
+      return `Offline: ${(r.error ?? 'the room server cannot be reached').replace(/\.$/, '')}. Trying again…${r.role === 'student' ? ' Your run goes on, and its results are sent when the room is back.' : ''}`;
     case 'closed':
       return `${r.error ?? 'Left the room.'}${alone}`;
     default:
