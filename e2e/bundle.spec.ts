@@ -86,7 +86,7 @@ test('a trained run exported, reloaded and opened with the file picker shows the
   await download.saveAs(path);
   saved = readFileSync(path, 'utf8');
   const file = JSON.parse(saved);
-  expect(file).toMatchObject({ format: 'cohort-lab-run', version: 1, name: 'My quick run', preset: 'quick', record: { backend: 'wasm' } });
+  expect(file).toMatchObject({ format: 'cohort-lab-run', version: 2, name: 'My quick run', preset: 'quick', record: { backend: 'wasm' } });
   expect(file.record.events.map((e: { type: string }) => e.type)).toEqual(['base', 'step', 'step', 'step', 'step', 'step', 'step', 'done']);
 
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-members-csv').click()]);

@@ -17,6 +17,8 @@ import { ImportNotices } from './run/ImportNotices';
 import { PwaNotices } from './pwa/PwaNotices';
 import { ClassroomNotices } from './workshop/ClassroomNotices';
 import { WorkshopPanel } from './workshop/WorkshopPanel';
+import { RoomPanel } from './room/RoomPanel';
+import { startRoomFromUrl } from './room/roomController';
 import { startClassroom } from './workshop/startClassroom';
 import { ReferenceBar } from './reference/ReferenceBar';
 import { RunBar } from './run/RunBar';
@@ -41,6 +43,8 @@ export function App() {
   // Classroom links (?hide=, ?workshop=1&step=N), read after the shared experiment is loaded.
   useEffect(() => startClassroom(), []);
   useEffect(() => connectTrainingWorker(backendFromUrl()), []);
+  // A class room's join link (?room=&server=): join it, after the worker is there to train the seat.
+  useEffect(() => startRoomFromUrl(), []);
   useEffect(() => startMainThreadWatch(), []);
   // A layout effect: it runs before the charts' effects, which read --ink and --grid for the new
   // theme when they are re-created (in a plain effect they read the old one: invisible axes in dark).
@@ -66,6 +70,9 @@ export function App() {
           <ImportNotices />
           <PwaNotices />
           <ClassroomNotices />
+          <ErrorBoundary where="The class room">
+            <RoomPanel />
+          </ErrorBoundary>
           <ReferenceBar />
         </ErrorBoundary>
         {/* The phenomenon first, beside the workshop card when one is open (issue 23). */}

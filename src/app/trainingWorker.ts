@@ -47,6 +47,15 @@ function observe(call: (o: RunObserver) => void): void {
   }
 }
 
+/** Others that follow the worker's events as the store gets them (class mode streams a seat's run: src/app/room/). */
+export type WorkerEventTap = (events: readonly WorkerEvent[]) => void;
+const taps = new Set<WorkerEventTap>();
+
+export function tapWorkerEvents(tap: WorkerEventTap): () => void {
+  taps.add(tap);
+  return () => taps.delete(tap);
+}
+
 function flush(): void {
   scheduled = false;
   if (queue.length === 0) return;
@@ -71,6 +80,13 @@ function flush(): void {
 function apply(events: WorkerEvent[]): void {
   if (events.length === 0) return;
   recordWorkerEvents(events);
+  for (const tap of taps) {
+    try {
+      tap(events);
+    } catch (e) {
+      console.error('Cohort Lab: a follower of the run failed', e);
+    }
+  }
   useLab.getState().applyWorkerEvents(events);
 }
 

@@ -30,11 +30,12 @@ describe('the Content-Security-Policy', () => {
       expect(p['default-src']).toEqual(["'self'"]);
     });
 
-    it(`${delivery}: no wildcard, no scheme-wide source but blob:, and no inline style`, () => {
+    it(`${delivery}: no wildcard, no scheme-wide source but blob: (and ws:, wss: for connections), and no inline style`, () => {
       for (const [name, sources] of Object.entries(p)) {
         for (const s of sources) {
           expect(s, name).not.toContain('*');
-          if (/^[a-z-]+:$/.test(s)) expect(s, name).toBe('blob:');
+          if (/^[a-z-]+:$/.test(s) && name === 'connect-src') expect(['ws:', 'wss:'], name).toContain(s);
+          else if (/^[a-z-]+:$/.test(s)) expect(s, name).toBe('blob:');
           expect(s, name).not.toMatch(/^https?:\/\//); // no other origin
         }
       }
@@ -44,6 +45,12 @@ describe('the Content-Security-Policy', () => {
       expect(p['form-action']).toEqual(["'none'"]);
     });
   }
+
+  it('connect-src: this origin and WebSockets to any room server (class mode), nothing else', () => {
+    for (const p of [header, meta]) expect(p['connect-src']).toEqual(["'self'", 'ws:', 'wss:']);
+    // Only connections: no other directive takes the WebSocket schemes.
+    for (const p of [header, meta]) expect(Object.keys(p).filter((d) => p[d].some((s) => s === 'ws:' || s === 'wss:'))).toEqual(['connect-src']);
+  });
 
   it('blob: only in the header and only for scripts and workers (tfjs-wasm pthreads in the training worker)', () => {
     const withBlob = (p: Record<string, string[]>) => Object.keys(p).filter((d) => p[d].includes('blob:')).sort();

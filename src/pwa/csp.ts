@@ -12,7 +12,7 @@
  *
  * Forbidden: inline scripts, eval, scripts from anywhere but this origin, plugins, forms,
  * framing, `<base>` elsewhere. Every source is this origin except `blob:` where tfjs-wasm's
- * threads need it (below); no wildcard.
+ * threads need it (below), and `ws:`/`wss:` in connect-src for class mode's room; no wildcard.
  */
 import type { Plugin } from 'vite';
 
@@ -28,7 +28,10 @@ export const CSP_DIRECTIVES: Directives = {
   // The training worker (a module worker from this origin) and the service worker (sw.js).
   'worker-src': ["'self'"],
   // fetch(): the wasm binaries, public/warmstarts, public/references, the service worker's precache.
-  'connect-src': ["'self'"],
+  // ws: wss:: class mode's room server (src/room/client.ts). Its address is the presenter's to
+  // choose (a laptop on the class Wi-Fi, ws://<its IP>:8787/room), so no origin can be named
+  // ahead; the schemes let only WebSockets out, and every frame that comes back is validated.
+  'connect-src': ["'self'", 'ws:', 'wss:'],
   // The icons. The PNG export draws canvases and downloads a blob: link: no image is loaded.
   'img-src': ["'self'"],
   // The built CSS file. No 'unsafe-inline' (nor style-src-attr): React sets `style={...}` (the

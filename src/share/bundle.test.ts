@@ -9,7 +9,7 @@ import type { RolloutSample, RunSummary } from '../core/experiment/events';
 import { PRESETS } from '../core/experiment/presets';
 import { armMetrics, stepEvent } from '../app/store/fixtures';
 import { type RunRecord, replayRecord } from '../app/store/record';
-import { BUNDLE_SAMPLE_STEPS, BUNDLE_VERSION, type BundleMigration, MAX_BUNDLE_CHARS, MAX_NAME_CHARS, type ParseBundleResult, cleanName, parseBundle, serializeBundle } from './bundle';
+import { BUNDLE_MIGRATIONS, BUNDLE_SAMPLE_STEPS, BUNDLE_VERSION, type BundleMigration, MAX_BUNDLE_CHARS, MAX_BUNDLE_SEEDS, MAX_NAME_CHARS, type ParseBundleResult, cleanName, parseBundle, serializeBundle, serializeSeedsBundle } from './bundle';
 
 const spec = PRESETS.quick.spec;
 
@@ -195,6 +195,7 @@ describe('parseBundle: bad files', () => {
     const { record, name, ...rest } = doc();
     const v0 = text({ ...rest, version: 0, title: name, run: record });
     const migrations: Record<number, BundleMigration> = {
+      ...BUNDLE_MIGRATIONS,
       0: ({ run, title, ...d }) => ({ ...d, version: 1, name: title, record: run }),
     };
     const bundle = ok(parseBundle(v0, migrations));
@@ -306,5 +307,41 @@ describe('parseBundle never throws (fast-check)', () => {
     );
     fc.assert(fc.property(fc.jsonValue(), (v) => expectTyped(parseBundle(text(v)))), { numRuns: 300 });
     fc.assert(fc.property(fc.record({ format: fc.constant('cohort-lab-run'), version: fc.oneof(fc.integer(), fc.double()), record: fc.jsonValue() }), (v) => expectTyped(parseBundle(text(v)))), { numRuns: 300 });
+  });
+});
+
+describe('run files of several seeds (version 2: a class room, "Run N seeds")', () => {
+  const seeded = (seed: number, steps = 3, done = true): RunRecord => {
+    const r = makeRecord(steps, done);
+    return { ...r, spec: { ...r.spec, seed } };
+  };
+
+  it('round-trip every seed, unfinished ones included; `record` is the first', () => {
+    const seeds = [seeded(100), seeded(101, 2, false), seeded(102)];
+    const bundle = ok(parseBundle(serializeSeedsBundle(seeds, 'class, 3 browsers', { preset: 'quick' })));
+    expect(bundle.version).toBe(2);
+    expect(bundle.seeds?.map((r) => r.spec.seed)).toEqual([100, 101, 102]);
+    expect(bundle.seeds?.map((r) => r.events.length)).toEqual([5, 3, 5]);
+    expect(bundle.record.spec.seed).toBe(100);
+    expect(replayRecord(bundle.seeds![1], 0).series).toEqual(replayRecord(seeds[1], 0).series);
+  });
+
+  it('a version 1 file still opens, as one run with no seeds', () => {
+    const v1 = { ...doc(), version: 1 };
+    const bundle = ok(parseBundle(text(v1)));
+    expect(bundle.version).toBe(2);
+    expect(bundle.seeds).toBeUndefined();
+    expect(bundle.record.events).toHaveLength(5);
+  });
+
+  it('refuses more seeds than the limit, a seed of another experiment, and a seed with no RL step', () => {
+    const one = JSON.parse(serializeSeedsBundle([seeded(1)], 'x'));
+    expect(error(parseBundle(text({ ...one, seeds: Array(MAX_BUNDLE_SEEDS + 1).fill(one.seeds[0]) })))).toContain(`seeds: at most ${MAX_BUNDLE_SEEDS} runs`);
+    const other = seeded(2);
+    other.spec = { ...other.spec, arms: other.spec.arms.slice(0, 2) };
+    other.events = other.events.map((e) => (e.type === 'step' ? { ...e, arms: e.arms.slice(0, 2) } : e.type === 'done' ? { ...e, summary: { ...e.summary, arms: e.summary.arms.slice(0, 2) } } : e));
+    expect(error(parseBundle(serializeSeedsBundle([seeded(1), other], 'x')))).toContain('seeds.1: its arms or members are not those of the first run');
+    expect(error(parseBundle(serializeSeedsBundle([seeded(1), seeded(2, 0, false)], 'x')))).toContain('seeds.1: it holds no RL step');
+    expect(error(parseBundle(text({ ...one, seeds: [] })))).toContain('seeds');
   });
 });

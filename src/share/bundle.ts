@@ -2,9 +2,15 @@
  * Run files: a whole run (src/share/record.ts: the spec, the backend and the runner events) as
  * one versioned JSON document a student can download, keep, send and open again in the lab:
  *
- *   { "format": "cohort-lab-run", "version": 1, "name": "collapse, seed 1", "createdAt": "2025-…Z",
+ *   { "format": "cohort-lab-run", "version": 2, "name": "collapse, seed 1", "createdAt": "2025-…Z",
  *     "app": { "name": "cohort-lab", "version": "0.1.0" }, "preset": "collapse",
  *     "record": { "spec": { … }, "backend": "wasm", "events": [ base, step 1, …, done ] } }
+ *
+ * Since version 2 a file may hold several runs of one experiment: `seeds`, one record per seed
+ * (a class room's browsers, each its own seed; "Run N seeds"), with `record` the first of them.
+ * The lab opens such a file as it shows "Run N seeds": bands and claims over the seeds. A run in
+ * `seeds` may be unfinished (a browser that was still training); it must hold one RL step.
+ * Version 1 files (one run) open unchanged: the migration only renumbers them.
  *
  * Like share links (url.ts), a run file is untrusted input: it is refused unread above
  * MAX_BUNDLE_CHARS, must be JSON of this format, is upgraded from older versions by
@@ -23,11 +29,13 @@ import { isPlainObject, quoteText, upgrade, zodIssues } from '../core/persisted'
 
 export const BUNDLE_FORMAT = 'cohort-lab-run';
 /** The run file format this code writes. Bump it, and add a BUNDLE_MIGRATIONS entry, when it changes. */
-export const BUNDLE_VERSION = 1;
+export const BUNDLE_VERSION = 2;
 /** Largest run file read, in characters (about bytes: the file is ASCII JSON); larger ones are refused unread. */
 export const MAX_BUNDLE_CHARS = 25 * 1024 * 1024;
 /** Longest run name. */
 export const MAX_NAME_CHARS = 120;
+/** Runs in one file's `seeds`, at most (a class room's seats: src/room/protocol.ts ROOM_LIMITS.seats). */
+export const MAX_BUNDLE_SEEDS = 200;
 /** Rollout samples (the inspector's) are kept for this many last steps, as the live page keeps them. */
 export const BUNDLE_SAMPLE_STEPS = 200;
 
@@ -42,6 +50,8 @@ export interface RunBundle {
   /** The preset the experiment started from, when it is one this page knows (absent: none). */
   preset?: string;
   record: RunRecord;
+  /** Several runs of the experiment, one per seed (absent: the file holds one run, `record`). */
+  seeds?: RunRecord[];
 }
 
 export type BundleErrorKind = 'too-large' | 'not-json' | 'wrong-format' | 'newer-version' | 'old-version' | 'invalid';
@@ -54,12 +64,21 @@ export type ParseBundleResult = { ok: true; bundle: RunBundle } | { ok: false; k
  * so every file written before keeps opening (bundle.test.ts shows a v0 -> v1 example).
  */
 export type BundleMigration = (doc: Record<string, unknown>) => Record<string, unknown>;
-export const BUNDLE_MIGRATIONS: Readonly<Record<number, BundleMigration>> = {};
+export const BUNDLE_MIGRATIONS: Readonly<Record<number, BundleMigration>> = {
+  // v2 added `seeds` (optional): a v1 file is a v2 file of one run.
+  1: (doc) => ({ ...doc, version: 2 }),
+};
 
 const name = z
   .string()
   .max(MAX_NAME_CHARS, `at most ${MAX_NAME_CHARS} characters`)
   .refine((s) => s.trim().length > 0, 'a run needs a name');
+
+const RecordSchema = z.object({
+  spec: ExperimentSpecSchema,
+  backend: z.string().max(RUN_LIMITS.label).nullable(),
+  events: RecordedEventsSchema,
+});
 
 const BundleSchema = z.object({
   format: z.literal(BUNDLE_FORMAT),
@@ -68,21 +87,15 @@ const BundleSchema = z.object({
   createdAt: z.iso.datetime({ offset: true }),
   app: z.object({ name: z.string().max(40), version: z.string().max(40) }).optional(),
   preset: z.string().max(40).optional(),
-  record: z.object({
-    spec: ExperimentSpecSchema,
-    backend: z.string().max(RUN_LIMITS.label).nullable(),
-    events: RecordedEventsSchema,
-  }),
+  record: RecordSchema,
+  seeds: z.array(RecordSchema).min(1).max(MAX_BUNDLE_SEEDS, `at most ${MAX_BUNDLE_SEEDS} runs`).optional(),
 });
 
 /**
  * The run file of a record, as compact JSON. Warm-start progress is not in a record; rollout
  * samples are kept for the last BUNDLE_SAMPLE_STEPS steps only (what the inspector holds live).
  */
-export function serializeBundle(record: RunRecord, runName: string, opts: { createdAt?: Date; preset?: string } = {}): string {
-  const steps = record.events.filter((e) => e.type === 'step');
-  const firstSampled = steps.length > BUNDLE_SAMPLE_STEPS ? steps[steps.length - BUNDLE_SAMPLE_STEPS].step : 0;
-  const events = record.events.map((e): RecordedEvent => (e.type === 'step' && e.step < firstSampled ? { ...e, samples: [] } : e));
+export function serializeBundle(record: RunRecord, runName: string, opts: { createdAt?: Date; preset?: string; seeds?: readonly RunRecord[] } = {}): string {
   const bundle: RunBundle = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
@@ -90,9 +103,23 @@ export function serializeBundle(record: RunRecord, runName: string, opts: { crea
     createdAt: (opts.createdAt ?? new Date()).toISOString(),
     app: { name: 'cohort-lab', version: appVersion },
     ...(opts.preset && getPreset(opts.preset) ? { preset: opts.preset } : {}),
-    record: { spec: record.spec, backend: record.backend, events },
+    record: trimmed(record),
+    ...(opts.seeds?.length ? { seeds: opts.seeds.map(trimmed) } : {}),
   };
   return JSON.stringify(bundle);
+}
+
+/** Several runs of one experiment (a class room's, one per seat) as one file; the first is `record`. */
+export function serializeSeedsBundle(seeds: readonly RunRecord[], runName: string, opts: { createdAt?: Date; preset?: string } = {}): string {
+  if (seeds.length === 0) throw new Error('a run file of seeds needs at least one run');
+  return serializeBundle(seeds[0], runName, { ...opts, seeds });
+}
+
+function trimmed(record: RunRecord): RunRecord {
+  const steps = record.events.filter((e) => e.type === 'step');
+  const firstSampled = steps.length > BUNDLE_SAMPLE_STEPS ? steps[steps.length - BUNDLE_SAMPLE_STEPS].step : 0;
+  const events = record.events.map((e): RecordedEvent => (e.type === 'step' && e.step < firstSampled ? { ...e, samples: [] } : e));
+  return { spec: record.spec, backend: record.backend, events };
 }
 
 /** A name a run file can hold: one line, trimmed, cut to MAX_NAME_CHARS; 'Cohort Lab run' when empty. */
@@ -136,6 +163,10 @@ function parseUnsafe(text: string, migrations: Readonly<Record<number, BundleMig
   const bundle = parsed.data as RunBundle;
   const problem = recordProblem(bundle.record);
   if (problem) return fail('invalid', problem);
+  for (const [i, seed] of (bundle.seeds ?? []).entries()) {
+    const p = recordProblem(seed) ?? sameExperiment(bundle.record, seed);
+    if (p) return fail('invalid', `seeds.${i}: ${p}`);
+  }
   if (bundle.preset !== undefined && !getPreset(bundle.preset)) delete bundle.preset;
   return { ok: true, bundle };
 }
@@ -182,6 +213,12 @@ export function recordProblem(record: RunRecord): string | null {
   }
   if (last === 0) return 'it holds no RL step';
   return null;
+}
+
+/** The runs of a file's `seeds` are one experiment: the same arms and members (seeds may differ). */
+function sameExperiment(first: RunRecord, other: RunRecord): string | null {
+  const shape = (r: RunRecord) => JSON.stringify(r.spec.arms.map((a) => [a.id, a.scheme, a.members]));
+  return shape(first) === shape(other) ? null : 'its arms or members are not those of the first run';
 }
 
 function fail(kind: BundleErrorKind, why: string): ParseBundleResult {

@@ -14,6 +14,7 @@ import { type AxisKind, constantNote, lengthAxisMax } from './axes';
 import { type ChartLinesWithBands, buildChartModel, chartTable, haltMarker, legendEntries } from './chartModel';
 import { registerChart } from './chartRegistry';
 import { aggregateSeedLines } from './seedAggregate';
+import { bandResults, bandUnit } from '../store/roomSlice';
 import { ChartTable } from './ChartTable';
 import { composeChart, downloadPng, pageColors } from './pngExport';
 import { pngFileName } from './pngLayout';
@@ -58,11 +59,13 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
   const figure = useRef<HTMLElement>(null);
   const job = useRef<RedrawJob | null>(null);
 
-  // "Run N seeds": the finished seeds as mean and band (rebuilt when a seed finishes, not every step).
-  const seedResults = useLab((s) => s.seeds.results);
+  // "Run N seeds": the finished seeds as mean and band (rebuilt when a seed finishes, not every step);
+  // in a class room, every browser's run the same way (rebuilt at most once a second).
+  const seedResults = useLab(bandResults);
+  const unit = useLab(bandUnit);
   const seeds = useMemo(
-    () => (seedResults.length ? aggregateSeedLines(seedResults.map((r) => ({ x: r.series.x, lines: build(r.series) }))) : null),
-    [build, seedResults],
+    () => (seedResults.length ? aggregateSeedLines(seedResults.map((r) => ({ x: r.series.x, lines: build(r.series) })), unit) : null),
+    [build, seedResults, unit],
   );
 
   const model = useMemo(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { armMetrics, stepEvent } from '../store/fixtures';
 import { type RunSeries, appendStep, emptySeries } from '../store/series';
-import { COMPARE_DASH, alignColumn, buildChartModel, chartTable, fmtCell, haltMarker, legendEntries, unionX } from './chartModel';
+import { COMPARE_DASH, alignColumn, buildChartModel, chartTable, fmtCell, haltMarker, legendEntries, seedBandLabel, seedMeanLabel, unionX } from './chartModel';
 import { aggregateSeedLines } from './seedAggregate';
 import { type Styles, armCollapseLines, concat, memberLines } from './seriesDefs';
 import { emaSmooth } from './smoothing';
@@ -207,5 +207,13 @@ describe('buildChartModel with several seeds', () => {
     expect(m.ys[1]).toEqual(emaSmooth(live.arms[0].members.A.reward, 0.5));
     expect(m.ys[6]).toEqual(emaSmooth(live.arms[0].members.A.reward, 0.5));
     expect(m.seedLabels[0]).toBe('mean of 1 seed · reward · A');
+  });
+});
+
+describe('a class room drawn as seeds', () => {
+  it('names its lines and band by browser', () => {
+    expect(seedMeanLabel(12, 'self · A', 'browser')).toBe('mean of 12 browsers · self · A');
+    expect(seedBandLabel(12, 'browser')).toBe('min–max over 12 browsers');
+    expect(seedMeanLabel(3, 'self · A')).toBe('mean of 3 seeds · self · A');
   });
 });

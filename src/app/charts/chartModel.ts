@@ -17,7 +17,7 @@
  */
 import { withAlpha } from '../lib/colors';
 import type { Column } from '../store/series';
-import type { SeedAggregate } from './seedAggregate';
+import type { SeedAggregate, SeedUnit } from './seedAggregate';
 import { emaSmooth } from './smoothing';
 import type { ChartLines } from './seriesDefs';
 import type { SeriesDef } from './UPlotChart';
@@ -83,14 +83,14 @@ export interface ChartModel {
   seedLabels: string[];
 }
 
-/** "mean of 3 seeds" (the legend's prefix of a seed-mean line). */
-export function seedMeanLabel(seeds: number, label: string): string {
-  return `mean of ${seeds} seed${seeds === 1 ? '' : 's'} · ${label}`;
+/** "mean of 3 seeds" (the legend's prefix of a seed-mean line); a class room's: "mean of 12 browsers". */
+export function seedMeanLabel(seeds: number, label: string, unit: SeedUnit = 'seed'): string {
+  return `mean of ${seeds} ${unit}${seeds === 1 ? '' : 's'} · ${label}`;
 }
 
 /** The legend's name of the shaded range of several seeds (issue 23: say what a band is). */
-export function seedBandLabel(seeds: number): string {
-  return `min–max over ${seeds} seeds`;
+export function seedBandLabel(seeds: number, unit: SeedUnit = 'seed'): string {
+  return `min–max over ${seeds} ${unit}s`;
 }
 
 /** Dash of every compare line: short and even, unlike any member dash. */
@@ -165,10 +165,10 @@ export function buildChartModel(
       const smooth = smoothable(s, smoothing);
       const drawn = (col: Column) => (smooth ? emaSmooth(col, smoothing) : col);
       line.singles.forEach((col, k) => {
-        out.series.push({ ...s, label: `seed ${k + 1} · ${s.label}`, color: withAlpha(s.color, 0.22), width: 1, raw: true, role: 'seed' });
+        out.series.push({ ...s, label: `${seeds.unit ?? 'seed'} ${k + 1} · ${s.label}`, color: withAlpha(s.color, 0.22), width: 1, raw: true, role: 'seed' });
         out.ys.push(onX(seeds.x, col));
       });
-      const label = seedMeanLabel(seeds.seeds, s.label);
+      const label = seedMeanLabel(seeds.seeds, s.label, seeds.unit);
       const mean = onX(seeds.x, line.mean);
       out.series.push({ ...s, label, width: 3, role: 'seed-mean' });
       out.ys.push(drawn(mean));
@@ -185,7 +185,7 @@ export function buildChartModel(
       const drawn = (col: Column) => (smooth ? emaSmooth(col, smoothing) : col);
       const edge = { ...def, color: withAlpha(def.color, 0.45), width: 0.75, dash: [], points: false, raw: true, role: 'seed-band' as const };
       const upper = out.series.length;
-      const label = seedBandLabel(seeds.seeds);
+      const label = seedBandLabel(seeds.seeds, seeds.unit);
       // Named by the first line of its colour ("self · A": the band of arm self).
       const of = def.label.split(' · ')[0];
       out.series.push({ ...edge, label: `${label} · ${of} (max)` });

@@ -27,9 +27,14 @@ export interface AggregatedLine extends AggregatedColumns {
   singles: Column[];
 }
 
+/** What one of the runs is: a seed ("Run N seeds") or a browser of a class room (the same picture). */
+export type SeedUnit = 'seed' | 'browser';
+
 export interface SeedAggregate {
   /** How many seeds. */
   seeds: number;
+  /** What they are called (absent: seeds). */
+  unit?: SeedUnit;
   x: number[];
   lines: AggregatedLine[];
 }
@@ -75,7 +80,7 @@ export function aggregateColumns(cols: readonly Column[], length: number): Aggre
  * The seeds' lines aggregated: one line per label (in first-seen order), reference (guide) lines
  * left out (they belong to the run on screen).
  */
-export function aggregateSeedLines(seeds: readonly SeedLines[]): SeedAggregate {
+export function aggregateSeedLines(seeds: readonly SeedLines[], unit: SeedUnit = 'seed'): SeedAggregate {
   const x = union(seeds.map((s) => s.x));
   const defs = new Map<string, SeriesDef>();
   for (const s of seeds) for (const d of s.lines.series) if (!d.reference && !defs.has(d.label)) defs.set(d.label, d);
@@ -86,5 +91,5 @@ export function aggregateSeedLines(seeds: readonly SeedLines[]): SeedAggregate {
     });
     return { def, singles, ...aggregateColumns(singles, x.length) };
   });
-  return { seeds: seeds.length, x, lines };
+  return { seeds: seeds.length, unit, x, lines };
 }

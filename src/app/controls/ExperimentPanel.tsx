@@ -1,4 +1,5 @@
 import { useLab } from '../store';
+import { roomLockReason } from '../store/roomSlice';
 import { ArmsEditor } from './ArmsEditor';
 import { CohortEditor } from './CohortEditor';
 import { GrpoControls } from './GrpoControls';
@@ -10,11 +11,20 @@ export function ExperimentPanel() {
   const running = useLab((s) => s.run.phase === 'preparing' || s.run.phase === 'warmstart' || s.run.phase === 'rl');
   // A classroom link (?hide=) may hide the whole panel or some of its sections: not rendered at all.
   const hidden = useLab((s) => s.classroom.hidden);
+  // A class room fixes the experiment while it runs (every browser trains the same one).
+  const locked = useLab(roomLockReason);
   if (hidden.includes('experiment')) return null;
   return (
-    <section className="experiment" aria-labelledby="experiment-title" data-testid="experiment-panel">
+    <section className="experiment" aria-labelledby="experiment-title" data-testid="experiment-panel" data-locked={locked !== null}>
       <h2 id="experiment-title">Experiment</h2>
-      {running && <p className="notice">Edits apply to the next run (press Reset, then Start).</p>}
+      {locked && (
+        <p className="notice" data-testid="experiment-locked">
+          {locked}
+        </p>
+      )}
+      {running && !locked && <p className="notice">Edits apply to the next run (press Reset, then Start).</p>}
+      <fieldset className="experiment-fields" disabled={locked !== null}>
+        <legend className="sr-only">Experiment settings</legend>
       <PresetPicker />
       {!hidden.includes('task') && (
         <details open className="group">
@@ -40,6 +50,7 @@ export function ExperimentPanel() {
           <GrpoControls />
         </details>
       )}
+      </fieldset>
     </section>
   );
 }

@@ -10,15 +10,19 @@ import { useLab } from '../store';
 import { downloadReportPng } from './reportPng';
 import { collapseDefinition, collapsedText, fmt2, fmtSigned, scoreRows, seedMeanRows, type SeedMeanRow } from './scoreboard';
 import { replayRecord } from '../store/record';
+import { bandResults, bandUnit } from '../store/roomSlice';
 import type { Styles } from '../charts/seriesDefs';
 
 /** "Run N seeds": the scoreboard over the seeds' mean first (issue 23: the claims cover all seeds, so must the scores). */
-function SeedMeanTable({ rows, styles }: { rows: SeedMeanRow[]; styles: Styles }) {
+function SeedMeanTable({ rows, styles, unit }: { rows: SeedMeanRow[]; styles: Styles; unit: 'seed' | 'browser' }) {
   const n = rows[0]?.seeds ?? 0;
   return (
     <div className="table-scroll">
       <table className="scoreboard-table" data-testid="scoreboard-mean" data-seeds={n}>
-        <caption>Mean over {n} seeds: held-out pass@1 at the start and at the end, the change, the last reward, and in how many seeds a member collapsed.</caption>
+        <caption>
+          Mean over {n} {unit}s: held-out pass@1 at the start and at the end, the change, the last reward, and in how many {unit}s a member collapsed
+          {unit === 'browser' ? ' (runs still training count as they are so far)' : ''}.
+        </caption>
         <thead>
           <tr>
             <th scope="col">arm</th>
@@ -43,7 +47,7 @@ function SeedMeanTable({ rows, styles }: { rows: SeedMeanRow[]; styles: Styles }
               </td>
               <td className="num" data-label="reward">{fmt2(r.reward)}</td>
               <td data-label="collapsed">
-                in {r.collapsedIn} of {r.seeds} seeds
+                in {r.collapsedIn} of {r.seeds} {unit}s
               </td>
             </tr>
           ))}
@@ -66,7 +70,8 @@ export function Scoreboard() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version: the series grow in place (series.ts), version says when
     [spec, series, base, summary, version],
   );
-  const seedResults = useLab((s) => s.seeds.results);
+  const seedResults = useLab(bandResults);
+  const unit = useLab(bandUnit);
   const meanRows = useMemo(
     () =>
       seedResults.length >= 2
@@ -108,7 +113,7 @@ export function Scoreboard() {
       </div>
       {meanRows.length > 0 && (
         <>
-          <SeedMeanTable rows={meanRows} styles={styles} />
+          <SeedMeanTable rows={meanRows} styles={styles} unit={unit} />
           <h3 className="scoreboard-this-run">This run (seed {spec.seed})</h3>
         </>
       )}

@@ -2,28 +2,37 @@
  * Above the scoreboard after "Run N seeds": in how many seeds each claim held (core/experiment/
  * claims.ts: the CLI's paired differences of held-out pass@1, arm means over members), and each
  * seed's difference, so a student sees the seeds disagree. Nothing when no seed has finished.
+ * In a class room the same over its browsers, live: runs still training count as they are so far.
  */
 import { useMemo } from 'react';
 import { CLAIM_TIE, claimHeld, countSeedClaims } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
 import { useLab } from '../store';
+import { bandResults, bandUnit } from '../store/roomSlice';
 import { fmtSigned } from './scoreboard';
 
 export function SeedClaims() {
-  const results = useLab((s) => s.seeds.results);
-  const plan = useLab((s) => s.seeds.plan);
+  const results = useLab(bandResults);
+  const unit = useLab(bandUnit);
+  const plan = useLab((s) => (unit === 'seed' ? s.seeds.plan : null));
   const summaries = useMemo(() => results.map((r) => r.summary).filter((x): x is RunSummary => x != null), [results]);
   const claims = useMemo(() => countSeedClaims(summaries), [summaries]);
   if (results.length === 0) return null;
   const n = summaries.length;
-  const seedsWord = (k: number) => `${k} seed${k === 1 ? '' : 's'}`;
+  const seedsWord = (k: number) => `${k} ${unit}${k === 1 ? '' : 's'}`;
+  const running = results.filter((r) => !r.finished).length;
   return (
-    <section className="panel panel-wide seed-claims" aria-labelledby="seed-claims-title" data-testid="seed-claims" data-seeds={n} data-running={plan != null}>
+    <section className="panel panel-wide seed-claims" aria-labelledby="seed-claims-title" data-testid="seed-claims" data-seeds={n} data-unit={unit} data-running={plan != null || running > 0}>
       <h2 id="seed-claims-title">
         Claims over {seedsWord(n)}
         {plan ? ` (${plan.count - results.length} more to run)` : ''}
+        {running ? ` (so far: ${running} still training)` : ''}
       </h2>
-      <p className="seed-claims-lead">One seed is not evidence: see how the seeds disagree.</p>
+      <p className="seed-claims-lead">
+        {unit === 'browser'
+          ? `Every browser in the class trains the same experiment with its own seed: see how they disagree.${running ? ' A run still training counts as it is so far.' : ''}`
+          : 'One seed is not evidence: see how the seeds disagree.'}
+      </p>
       {claims.length === 0 ? (
         <p data-testid="seed-claims-none">This experiment has none of the arms the claims compare (oracle, self, peer).</p>
       ) : (
@@ -37,10 +46,10 @@ export function SeedClaims() {
           </ul>
           <div className="table-scroll">
             <table className="seed-claims-table" data-testid="seed-claims-table">
-              <caption>Each seed's difference of held-out pass@1 (arm means over members); a claim held where it is at least {CLAIM_TIE}.</caption>
+              <caption>Each {unit}'s difference of held-out pass@1 (arm means over members); a claim held where it is at least {CLAIM_TIE}.</caption>
               <thead>
                 <tr>
-                  <th scope="col">seed</th>
+                  <th scope="col">{unit === 'browser' ? 'browser (seed)' : 'seed'}</th>
                   {claims.map((c) => (
                     <th scope="col" key={c.id}>
                       {c.measure}

@@ -3,6 +3,7 @@ import { CopyLinkButton } from './CopyLinkButton';
 import { KeyboardShortcuts } from './KeyboardShortcuts';
 import { SmoothingControl } from './SmoothingControl';
 import { WorkshopButton } from '../workshop/WorkshopButton';
+import { RoomButton } from '../room/RoomButton';
 
 /** Chart smoothing, copy link, light/dark theme and presenter (large type) switches, keyboard shortcuts. */
 export function ViewControls() {
@@ -14,6 +15,7 @@ export function ViewControls() {
       <SmoothingControl />
       <CopyLinkButton />
       <WorkshopButton />
+      <RoomButton />
       <button type="button" aria-pressed={ui.theme === 'dark'} data-testid="theme-toggle" onClick={() => setTheme(ui.theme === 'dark' ? 'light' : 'dark')}>
         {ui.theme === 'dark' ? '☀ Light' : '☾ Dark'}
       </button>

@@ -11,7 +11,7 @@
 import { create } from 'zustand';
 import { isActivePhase } from '../../engine/protocol';
 import { useLab } from '../store';
-import { replayRecord } from '../store/record';
+import { type RecordedEvent, replayRecord } from '../store/record';
 import { startedRunState } from '../store/runSlice';
 import { lab, observeRuns } from '../trainingWorker';
 import { type LoadedRun, type SavedRunMeta, checkLoadedRun, checkMeta, cleanName, defaultRunName, recordOf, resumePlan } from './runData';
@@ -192,6 +192,12 @@ export const savedRuns = {
       set({ notice: null, live: { ...useSavedRuns.getState().live, [runId]: id } });
     });
     if (!started) set({ notice: 'The training worker is not running: reload the page.' });
+  },
+
+  /** A saved run's events as saved (null: it cannot be read; the notice says why). */
+  async events(id: string): Promise<RecordedEvent[] | null> {
+    const run = await load(id);
+    return run ? recordOf(run).events : null;
   },
 
   /** Draw a saved run behind the current one (the compare layers). */

@@ -7,6 +7,7 @@
  */
 import type { HideName } from '../../share/classroom';
 import { type Direction, WORKSHOP } from '../workshop/sequence';
+import { roomStartReason } from './roomSlice';
 import type { LabSlice, LabState } from './types';
 
 export interface WorkshopState {
@@ -58,10 +59,10 @@ export function currentWorkshopStep(s: Pick<LabState, 'classroom'>) {
   return w ? WORKSHOP[w.step - 1] : null;
 }
 
-/** Why Start waits for the audience (workshop mode, no prediction yet), or null. */
-export function startBlockReason(s: Pick<LabState, 'classroom'>): string | null {
+/** Why Start waits: for the audience (workshop mode, no prediction yet) or for the class room's start; null: it does not. */
+export function startBlockReason(s: Pick<LabState, 'classroom' | 'room'>): string | null {
   const w = s.classroom.workshop;
-  return w && w.prediction === null ? 'Predict first: choose what you expect in the workshop card, then start.' : null;
+  return w && w.prediction === null ? 'Predict first: choose what you expect in the workshop card, then start.' : roomStartReason(s);
 }
 
 export const createClassroomSlice: LabSlice<ClassroomSlice> = (set, get) => {

@@ -9,6 +9,7 @@ import { create } from 'zustand';
 import { createClassroomSlice, initialClassroomState } from './classroomSlice';
 import { createCompareSlice } from './compareSlice';
 import { createImportSlice } from './importSlice';
+import { createRoomSlice, initialRoomState } from './roomSlice';
 import { createRunSlice, initialEngineState, initialRunState } from './runSlice';
 import { createSeedsSlice, initialSeedsState } from './seedsSlice';
 import { createSpecSlice, initialSpecState } from './specSlice';
@@ -25,6 +26,7 @@ export const useLab = create<LabState>()((...a) => ({
   ...createImportSlice(...a),
   ...createClassroomSlice(...a),
   ...createSeedsSlice(...a),
+  ...createRoomSlice(...a),
 }));
 
 // The store on window, for the console and for e2e tests that set state no button sets yet
@@ -33,5 +35,5 @@ if (typeof window !== 'undefined') (window as unknown as { cohortLab?: { useLab:
 
 /** Back to a fresh page: default preset, no run, default UI. Actions are kept. */
 export function resetLab(presetId?: string): void {
-  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [], importNotice: null, imported: null, classroom: initialClassroomState(), seeds: initialSeedsState() });
+  useLab.setState({ ...initialSpecState(presetId), engine: initialEngineState(), run: initialRunState(), ui: initialUiState(), compare: [], importNotice: null, imported: null, classroom: initialClassroomState(), seeds: initialSeedsState(), room: initialRoomState() });
 }

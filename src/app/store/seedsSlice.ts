@@ -18,8 +18,13 @@ export interface SeedResult {
   seed: number;
   record: RunRecord;
   series: RunSeries;
-  /** The runner's summary (the record's 'done' event). */
+  /**
+   * The runner's summary (the record's 'done' event); for an unfinished run (a class room's
+   * browser still training) the summary so far, folded from its events.
+   */
   summary: RunSummary | null;
+  /** Whether the run ended with 'done' (an unfinished one counts "so far"). */
+  finished: boolean;
 }
 
 export interface SeedPlan {
@@ -46,10 +51,12 @@ export function clampSeeds(n: number): number {
   return Number.isFinite(n) ? Math.min(MAX_SEEDS, Math.max(MIN_SEEDS, Math.round(n))) : DEFAULT_SEEDS;
 }
 
-/** A finished seed's result: its columns as a live run would have drawn them. */
+/** A seed's result: its columns as a live run would have drawn them, and its summary (so far). */
 export function seedResult(record: RunRecord): SeedResult {
   const done = record.events.at(-1);
-  return { seed: record.spec.seed, record, series: replayRecord(record, 0).series, summary: done?.type === 'done' ? done.summary : null };
+  const replayed = replayRecord(record, 0);
+  const finished = done?.type === 'done';
+  return { seed: record.spec.seed, record, series: replayed.series, summary: finished ? done.summary : replayed.summary, finished };
 }
 
 export interface SeedsSlice {

@@ -1,0 +1,163 @@
+/**
+ * The Class region (class mode, issue 24). A presenter: the room server's address, "pair
+ * students", Create room, then the join link with Copy and its QR code, the seats, Start for
+ * everybody, Close room and Export the room. A student: the room's status in words, the seat (its
+ * seed; in a paired room its member and partner), and the class's seats. Every string from the
+ * room is shown as text.
+ */
+import { useId, useState } from 'react';
+import { useLab } from '../store';
+import { checkServerUrl } from './roomLink';
+import { RoomQr } from './RoomQr';
+import { RoomStatusLine } from './RoomStatusLine';
+import { SeatsTable } from './SeatsTable';
+import { room } from './roomController';
+import './room.css';
+
+function CopyLink({ link }: { link: string }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied('Copied.');
+    } catch {
+      setCopied('Copying was refused: select the link and copy it.');
+    }
+  };
+  return (
+    <>
+      <button type="button" data-testid="room-copy" onClick={() => void copy()}>
+        Copy
+      </button>
+      {copied && <span role="status">{copied}</span>}
+    </>
+  );
+}
+
+function Presenter() {
+  const r = useLab((s) => s.room);
+  const fieldId = useId();
+  const checked = checkServerUrl(r.serverUrl);
+  const inRoom = r.role === 'presenter';
+  const running = r.info?.status === 'running';
+  const closed = r.info?.status === 'closed' || r.status === 'closed';
+  return (
+    <>
+      {!inRoom || closed ? (
+        <div className="room-create">
+          <label htmlFor={fieldId}>Room server</label>
+          <input
+            id={fieldId}
+            type="url"
+            data-testid="room-server"
+            value={r.serverUrl}
+            placeholder="ws://192.168.1.20:8787/room"
+            aria-invalid={!checked.ok && r.serverUrl !== ''}
+            aria-describedby={`${fieldId}-help`}
+            onChange={(e) => room.setServerUrl(e.target.value)}
+          />
+          <p id={`${fieldId}-help`} className="sub">
+            {checked.ok || r.serverUrl === '' ? 'Start it on this laptop with npm run room; students on the same Wi-Fi join through it.' : `Check the address: ${checked.problem}.`}
+          </p>
+          <label className="room-pairing">
+            <input type="checkbox" data-testid="room-pairing" checked={r.pairing} onChange={(e) => room.setPairing(e.target.checked)} /> Pair students: two
+            browsers train the peer arm's two members and teach each other through the room
+          </label>
+          <button type="button" className="primary" data-testid="room-create" disabled={!checked.ok} onClick={() => room.create()}>
+            Create room
+          </button>
+        </div>
+      ) : null}
+      {inRoom && <RoomStatusLine room={r} />}
+      {inRoom && r.error && r.status !== 'offline' && r.status !== 'closed' && (
+        <p className="notice notice-warn" data-testid="room-error">
+          {r.error}
+        </p>
+      )}
+      {!inRoom && r.error && (
+        <p className="notice notice-warn" data-testid="room-error">
+          {r.error}
+        </p>
+      )}
+      {inRoom && r.link && (
+        <div className="room-join">
+          <p>
+            Students open this link (phones: scan the code). The experiment is locked while the room runs.
+          </p>
+          <div className="room-link-row">
+            <input readOnly aria-label="Join link" data-testid="room-link" value={r.link} onFocus={(e) => e.target.select()} />
+            <CopyLink link={r.link} />
+          </div>
+          <RoomQr link={r.link} />
+        </div>
+      )}
+      {inRoom && r.info && <SeatsTable info={r.info} />}
+      {inRoom && (
+        <div className="room-actions">
+          <button type="button" className="primary" data-testid="room-start" disabled={r.status !== 'online' || running || closed} onClick={() => room.startForEverybody()}>
+            Start for everybody
+          </button>
+          <button type="button" data-testid="room-close" disabled={r.status !== 'online' || closed} onClick={() => room.closeRoom()}>
+            Close room
+          </button>
+          <button type="button" data-testid="room-export" disabled={r.results.length === 0} onClick={() => room.exportRoom()}>
+            Export the room
+          </button>
+          <button type="button" data-testid="room-leave" onClick={() => room.leave()}>
+            Leave
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function Student() {
+  const r = useLab((s) => s.room);
+  const seat = r.seat;
+  return (
+    <>
+      <RoomStatusLine room={r} />
+      {seat && (
+        <p data-testid="room-seat-line">
+          You are seat {seat.index}, seed {seat.seed}
+          {seat.member !== null ? `, training member ${seat.member} of the peer arm with your partner ${seat.partner === null ? '(not joined yet)' : `at seat ${seat.partner}`}` : ''}.
+          {r.started ? ` Sent to the room: ${r.stream.acked} events.` : ''}
+        </p>
+      )}
+      {r.partnerWait && (
+        <p role="status" className="notice" data-testid="room-partner-wait">
+          {r.partnerWait.left ? 'Your partner left; the run waits for them.' : `Waiting for your partner${r.partnerWait.partner === null ? '' : ` (seat ${r.partnerWait.partner})`}…`}
+        </p>
+      )}
+      {r.info && <SeatsTable info={r.info} mine={seat?.index ?? null} />}
+      <p className="sub">The charts show your run, with the class's mean and range behind it.</p>
+      <button type="button" data-testid="room-leave" onClick={() => room.leave()}>
+        Leave the room
+      </button>
+    </>
+  );
+}
+
+export function RoomPanel() {
+  const role = useLab((s) => s.room.role);
+  const open = useLab((s) => s.room.panelOpen);
+  const notice = useLab((s) => s.room.notice);
+  const name = useLab((s) => s.room.info?.name ?? null);
+  if (notice && role === null) {
+    return (
+      <div className="notices">
+        <p role="status" className="notice notice-warn" data-testid="room-notice">
+          {notice}
+        </p>
+      </div>
+    );
+  }
+  if (role !== 'student' && !open) return null;
+  return (
+    <section id="class-room-panel" className="room-panel" role="region" aria-label="Class" data-testid="room-panel">
+      <h2>Class room{name ? `: ${name}` : ''}</h2>
+      {role === 'student' ? <Student /> : <Presenter />}
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+/** A room's seats as the presenter (and a student) sees them: index, seed, member, connection, step, done. */
+import type { RoomInfo } from '../../room/protocol';
+
+export function SeatsTable({ info, mine }: { info: RoomInfo; mine?: number | null }) {
+  if (info.seats.length === 0) return <p data-testid="room-no-seats">No browser has joined yet.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="room-seats" data-testid="room-seats">
+        <caption>
+          {info.seats.length} browser{info.seats.length === 1 ? '' : 's'}, {info.seats.filter((x) => x.connected).length} connected
+          {info.seats.some((x) => x.done) ? `, ${info.seats.filter((x) => x.done).length} done` : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">seat</th>
+            <th scope="col">seed</th>
+            {info.pairing && <th scope="col">member (partner)</th>}
+            <th scope="col">connected</th>
+            <th scope="col">step</th>
+            <th scope="col">done</th>
+          </tr>
+        </thead>
+        <tbody>
+          {info.seats.map((x) => (
+            <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-connected={x.connected} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
+              <th scope="row">
+                {x.index}
+                {x.index === mine ? ' (you)' : ''}
+              </th>
+              <td className="num">{x.seed}</td>
+              {info.pairing && (
+                <td>
+                  {x.member ?? '–'} {x.partner === null ? '(no partner yet)' : `(seat ${x.partner})`}
+                </td>
+              )}
+              <td>{x.connected ? 'yes' : 'no'}</td>
+              <td className="num">
+                {x.lastStep} of {info.spec.steps}
+              </td>
+              <td>{x.done ? 'yes' : 'no'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

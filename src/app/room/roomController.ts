@@ -1,0 +1,311 @@
+/**
+ * Class mode in the page: what the Class room panel's buttons do and what a join link does. The
+ * presenter creates a room (the experiment on screen), shares the link and its QR code, starts
+ * and closes it and exports every seat's run as one file; a student's page joins from the link,
+ * takes the room's experiment with its seat's seed, starts when the room does (or at once if it
+ * already runs; a saved run of the seat is resumed), and streams its run's events to the room.
+ * Where the room cannot be reached or closes, the page says so and the student's run goes on.
+ * The class's events become results the seeds machinery draws (classRecords.ts), rebuilt at most
+ * once a second.
+ */
+import { getPreset } from '../../core/experiment/presets';
+import { isActivePhase } from '../../engine/protocol';
+import { type RoomConnection, connectRoom } from '../../room/client';
+import type { RoomInfo, SeatInfo } from '../../room/protocol';
+import { MAX_BUNDLE_CHARS, megabytes, serializeSeedsBundle } from '../../share/bundle';
+import { validationOf } from '../controls/validation';
+import { downloadText } from '../lib/download';
+import { presetFor } from '../run/importRun';
+import { canonicalJson, lastRunOf } from '../runs/lastRun';
+import { savedRuns, useSavedRuns } from '../runs/runsController';
+import { useLab } from '../store';
+import { inRoom } from '../store/roomSlice';
+import { lab, tapWorkerEvents } from '../trainingWorker';
+import { ClassRecords } from './classRecords';
+import { type PageLocation, checkServerUrl, defaultPortServer, joinLink, joinParams, sameOriginServer } from './roomLink';
+import { SeatStream } from './seatStream';
+
+/** How often the class's results are rebuilt, at most. */
+export const RESULTS_EVERY_MS = 1000;
+/** How long the same-origin room server is given to answer before the default port is assumed. */
+const PROBE_MS = 1500;
+
+let client: RoomConnection | null = null;
+let unsubscribe: (() => void) | null = null;
+const records = new ClassRecords();
+let resultsTimer: ReturnType<typeof setTimeout> | null = null;
+const stream = new SeatStream((from, events) => client?.pushEvents(from, events));
+let untap: (() => void) | null = null;
+
+const state = () => useLab.getState();
+const setRoom = (patch: Parameters<ReturnType<typeof state>['setRoom']>[0]) => state().setRoom(patch);
+
+function pageLocation(): PageLocation {
+  const l = window.location;
+  return { protocol: l.protocol, host: l.host, hostname: l.hostname, origin: l.origin, pathname: l.pathname };
+}
+
+/** Rebuild the class's results soon (at most once a second). */
+function resultsSoon(): void {
+  if (resultsTimer !== null) return;
+  resultsTimer = setTimeout(() => {
+    resultsTimer = null;
+    const info = state().room.info;
+    if (info) setRoom({ results: records.results(info.spec, info.seats) });
+  }, RESULTS_EVERY_MS);
+}
+
+function follow(c: RoomConnection): void {
+  unsubscribe?.();
+  unsubscribe = c.subscribe((ev) => {
+    if (client !== c) return;
+    switch (ev.type) {
+      case 'status':
+        setRoom({ status: ev.status, error: ev.error });
+        return;
+      case 'created':
+        setRoom({ link: joinLink(window.location.href, ev.room, c.url) });
+        return;
+      case 'room':
+        roomChanged(ev.room);
+        return;
+      case 'seat':
+        setRoom({ seat: ev.seat });
+        seatChanged(ev.seat);
+        return;
+      case 'events':
+        if (records.merge(ev.seat, ev.from, ev.events)) resultsSoon();
+        return;
+      case 'acked':
+        setRoom({ stream: { acked: ev.acked, held: c.heldEvents } });
+        return;
+    }
+  });
+}
+
+function roomChanged(info: RoomInfo): void {
+  const before = state().room.info;
+  setRoom({ info });
+  if (state().room.role === 'student') {
+    const seat = info.seats.find((x) => x.index === state().room.seat?.index);
+    if (seat) setRoom({ seat });
+    if (!before || canonicalJson(before.spec) !== canonicalJson(info.spec)) showRoomExperiment(info, state().room.seat);
+    void maybeStartSeat();
+  }
+  resultsSoon();
+}
+
+// ------------------------------------------------------------------ presenter
+
+export const room = {
+  /** Open the panel; the first time, find the room server (same origin if it answers there). */
+  async open(): Promise<void> {
+    setRoom({ panelOpen: true });
+    if (state().room.serverUrl) return;
+    const loc = pageLocation();
+    const same = sameOriginServer(loc);
+    setRoom({ serverUrl: (await answers(same)) ? same : defaultPortServer(loc) });
+  },
+
+  close(): void {
+    setRoom({ panelOpen: false });
+  },
+
+  setServerUrl(serverUrl: string): void {
+    setRoom({ serverUrl });
+  },
+
+  setPairing(pairing: boolean): void {
+    setRoom({ pairing });
+  },
+
+  /** Create a room for the experiment on screen. False (with the reason in `error`) when it cannot. */
+  create(): boolean {
+    const s = state();
+    const server = checkServerUrl(s.room.serverUrl);
+    if (!server.ok) {
+      setRoom({ error: `Check the address: ${server.problem}.` });
+      return false;
+    }
+    const v = validationOf(s.draft);
+    if (!v.ok) {
+      setRoom({ error: `Fix the experiment first: ${v.problems[0].message}` });
+      return false;
+    }
+    if (s.room.pairing && !v.spec.arms.some((a) => a.scheme === 'peer' && a.members.length === 2)) {
+      setRoom({ error: 'Pairing needs a peer arm of two members: choose a preset with one (e.g. peers-learn).' });
+      return false;
+    }
+    leave();
+    const name = `${s.presetId}${s.edited ? ' (edited)' : ''}, seed ${v.spec.seed}`;
+    const preset = !s.edited && getPreset(s.presetId) ? s.presetId : null;
+    client = connectRoom(server.value, { kind: 'presenter', create: { name, preset, spec: v.spec, baseSeed: v.spec.seed, pairing: s.room.pairing } });
+    state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl: s.room.serverUrl, pairing: s.room.pairing, status: client.status });
+    follow(client);
+    return true;
+  },
+
+  startForEverybody(): boolean {
+    const ok = client?.start() ?? false;
+    if (!ok) setRoom({ error: 'The room server cannot be reached now: try again when the status says online.' });
+    return ok;
+  },
+
+  closeRoom(): boolean {
+    const ok = client?.closeRoom() ?? false;
+    if (!ok) setRoom({ error: 'The room server cannot be reached now: try again when the status says online.' });
+    return ok;
+  },
+
+  /** Every seat's run with an RL step as one run file (version 2, `seeds`); false when there is none. */
+  exportRoom(): boolean {
+    const info = state().room.info;
+    const runs = info ? records.records(info.spec, info.seats) : [];
+    if (!info || runs.length === 0) {
+      setRoom({ error: 'No browser has trained an RL step yet: nothing to export.' });
+      return false;
+    }
+    const text = serializeSeedsBundle(
+      runs.map((r) => r.record),
+      `${info.name}: ${runs.length} browser${runs.length === 1 ? '' : 's'}`,
+      { preset: info.preset ?? undefined },
+    );
+    if (text.length > MAX_BUNDLE_CHARS) {
+      setRoom({ error: `The room's runs make ${megabytes(text.length)}, more than a run file holds (${megabytes(MAX_BUNDLE_CHARS)}).` });
+      return false;
+    }
+    downloadText(`cohort-lab-room-${info.id.slice(0, 6)}.json`, text, 'application/json');
+    return true;
+  },
+
+  /** Leave the room (presenter or student): the lab works alone again. */
+  leave(): void {
+    leave();
+    state().resetRoom({ panelOpen: state().room.panelOpen, serverUrl: state().room.serverUrl, pairing: state().room.pairing });
+  },
+};
+
+function leave(): void {
+  unsubscribe?.();
+  unsubscribe = null;
+  client?.close();
+  client = null;
+  records.clear();
+  stream.follow(0);
+  if (resultsTimer !== null) clearTimeout(resultsTimer);
+  resultsTimer = null;
+}
+
+/** Whether a WebSocket opens at `url` within PROBE_MS (the page served by the room server). */
+function answers(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(url);
+    } catch {
+      resolve(false);
+      return;
+    }
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      ws.onopen = ws.onerror = null;
+      try {
+        ws.close();
+      } catch {
+        // closed
+      }
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), PROBE_MS);
+    ws.onopen = () => done(true);
+    ws.onerror = () => done(false);
+  });
+}
+
+// ------------------------------------------------------------------ student
+
+/** Read ?room=&server= once at start: join, or say in words why not (the lab works alone). */
+export function startRoomFromUrl(search = window.location.search): () => void {
+  const p = joinParams(search, pageLocation());
+  if (p.kind === 'none') return () => {};
+  if (p.kind === 'bad') {
+    setRoom({ notice: p.problem });
+    return () => {};
+  }
+  untap ??= tapWorkerEvents((events) => stream.take(events));
+  client = connectRoom(p.server, { kind: 'student', room: p.room });
+  setRoom({ role: 'student', serverUrl: p.server, status: client.status });
+  follow(client);
+  // The saved runs load after the page: a seat waiting to resume looks again then.
+  const unsub = useSavedRuns.subscribe((s, prev) => {
+    if (s.loaded && !prev.loaded) void maybeStartSeat();
+  });
+  return () => {
+    unsub();
+    leave();
+  };
+}
+
+/** The seat's experiment: the room's, with the seat's seed. */
+function seatSpec(info: RoomInfo, seat: SeatInfo | null) {
+  return { ...info.spec, seed: seat?.seed ?? info.baseSeed };
+}
+
+function showRoomExperiment(info: RoomInfo, seat: SeatInfo | null): void {
+  const spec = seatSpec(info, seat);
+  const { presetId, edited } = presetFor(spec, info.preset ?? undefined, state().presetId);
+  state().loadSpec(presetId, spec, edited);
+}
+
+function seatChanged(seat: SeatInfo): void {
+  const info = state().room.info;
+  if (info) showRoomExperiment(info, seat);
+  void maybeStartSeat();
+}
+
+let starting = false;
+
+/** Start (or resume) the seat's run once the room runs; never before the presenter's start. */
+async function maybeStartSeat(): Promise<void> {
+  const s = state();
+  const { info, seat, started, role } = s.room;
+  if (role !== 'student' || started || starting || !info || !seat || !inRoom(s)) return;
+  if (info.status !== 'running') return;
+  if (!useSavedRuns.getState().loaded) return;
+  if (isActivePhase(s.run.phase)) return;
+  starting = true;
+  try {
+    const spec = seatSpec(info, seat);
+    const saved = lastRunOf(useSavedRuns.getState().metas, spec);
+    if (saved && saved.status === 'done') {
+      // Finished before (a reload after the end): shown, and sent in case the room lacks some of it.
+      await savedRuns.open(saved.id);
+      const events = await savedRuns.events(saved.id);
+      if (events) stream.sendAll(events);
+    } else if (saved && saved.status !== 'halted') {
+      await savedRuns.resume(saved.id);
+      const run = state().run;
+      if (run.runId === 0 || canonicalJson(run.spec) !== canonicalJson(spec)) return;
+      stream.followResumed(run.runId, run.step);
+      const events = await savedRuns.events(saved.id);
+      stream.prime(events ?? []);
+    } else {
+      showRoomExperiment(info, seat);
+      // Paired rooms: the engine's paired members are wired here after merge (pairing.ts,
+      // startPairedSeat with the real lab); until then the seat trains the whole experiment.
+      if (!lab.start({ seed: seat.seed })) {
+        setRoom({ error: 'This run could not be started: reload the page.' });
+        return;
+      }
+      stream.follow(state().run.runId);
+    }
+    setRoom({ started: true });
+  } finally {
+    starting = false;
+  }
+}
+
+/** Tests and the e2e: the connection in use (null: none). */
+export function roomConnection(): RoomConnection | null {
+  return client;
+}

@@ -1,0 +1,290 @@
+/**
+ * Class mode's client (client.ts) against a fake WebSocket: hellos on every reconnect with backoff,
+ * the student's stream resent from the server's `stored` count (nothing lost, nothing twice),
+ * bad frames counted and ignored, the secrets kept by room id, and the exchange waiters.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BACKOFF_CAP_MS, BACKOFF_MS, EVENT_WINDOW, PING_MS, RoomConnection, type RoomClientEvent, readSecrets, secretsKey, writeSecrets } from './client';
+import { KEY, ROOM_ID, TOKEN, TOKEN2, memoryStorage, roomInfo, roomSpec, runEvents, seatInfo, socketFactory } from './fakeSocket.testkit';
+
+const URL = 'ws://127.0.0.1:8787/room';
+
+function student(storage = memoryStorage()) {
+  const f = socketFactory();
+  const events: RoomClientEvent[] = [];
+  const c = new RoomConnection({ url: URL, role: { kind: 'student', room: ROOM_ID }, socket: f.make, storage, random: () => 0.5 });
+  c.subscribe((e) => events.push(e));
+  return { c, f, storage, events };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a student', () => {
+  it('joins with no seat, keeps the token by room id, and rejoins the same seat after a drop', () => {
+    const { c, f, storage } = student();
+    expect(c.status).toBe('connecting');
+    f.last.open();
+    expect(f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: null }]);
+    f.last.server({ t: 'seat', seat: seatInfo(3), token: TOKEN, stored: 0 });
+    expect(c.status).toBe('online');
+    expect(c.seat?.seed).toBe(103);
+    expect(readSecrets(storage, ROOM_ID)).toEqual({ seat: { index: 3, token: TOKEN } });
+
+    f.last.drop();
+    expect(c.status).toBe('offline');
+    expect(f.sockets).toHaveLength(1);
+    vi.advanceTimersByTime(BACKOFF_MS);
+    expect(f.sockets).toHaveLength(2);
+    f.last.open();
+    expect(f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: { index: 3, token: TOKEN } }]);
+  });
+
+  it('a new page with the stored token takes the same seat', () => {
+    const storage = memoryStorage();
+    writeSecrets(storage, ROOM_ID, { seat: { index: 5, token: TOKEN2 } });
+    const { f } = student(storage);
+    f.last.open();
+    expect(f.last.sent[0]).toMatchObject({ t: 'join', seat: { index: 5, token: TOKEN2 } });
+  });
+
+  it('backs off exponentially up to the cap, and starts again from the first wait once online', () => {
+    const { c, f } = student();
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const before = f.sockets.length;
+      f.last.drop();
+      let t = 0;
+      while (f.sockets.length === before) {
+        vi.advanceTimersByTime(50);
+        t += 50;
+      }
+      waits.push(t);
+    }
+    expect(waits.slice(0, 4)).toEqual([BACKOFF_MS, 2 * BACKOFF_MS, 4 * BACKOFF_MS, 8 * BACKOFF_MS]);
+    expect(Math.max(...waits)).toBe(BACKOFF_CAP_MS);
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 0 });
+    expect(c.status).toBe('online');
+    f.last.drop();
+    const before = f.sockets.length;
+    vi.advanceTimersByTime(BACKOFF_MS);
+    expect(f.sockets.length).toBe(before + 1);
+  });
+
+  it('streams events numbered from 0 without rollout samples, queues them offline, and resends from `stored` after a rejoin', () => {
+    const { c, f } = student();
+    const run = runEvents(4);
+    // Before any connection: kept.
+    c.pushEvents(0, run.slice(0, 2));
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 0 });
+    const sent1 = f.last.of('event');
+    expect(sent1.map((m) => m.seq)).toEqual([0, 1]);
+    expect((sent1[1].event as { samples: unknown[] }).samples).toEqual([]);
+    expect(run[1]).toMatchObject({ type: 'step' });
+    expect((run[1] as { samples: unknown[] }).samples).toHaveLength(1); // the run's own record keeps them
+    f.last.server({ t: 'ack', seq: 0 });
+    // Lost before seq 1 was acked; steps 2 and 3 come while offline.
+    f.last.drop();
+    c.pushEvents(0, run.slice(0, 4));
+    expect(c.heldEvents).toBe(4);
+    vi.advanceTimersByTime(BACKOFF_MS);
+    f.last.open();
+    // The server did store seq 1 before the drop: it says so, and the client sends on from 2.
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 2 });
+    expect(f.last.of('event').map((m) => m.seq)).toEqual([2, 3]);
+    expect(c.ackedEvents).toBe(2);
+    f.last.server({ t: 'ack', seq: 2 });
+    f.last.server({ t: 'ack', seq: 3 });
+    expect(c.ackedEvents).toBe(4);
+  });
+
+  it('a resumed run posts events the server holds again: they are not sent twice', () => {
+    const { c, f } = student();
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 3 });
+    const run = runEvents(4);
+    c.pushEvents(0, run.slice(0, 2)); // the reloaded page's saved run up to its checkpoint
+    expect(f.last.of('event')).toEqual([]);
+    c.pushEvents(2, run.slice(2)); // the resumed run: steps 2, 3, 4 and its end
+    expect(f.last.of('event').map((m) => m.seq)).toEqual([3, 4, 5]);
+    // The same positions once more (a 'recovered' run rebuilt from a checkpoint): nothing new.
+    c.pushEvents(2, run.slice(2));
+    expect(f.last.of('event')).toHaveLength(3);
+    // A gap is refused rather than sent out of order.
+    expect(c.pushEvents(9, run.slice(0, 1))).toBe(false);
+    expect(c.heldEvents).toBe(6);
+  });
+
+  it('keeps at most EVENT_WINDOW events unacknowledged in flight', () => {
+    const { c, f } = student();
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 0 });
+    const base = runEvents(0)[0];
+    const steps = runEvents(roomSpec.steps).filter((e) => e.type === 'step');
+    const many = [base, ...Array.from({ length: 60 }, (_, i) => ({ ...steps[0], step: i + 1 }))];
+    c.pushEvents(0, many);
+    expect(f.last.of('event')).toHaveLength(EVENT_WINDOW);
+    f.last.server({ t: 'ack', seq: 9 });
+    expect(f.last.of('event')).toHaveLength(EVENT_WINDOW + 10);
+  });
+
+  it('ignores and counts bad frames from the server, never throws', () => {
+    const { c, f } = student();
+    f.last.open();
+    expect(() => {
+      f.last.server('not json');
+      f.last.server(JSON.stringify({ t: 'seat', seat: { index: -1 }, token: 'x', stored: 0 }));
+      f.last.server(JSON.stringify({ t: 'surprise' }));
+      f.last.onmessage?.({ data: new ArrayBuffer(2) });
+      f.last.server('x'.repeat(300_000));
+    }).not.toThrow();
+    expect(c.badFrames).toBe(5);
+    expect(c.status).toBe('connecting');
+    expect(c.lastWarning).toMatch(/ignored/);
+    // A good frame still works after them.
+    f.last.server({ t: 'seat', seat: seatInfo(1), token: TOKEN, stored: 0 });
+    expect(c.status).toBe('online');
+  });
+
+  it('a room that does not exist or closes ends the connection in words; no more reconnects', () => {
+    const { c, f } = student();
+    f.last.open();
+    f.last.server({ t: 'error', code: 'no-such-room', message: 'gone' });
+    expect(c.status).toBe('closed');
+    expect(c.error).toMatch(/no such room/);
+    vi.advanceTimersByTime(60_000);
+    expect(f.sockets).toHaveLength(1);
+
+    const b = student();
+    b.f.last.open();
+    b.f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 0 });
+    b.f.last.server({ t: 'room', room: roomInfo({ status: 'closed' }) });
+    expect(b.c.status).toBe('closed');
+    expect(b.c.error).toMatch(/closed/);
+    b.f.last.drop();
+    vi.advanceTimersByTime(60_000);
+    expect(b.f.sockets).toHaveLength(1);
+  });
+
+  it('a seat token the server does not know: a fresh join, with the old token forgotten', () => {
+    const storage = memoryStorage();
+    writeSecrets(storage, ROOM_ID, { seat: { index: 2, token: TOKEN } });
+    const { f } = student(storage);
+    f.last.open();
+    f.last.server({ t: 'error', code: 'bad-seat', message: 'unknown token' });
+    expect(f.last.sent.at(-1)).toEqual({ t: 'join', v: 1, room: ROOM_ID, seat: null });
+    expect(readSecrets(storage, ROOM_ID).seat).toBeUndefined();
+  });
+
+  it('a silent connection is pinged, then dropped and reconnected', () => {
+    const { f } = student();
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 0 });
+    vi.advanceTimersByTime(PING_MS);
+    expect(f.last.of('ping')).toHaveLength(1);
+    vi.advanceTimersByTime(PING_MS);
+    expect(f.sockets[0].closed).toBe(true);
+    vi.advanceTimersByTime(BACKOFF_MS);
+    expect(f.sockets).toHaveLength(2);
+  });
+
+  it('a damaged secrets entry reads as none', () => {
+    const storage = memoryStorage();
+    storage.setItem(secretsKey(ROOM_ID), '{"seat":{"index":1,"token":"<script>"}}');
+    expect(readSecrets(storage, ROOM_ID)).toEqual({});
+    storage.setItem(secretsKey(ROOM_ID), 'nope');
+    expect(readSecrets(storage, ROOM_ID)).toEqual({});
+  });
+});
+
+describe('paired seats: the exchange relay', () => {
+  it('resolves a waiter from an arriving exchange, and from one stored before the waiter', async () => {
+    const { c, f } = student();
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(1, { member: 'B', partner: 0 }), token: TOKEN, stored: 0 });
+    const waiting = c.partnerAnswers(3, 'train');
+    expect(c.waitingForPartner).toBe(true);
+    f.last.server({ t: 'exchange', step: 3, kind: 'eval', answers: [['9']] });
+    f.last.server({ t: 'exchange', step: 3, kind: 'train', answers: [['6', null]] });
+    await expect(waiting).resolves.toEqual([['6', null]]);
+    expect(c.waitingForPartner).toBe(false);
+    // Stored before anyone asked: resolves at once, keyed by step and kind.
+    await expect(c.partnerAnswers(3, 'eval')).resolves.toEqual([['9']]);
+  });
+
+  it("sends this seat's answers, and again after a rejoin; the partner's resent ones are not taken twice", async () => {
+    const { c, f } = student();
+    c.sendExchange(1, 'train', [['5']]); // offline: kept
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0, { member: 'A', partner: 1 }), token: TOKEN, stored: 0 });
+    expect(f.last.of('exchange')).toEqual([{ t: 'exchange', step: 1, kind: 'train', answers: [['5']] }]);
+    f.last.server({ t: 'exchange', step: 1, kind: 'train', answers: [['7']] });
+    await expect(c.partnerAnswers(1, 'train')).resolves.toEqual([['7']]);
+    f.last.drop();
+    vi.advanceTimersByTime(BACKOFF_MS);
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0, { member: 'A', partner: 1 }), token: TOKEN, stored: 0 });
+    expect(f.last.of('exchange')).toHaveLength(1);
+    // The server resends all the partner's stored exchanges: step 1 again (used), step 2 new.
+    f.last.server({ t: 'exchange', step: 1, kind: 'train', answers: [['7']] });
+    f.last.server({ t: 'exchange', step: 2, kind: 'train', answers: [['8']] });
+    const next = c.partnerAnswers(2, 'train');
+    await expect(next).resolves.toEqual([['8']]);
+    let second = false;
+    void c.partnerAnswers(1, 'train').then(() => (second = true));
+    await Promise.resolve();
+    expect(second).toBe(false);
+  });
+
+  it('close() rejects the waiters', async () => {
+    const { c } = student();
+    const waiting = c.partnerAnswers(1, 'eval');
+    c.close();
+    await expect(waiting).rejects.toThrow(/closed/);
+    expect(c.status).toBe('closed');
+  });
+});
+
+describe('a presenter', () => {
+  const create = { name: 'class', preset: 'quick', spec: roomSpec, baseSeed: 100, pairing: false };
+
+  it('creates once, keeps the key by room id, and presents it on every reconnect', () => {
+    const f = socketFactory();
+    const storage = memoryStorage();
+    const c = new RoomConnection({ url: URL, role: { kind: 'presenter', create }, socket: f.make, storage, random: () => 0.5 });
+    const seen: RoomClientEvent[] = [];
+    c.subscribe((e) => seen.push(e));
+    f.last.open();
+    expect(f.last.sent).toEqual([{ t: 'create', v: 1, ...create }]);
+    f.last.server({ t: 'created', room: ROOM_ID, key: KEY });
+    f.last.server({ t: 'room', room: roomInfo() });
+    expect(c.status).toBe('online');
+    expect(c.roomId).toBe(ROOM_ID);
+    expect(JSON.parse(storage.getItem(secretsKey(ROOM_ID))!)).toEqual({ key: KEY });
+    f.last.server({ t: 'events', seat: 0, from: 0, events: [] });
+    expect(seen.filter((e) => e.type === 'events')).toHaveLength(1);
+    expect(c.start()).toBe(true);
+    expect(f.last.of('start')).toHaveLength(1);
+
+    f.last.drop();
+    expect(c.start()).toBe(false);
+    vi.advanceTimersByTime(BACKOFF_MS);
+    f.last.open();
+    expect(f.last.sent).toEqual([{ t: 'present', v: 1, room: ROOM_ID, key: KEY }]);
+  });
+
+  it('presenting a room without its key says why and does not connect again', () => {
+    const f = socketFactory();
+    const c = new RoomConnection({ url: URL, role: { kind: 'presenter', room: ROOM_ID }, socket: f.make, storage: memoryStorage() });
+    f.last.open();
+    expect(c.status).toBe('closed');
+    expect(c.error).toMatch(/key/);
+    expect(f.last.sent).toEqual([]);
+  });
+});

@@ -1,0 +1,640 @@
+/**
+ * Class mode's client: one WebSocket to the room server (protocol.ts) for a presenter or a student,
+ * kept alive across a flaky class Wi-Fi. No React and no DOM beyond what is injected (a socket
+ * factory, a storage, timers), so the tests drive it with a fake socket.
+ *
+ *   - every (re)connection says its hello again: `create` (once) or `present {room, key}` for the
+ *     presenter, `join {room, seat}` for a student (the seat token from the secrets store, so a
+ *     reload or a lost connection takes the same seat); reconnects back off exponentially (capped);
+ *   - every frame from the server is parsed by parseServerMessage: a bad one is counted and ignored,
+ *     never thrown;
+ *   - a student's run's events are numbered by their position in the run (seq 0, 1, 2, ...) and kept
+ *     here, so nothing is lost offline: after each `seat` the client sends on from the server's
+ *     `stored` count, paced under the server's rate limit, and forgets nothing it was not acked for;
+ *     rollout samples are dropped (`samples: []`: the room has no inspector);
+ *   - paired rooms: sendExchange(step, kind, answers) sends this seat's answers (again after a
+ *     rejoin, until it is sure the frame left), and partnerAnswers(step, kind) resolves with the
+ *     partner's, stored or arriving (the server resends all of them on rejoin), keyed by step+kind.
+ *
+ * The presenter's key and a student's seat token are secrets: they live in the injected storage
+ * (localStorage) keyed by room id, never in a URL.
+ */
+import { z } from '../core/zod';
+import type { RecordedEvent } from '../share/record';
+import {
+  type ClientMessage,
+  type RoomErrorCode,
+  type RoomInfo,
+  type Secret,
+  type SeatEvent,
+  type SeatInfo,
+  ROOM_LIMITS,
+  ROOM_PROTOCOL_VERSION,
+  SecretSchema,
+  parseServerMessage,
+} from './protocol';
+
+/** The part of a DOM WebSocket the client uses. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code?: number; reason?: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+}
+export type SocketFactory = (url: string) => SocketLike;
+
+/** WebSocket.OPEN. */
+const OPEN = 1;
+
+/** The part of localStorage the client uses. */
+export interface KeyValueStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export type ExchangeKind = 'train' | 'eval';
+export type Answers = (string | null)[][];
+
+export type RoomStatus = 'connecting' | 'online' | 'offline' | 'closed';
+
+/** What the experiment of a new room is. */
+export interface CreateRoom {
+  name: string;
+  preset: string | null;
+  spec: Extract<ClientMessage, { t: 'create' }>['spec'];
+  baseSeed: number;
+  pairing: boolean;
+}
+
+export type RoomRole =
+  | { kind: 'presenter'; create: CreateRoom }
+  /** A presenter coming back to a room it made (its key is in the secrets store). */
+  | { kind: 'presenter'; room: Secret }
+  | { kind: 'student'; room: Secret };
+
+export type RoomClientEvent =
+  | { type: 'status'; status: RoomStatus; error: string | null }
+  | { type: 'created'; room: Secret }
+  | { type: 'room'; room: RoomInfo }
+  | { type: 'seat'; seat: SeatInfo; stored: number }
+  /** A seat's events from position `from` on (the presenter: live; a student: the class, batched). */
+  | { type: 'events'; seat: number; from: number; events: SeatEvent[] }
+  /** The server acknowledged the student's events up to `acked` (exclusive). */
+  | { type: 'acked'; acked: number };
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  now(): number;
+}
+
+export interface RoomClientOptions {
+  url: string;
+  role: RoomRole;
+  socket: SocketFactory;
+  storage: KeyValueStore | null;
+  timers?: Timers;
+  /** 0 <= x < 1, for the backoff's jitter (tests pass a constant). */
+  random?: () => number;
+}
+
+/** Backoff: the first retry after BACKOFF_MS, doubling up to BACKOFF_CAP_MS. */
+export const BACKOFF_MS = 500;
+export const BACKOFF_CAP_MS = 15_000;
+/** A ping when the socket said nothing for this long; a reconnect when it stays silent as long again. */
+export const PING_MS = 20_000;
+/** Events sent but not yet acked, at most. */
+export const EVENT_WINDOW = 32;
+/** The client's own pace, under the server's limit (ROOM_LIMITS.messagesPerSecond, messageBurst). */
+export const SEND_PER_SECOND = 50;
+export const SEND_BURST = 150;
+/** This seat's last exchanges kept to send again after a rejoin. */
+const MINE_KEPT = 8;
+
+const defaultTimers: Timers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
+  now: () => Date.now(),
+};
+
+/** What the secrets store holds for one room. */
+const RoomSecretsSchema = z.object({
+  key: SecretSchema.optional(),
+  seat: z.object({ index: z.number().int().min(0).max(ROOM_LIMITS.seats - 1), token: SecretSchema }).optional(),
+});
+export type RoomSecrets = z.infer<typeof RoomSecretsSchema>;
+
+export const secretsKey = (room: string) => `cohort-lab:room:${room}`;
+
+/** The secrets kept for a room (a damaged entry reads as none). */
+export function readSecrets(storage: KeyValueStore | null, room: string): RoomSecrets {
+  try {
+    const raw = storage?.getItem(secretsKey(room));
+    if (!raw) return {};
+    const parsed = RoomSecretsSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+export function writeSecrets(storage: KeyValueStore | null, room: string, secrets: RoomSecrets): void {
+  try {
+    storage?.setItem(secretsKey(room), JSON.stringify(secrets));
+  } catch {
+    // A full or refused storage: the seat is only kept for this page's life.
+  }
+}
+
+/** A recorded event as a seat streams it: no rollout samples. */
+export function seatEvent(ev: RecordedEvent): SeatEvent {
+  return ev.type === 'step' ? { ...ev, samples: [] } : ev;
+}
+
+const exchangeKey = (step: number, kind: ExchangeKind) => `${step}:${kind}`;
+
+/** The server's error codes that end the connection for good (the room cannot be had). */
+const FATAL: readonly RoomErrorCode[] = ['no-such-room', 'room-closed', 'room-full', 'not-allowed', 'version'];
+
+/** An error from the server, in words for the page. */
+export function errorText(code: RoomErrorCode, message: string): string {
+  const what: Record<RoomErrorCode, string> = {
+    'bad-message': 'The room server refused a message',
+    'too-large': 'A message was too large for the room server',
+    'rate-limited': 'The room server asked this page to slow down',
+    'no-such-room': 'There is no such room on this server (it may have expired)',
+    'room-closed': 'The room is closed',
+    'room-full': 'The room is full',
+    'not-allowed': 'The room server did not allow that',
+    'bad-seat': 'The room server did not know this seat',
+    'out-of-order': 'The room server expected other events',
+    version: 'The room server speaks another version of class mode: reload the page',
+  };
+  return message ? `${what[code]}: ${message}` : `${what[code]}.`;
+}
+
+interface Waiter {
+  resolve(answers: Answers): void;
+  reject(error: Error): void;
+}
+
+export class RoomConnection {
+  readonly url: string;
+  private role: RoomRole;
+  private readonly openSocket: SocketFactory;
+  private readonly storage: KeyValueStore | null;
+  private readonly timers: Timers;
+  private readonly random: () => number;
+
+  private socket: SocketLike | null = null;
+  private ended = false;
+  private attempt = 0;
+  private retryTimer: unknown = null;
+  private pingTimer: unknown = null;
+  private paceTimer: unknown = null;
+  private lastHeard = 0;
+  private listeners = new Set<(ev: RoomClientEvent) => void>();
+
+  status: RoomStatus = 'connecting';
+  error: string | null = null;
+  /** Frames from the server that did not parse, and what the last one was. */
+  badFrames = 0;
+  lastWarning: string | null = null;
+  room: RoomInfo | null = null;
+  roomId: Secret | null = null;
+  seat: SeatInfo | null = null;
+
+  // A student's stream: the run's events by position, how many the server holds, the next to send.
+  private outbox: SeatEvent[] = [];
+  private acked = 0;
+  private nextSend = 0;
+  /** Whether the hello of this connection was answered (a seat, or the presenter's room). */
+  private welcomed = false;
+  private tokens = SEND_BURST;
+  private tokensAt = 0;
+
+  // Paired rooms.
+  private mine = new Map<string, { step: number; kind: ExchangeKind; answers: Answers }>();
+  private theirs = new Map<string, Answers>();
+  private consumed = new Set<string>();
+  private waiters = new Map<string, Waiter[]>();
+
+  constructor(opts: RoomClientOptions) {
+    this.url = opts.url;
+    this.role = opts.role;
+    this.openSocket = opts.socket;
+    this.storage = opts.storage;
+    this.timers = opts.timers ?? defaultTimers;
+    this.random = opts.random ?? Math.random;
+    this.roomId = 'room' in opts.role ? opts.role.room : null;
+    this.tokensAt = this.timers.now();
+    this.connect();
+  }
+
+  subscribe(listener: (ev: RoomClientEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Events the server acknowledged (a student's stream). */
+  get ackedEvents(): number {
+    return this.acked;
+  }
+
+  /** Events of the run kept here (a student's stream). */
+  get heldEvents(): number {
+    return this.outbox.length;
+  }
+
+  /** Presenter: start the room for everybody. False when offline (nothing is queued: the presenter sees it). */
+  start(): boolean {
+    return this.sendNow({ t: 'start' });
+  }
+
+  /** Presenter: close the room for everybody. */
+  closeRoom(): boolean {
+    return this.sendNow({ t: 'close' });
+  }
+
+  /**
+   * A student: the seat's run has these events from position `from` on. Positions already held are
+   * kept (a resumed run posts them again, the same numbers); a gap after the held ones is refused
+   * (false), since the server takes events only in order.
+   */
+  pushEvents(from: number, events: readonly RecordedEvent[]): boolean {
+    if (from > this.outbox.length) {
+      this.warn(`events from ${from} left out: the run has only ${this.outbox.length} so far`);
+      return false;
+    }
+    for (let i = this.outbox.length - from; i < events.length; i++) {
+      if (this.outbox.length >= ROOM_LIMITS.eventsPerSeat) break;
+      this.outbox.push(seatEvent(events[i]));
+    }
+    this.pump();
+    return true;
+  }
+
+  /** Paired rooms: this seat's answers at a step, sent now or at the next rejoin. */
+  sendExchange(step: number, kind: ExchangeKind, answers: Answers): void {
+    const key = exchangeKey(step, kind);
+    this.mine.set(key, { step, kind, answers });
+    while (this.mine.size > MINE_KEPT) this.mine.delete(this.mine.keys().next().value as string);
+    if (this.welcomed) this.sendNow({ t: 'exchange', step, kind, answers });
+  }
+
+  /** Paired rooms: the partner's answers at a step, as soon as the room has relayed them. */
+  partnerAnswers(step: number, kind: ExchangeKind): Promise<Answers> {
+    const key = exchangeKey(step, kind);
+    const held = this.theirs.get(key);
+    if (held) {
+      this.theirs.delete(key);
+      this.consumed.add(key);
+      return Promise.resolve(held);
+    }
+    if (this.ended) return Promise.reject(new Error('the room connection is closed'));
+    return new Promise((resolve, reject) => {
+      const list = this.waiters.get(key) ?? [];
+      list.push({ resolve, reject });
+      this.waiters.set(key, list);
+    });
+  }
+
+  /** Whether a partner's answers are awaited now. */
+  get waitingForPartner(): boolean {
+    return this.waiters.size > 0;
+  }
+
+  /** Leave: no more reconnects; waiters are rejected. The room goes on without this page. */
+  close(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.clearTimers();
+    const s = this.socket;
+    this.socket = null;
+    if (s) {
+      s.onopen = s.onmessage = s.onclose = s.onerror = null;
+      try {
+        s.close(1000, 'left');
+      } catch {
+        // already closed
+      }
+    }
+    for (const list of this.waiters.values()) for (const w of list) w.reject(new Error('the room connection is closed'));
+    this.waiters.clear();
+    this.setStatus('closed', this.error);
+  }
+
+  // ---- the connection
+
+  private connect(): void {
+    if (this.ended) return;
+    this.welcomed = false;
+    this.setStatus(this.attempt === 0 ? 'connecting' : 'offline', this.error);
+    let s: SocketLike;
+    try {
+      s = this.openSocket(this.url);
+    } catch (e) {
+      this.error = `The room server's address cannot be opened: ${e instanceof Error ? e.message : String(e)}`;
+      this.retry();
+      return;
+    }
+    this.socket = s;
+    s.onopen = () => {
+      if (this.socket !== s) return;
+      this.lastHeard = this.timers.now();
+      this.hello();
+      this.armPing();
+    };
+    s.onmessage = (ev) => {
+      if (this.socket !== s) return;
+      this.lastHeard = this.timers.now();
+      this.receive(ev.data);
+    };
+    s.onclose = () => {
+      if (this.socket !== s) return;
+      this.dropSocket();
+      this.retry();
+    };
+    s.onerror = () => {
+      // A close follows; nothing to do until then.
+    };
+  }
+
+  private hello(): void {
+    const r = this.role;
+    if (r.kind === 'presenter' && 'create' in r) {
+      this.sendNow({ t: 'create', v: ROOM_PROTOCOL_VERSION, ...r.create });
+    } else if (r.kind === 'presenter') {
+      const key = readSecrets(this.storage, r.room).key;
+      if (!key) {
+        this.fail('This browser does not hold the key of that room: only the page that created it can present it.');
+        return;
+      }
+      this.sendNow({ t: 'present', v: ROOM_PROTOCOL_VERSION, room: r.room, key });
+    } else {
+      const seat = readSecrets(this.storage, r.room).seat ?? null;
+      this.sendNow({ t: 'join', v: ROOM_PROTOCOL_VERSION, room: r.room, seat });
+    }
+  }
+
+  private dropSocket(): void {
+    const s = this.socket;
+    this.socket = null;
+    this.welcomed = false;
+    this.clearTimers();
+    if (s) {
+      s.onopen = s.onmessage = s.onclose = s.onerror = null;
+      try {
+        s.close();
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  private retry(): void {
+    if (this.ended) return;
+    this.attempt++;
+    const base = Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** Math.min(this.attempt - 1, 16));
+    const wait = Math.round(base * (0.75 + 0.5 * this.random()));
+    this.setStatus('offline', this.error ?? 'The room server cannot be reached');
+    this.retryTimer = this.timers.setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+    }, Math.min(BACKOFF_CAP_MS, wait));
+  }
+
+  /** A connection that says nothing for PING_MS gets a ping; silent for as long again, it is dropped. */
+  private armPing(): void {
+    if (this.pingTimer !== null) this.timers.clearTimeout(this.pingTimer);
+    this.pingTimer = this.timers.setTimeout(() => {
+      this.pingTimer = null;
+      if (!this.socket) return;
+      const silent = this.timers.now() - this.lastHeard;
+      if (silent >= 2 * PING_MS) {
+        this.dropSocket();
+        this.retry();
+        return;
+      }
+      if (silent >= PING_MS) this.sendNow({ t: 'ping' });
+      this.armPing();
+    }, PING_MS);
+  }
+
+  private clearTimers(): void {
+    for (const t of [this.retryTimer, this.pingTimer, this.paceTimer]) if (t !== null) this.timers.clearTimeout(t);
+    this.retryTimer = this.pingTimer = this.paceTimer = null;
+  }
+
+  private sendNow(message: ClientMessage): boolean {
+    const s = this.socket;
+    if (!s || s.readyState !== OPEN) return false;
+    try {
+      s.send(JSON.stringify(message));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private fail(error: string): void {
+    this.error = error;
+    this.ended = true;
+    this.clearTimers();
+    const s = this.socket;
+    this.socket = null;
+    if (s) {
+      s.onopen = s.onmessage = s.onclose = s.onerror = null;
+      try {
+        s.close(1000, 'done');
+      } catch {
+        // already closed
+      }
+    }
+    this.setStatus('closed', error);
+  }
+
+  private setStatus(status: RoomStatus, error: string | null): void {
+    if (this.status === status && this.error === error) return;
+    this.status = status;
+    this.error = error;
+    this.emit({ type: 'status', status, error });
+  }
+
+  private emit(ev: RoomClientEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(ev);
+      } catch (e) {
+        console.error('Cohort Lab: a room listener failed', e);
+      }
+    }
+  }
+
+  private warn(text: string): void {
+    this.lastWarning = text;
+    console.warn(`Cohort Lab room: ${text}`);
+  }
+
+  // ---- what the server says
+
+  private receive(data: unknown): void {
+    if (typeof data !== 'string') {
+      this.badFrames++;
+      this.warn('a frame from the room server that is not text was ignored');
+      return;
+    }
+    const parsed = parseServerMessage(data);
+    if (!parsed.ok) {
+      this.badFrames++;
+      this.warn(`a frame from the room server was ignored (${parsed.message})`);
+      return;
+    }
+    const m = parsed.message;
+    switch (m.t) {
+      case 'created':
+        if (this.role.kind !== 'presenter' || !('create' in this.role)) return this.ignored('created');
+        writeSecrets(this.storage, m.room, { ...readSecrets(this.storage, m.room), key: m.key });
+        this.roomId = m.room;
+        // From now on a reconnect presents this room rather than making another.
+        this.role = { kind: 'presenter', room: m.room };
+        this.online();
+        this.emit({ type: 'created', room: m.room });
+        return;
+      case 'room':
+        if (this.roomId && m.room.id !== this.roomId) return this.ignored('room of another id');
+        this.room = m.room;
+        if (this.role.kind === 'presenter') this.online();
+        this.emit({ type: 'room', room: m.room });
+        if (m.room.status === 'closed') this.fail('The room is closed.');
+        return;
+      case 'seat':
+        return this.seated(m.seat, m.token, m.stored);
+      case 'ack':
+        if (m.seq + 1 > this.acked) {
+          this.acked = m.seq + 1;
+          this.emit({ type: 'acked', acked: this.acked });
+        }
+        this.pump();
+        return;
+      case 'events':
+        this.emit({ type: 'events', seat: m.seat, from: m.from, events: m.events });
+        return;
+      case 'exchange':
+        return this.partnerSent(exchangeKey(m.step, m.kind), m.answers);
+      case 'error':
+        return this.serverError(m.code, m.message);
+      case 'pong':
+        return;
+    }
+  }
+
+  private ignored(what: string): void {
+    this.badFrames++;
+    this.warn(`an unexpected '${what}' from the room server was ignored`);
+  }
+
+  private online(): void {
+    this.welcomed = true;
+    this.attempt = 0;
+    this.setStatus('online', null);
+  }
+
+  private seated(seat: SeatInfo, token: Secret, stored: number): void {
+    if (this.role.kind !== 'student') return this.ignored('seat');
+    writeSecrets(this.storage, this.role.room, { ...readSecrets(this.storage, this.role.room), seat: { index: seat.index, token } });
+    this.seat = seat;
+    // The server's count is the truth: send on from there (events it holds are never sent again).
+    this.acked = stored;
+    this.nextSend = stored;
+    this.online();
+    this.emit({ type: 'seat', seat, stored });
+    this.emit({ type: 'acked', acked: this.acked });
+    for (const x of this.mine.values()) this.sendNow({ t: 'exchange', step: x.step, kind: x.kind, answers: x.answers });
+    this.pump();
+  }
+
+  private serverError(code: RoomErrorCode, message: string): void {
+    const text = errorText(code, message);
+    if (code === 'bad-seat' && this.role.kind === 'student') {
+      // The stored seat is not this room's any more: take a new one.
+      const room = this.role.room;
+      const secrets = readSecrets(this.storage, room);
+      if (secrets.seat) {
+        writeSecrets(this.storage, room, { key: secrets.key });
+        this.error = text;
+        this.hello();
+        return;
+      }
+    }
+    if (FATAL.includes(code) && !this.welcomed) {
+      this.fail(text);
+      return;
+    }
+    if (code === 'room-closed') {
+      this.fail(text);
+      return;
+    }
+    if (code === 'out-of-order') {
+      // The server holds a different count than this page thought: join again to learn it.
+      this.error = text;
+      this.dropSocket();
+      this.retry();
+      return;
+    }
+    // Refused once (rate, size, a bad message): said, and the connection goes on.
+    this.error = text;
+    this.emit({ type: 'status', status: this.status, error: text });
+  }
+
+  private partnerSent(key: string, answers: Answers): void {
+    const list = this.waiters.get(key);
+    if (list) {
+      this.waiters.delete(key);
+      this.consumed.add(key);
+      for (const w of list) w.resolve(answers);
+      return;
+    }
+    // Sent again after a rejoin, but already used: dropped.
+    if (this.consumed.has(key)) return;
+    this.theirs.set(key, answers);
+  }
+
+  // ---- the event stream
+
+  /** Send what the window and the pace allow; come back when the pace allows more. */
+  private pump(): void {
+    if (!this.welcomed || this.role.kind !== 'student' || !this.socket) return;
+    if (this.nextSend < this.acked) this.nextSend = this.acked;
+    const now = this.timers.now();
+    this.tokens = Math.min(SEND_BURST, this.tokens + ((now - this.tokensAt) * SEND_PER_SECOND) / 1000);
+    this.tokensAt = now;
+    while (this.nextSend < this.outbox.length && this.nextSend - this.acked < EVENT_WINDOW && this.tokens >= 1) {
+      if (!this.sendNow({ t: 'event', seq: this.nextSend, event: this.outbox[this.nextSend] })) return;
+      this.nextSend++;
+      this.tokens--;
+    }
+    if (this.nextSend < this.outbox.length && this.tokens < 1 && this.paceTimer === null) {
+      this.paceTimer = this.timers.setTimeout(() => {
+        this.paceTimer = null;
+        this.pump();
+      }, Math.ceil(1000 / SEND_PER_SECOND));
+    }
+  }
+}
+
+/** A presenter or a student connection over the browser's WebSocket and localStorage. */
+export function connectRoom(url: string, role: RoomRole): RoomConnection {
+  let storage: KeyValueStore | null = null;
+  try {
+    storage = globalThis.localStorage ?? null;
+  } catch {
+    storage = null;
+  }
+  // The DOM's handlers take Event subtypes; the client reads only `data` of a message.
+  return new RoomConnection({ url, role, socket: (u) => new WebSocket(u) as unknown as SocketLike, storage });
+}
