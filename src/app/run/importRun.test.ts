@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PRESETS } from '../../core/experiment/presets';
 import type { WorkerEvent } from '../../engine/protocol';
-import { serializeBundle } from '../../share/bundle';
+import { serializeBundle, serializeSeedsBundle } from '../../share/bundle';
 import { resetLab, useLab } from '../store';
 import { armMetrics, stepEvent } from '../store/fixtures';
 import { clearRecord, recordOf, recordWorkerEvents, startRecord } from '../store/liveRecord';
@@ -94,6 +94,23 @@ describe('a good run file', () => {
     expect(useLab.getState().presetId).toBe('collapse');
     expect(useLab.getState().run.runId).toBe(0);
     expect(useLab.getState().imported).toBeNull();
+  });
+
+  it("a file of several runs (a class room) shows them as seeds: bands and claims over the runs, cleared by Back", async () => {
+    const second: RunRecord = { ...record(), spec: { ...quick, seed: 78 }, events: [base, step(1, 0.75)] };
+    const text = serializeSeedsBundle([record(), second], 'class room', { preset: 'quick' });
+    await openRunFile({ name: 'room.json', size: text.length, text: async () => text });
+    const n = notice();
+    if (n?.kind !== 'ready') throw new Error(`expected ready, got ${JSON.stringify(n)}`);
+    showImportedRun(n.bundle);
+    const seeds = useLab.getState().seeds;
+    expect(seeds.plan).toBeNull();
+    expect(seeds.results.map((r) => [r.seed, r.finished])).toEqual([
+      [77, false],
+      [78, false],
+    ]);
+    backToExperiment();
+    expect(useLab.getState().seeds.results).toEqual([]);
   });
 
   it('stops a run in progress before it is shown; late events of that run are dropped', () => {

@@ -14,6 +14,7 @@ import { specFingerprint } from '../../share/url';
 import { useLab } from '../store';
 import { showRecord } from '../store/liveRecord';
 import { replayRecord } from '../store/record';
+import { seedResult } from '../store/seedsSlice';
 import { lab } from '../trainingWorker';
 
 /** What a dropped or picked file offers: a name, a size and its text. */
@@ -78,6 +79,9 @@ export function showImportedRun(bundle: RunBundle): void {
   });
   useLab.getState().loadSpec(presetId, record.spec, edited);
   useLab.getState().selectInspectorStep(null);
+  // A file of several runs (a class room, "Run N seeds") opens as "Run N seeds" shows them: bands and claims over the runs.
+  if (bundle.seeds?.length) useLab.setState({ seeds: { plan: null, results: bundle.seeds.map(seedResult) } });
+  else useLab.getState().clearSeeds();
 }
 
 /** Draw a run file behind the current run (dashed, the compare slice); the current run is untouched. */
@@ -94,6 +98,7 @@ export function backToExperiment(): void {
   const imported = s.imported;
   if (!imported) return;
   if (s.run.runId === imported.runId) s.resetRun();
+  s.clearSeeds();
   s.loadSpec(imported.previous.presetId, imported.previous.draft, imported.previous.edited);
   s.setImported(null);
 }
