@@ -182,41 +182,62 @@ export function compareArms(runs: RunSummary[], x: string, y: string): ClaimResu
   return claim(`${x} vs ${y}`, `arm ${x} ends above arm ${y}`, `${x} end − ${y} end, pass@1`, d, lines);
 }
 
-/** Mean held-out pass@1 gain of an arm's members. */
-const gain = (run: RunSummary, armId: string) => {
-  const ms = armMembers(run, armId);
-  return ms.reduce((t, m) => t + m.passEnd - m.passStart, 0) / ms.length;
-};
-
-/** (c) Diversity: the pair with the lowest base kappa gains more than the pair with the highest. */
+/**
+ * (c) Diversity as a designed comparison (issue 21): the pairs are fixed before the run by the
+ * preset, its peer arms in order from the most similar partner of the anchor to the least similar
+ * (`diversity`: twin, sibling, stranger; `families`: same size, wider, another family), and the
+ * anchor (the member every peer arm shares) is scored by its own gain, not the pair's mean, which
+ * would mix in the partner's own learnability. The claim: the anchor gains more next to its least
+ * similar partner than next to its most similar one. Beside it, every pair's base overlap (kappa
+ * of maj@G correctness and, finer, the correlation of per-problem pass rates) with intervals, and
+ * whether the two ends' overlaps are told apart at all: if they are not, the design has no contrast.
+ */
 export function claimDiversity(runs: RunSummary[]): ClaimResult {
-  const peerArms = runs[0].arms.filter((a) => a.scheme === 'peer').map((a) => a.id);
-  const kappaOf = (run: RunSummary, armId: string) => {
-    const ms = armMembers(run, armId);
-    return baseKappa(run, ms[0].member, ms[1].member) ?? NaN;
+  const peerArms = runs[0].arms.filter((a) => a.scheme === 'peer' && a.members.length === 2);
+  const anchor = peerArms[0].members.find((m) => peerArms.every((a) => a.members.some((x) => x.id === m.id)))?.id ?? peerArms[0].members[0].id;
+  const partnerOf = (armId: string) => peerArms.find((a) => a.id === armId)!.members.find((m) => m.id !== anchor)!.id;
+  const ownGain = (run: RunSummary, armId: string, member: string) => {
+    const m = armMembers(run, armId).find((x) => x.member === member)!;
+    return m.passEnd - m.passStart;
   };
-  const d = runs.map((run) => {
-    const ranked = [...peerArms].sort((x, y) => kappaOf(run, x) - kappaOf(run, y));
-    return gain(run, ranked[0]) - gain(run, ranked[ranked.length - 1]);
-  });
-  const lines = perSeed(runs, d, (run) => peerArms.map((id) => `${id} kappa ${fmt(kappaOf(run, id))} gain ${sign(gain(run, id))}`).join('; '));
+  const kappaOf = (run: RunSummary, armId: string) => baseKappa(run, anchor, partnerOf(armId)) ?? NaN;
   const corrOf = (run: RunSummary, armId: string) => {
-    const [a, b] = armMembers(run, armId).map((m) => m.member);
-    const k = run.baseKappa.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
+    const k = run.baseKappa.find((x) => (x.a === anchor && x.b === partnerOf(armId)) || (x.b === anchor && x.a === partnerOf(armId)));
     return k?.passCorrelation ?? NaN;
   };
-  for (const id of peerArms) {
-    const g = paired(runs.map((r) => gain(r, id)));
+  const nearest = peerArms[0].id;
+  const farthest = peerArms[peerArms.length - 1].id;
+  const d = runs.map((run) => ownGain(run, farthest, anchor) - ownGain(run, nearest, anchor));
+  const lines = perSeed(runs, d, (run) =>
+    peerArms.map((a) => `${a.id} kappa ${fmt(kappaOf(run, a.id))}, ${anchor} ${sign(ownGain(run, a.id, anchor))}, ${partnerOf(a.id)} ${sign(ownGain(run, a.id, partnerOf(a.id)))}`).join('; '),
+  );
+  lines.push(`pairs fixed by the preset, most similar partner first: ${peerArms.map((a) => `${a.id} (${anchor} with ${partnerOf(a.id)})`).join(', ')}`);
+  for (const { id } of peerArms) {
+    const own = paired(runs.map((r) => ownGain(r, id, anchor)));
+    const partner = paired(runs.map((r) => ownGain(r, id, partnerOf(id))));
     const k = paired(runs.map((r) => kappaOf(r, id)));
     const corr = paired(runs.map((r) => corrOf(r, id)));
     const shared = paired(runs.map((r) => armMean(r, id, 'shared')));
     const co = runs.filter((r) => armMembers(r, id).every((m) => m.collapsed)).length;
     lines.push(
-      `${id}: base kappa ${fmt(k.mean)}${corr.n ? `, pass-rate correlation ${fmt(corr.mean)}` : ''}, gain ${describePaired(g)} (${changeWord(g)}); ` +
-        `shared-error rate at the end ${fmt(shared.mean)}; both members collapsed in ${co}/${runs.length} seeds`,
+      `${id}: base kappa ${describePaired(k)}${corr.n ? `, pass-rate correlation ${describePaired(corr)}` : ''}; ${anchor}'s own gain ${describePaired(own)} (${changeWord(own)}), ` +
+        `${partnerOf(id)}'s ${describePaired(partner)}; shared-error rate at the end ${fmt(shared.mean)}; both members collapsed in ${co}/${runs.length} seeds`,
     );
   }
-  return claim('c', 'a more different partner helps more: the lowest-overlap pair gains more than the highest-overlap pair', 'gain of the lowest-kappa pair − gain of the highest-kappa pair, pass@1', d, lines);
+  // The design's contrast: are the two ends' overlaps told apart on these seeds?
+  const kappaGap = paired(runs.map((r) => kappaOf(r, nearest) - kappaOf(r, farthest)));
+  const corrGap = paired(runs.map((r) => corrOf(r, nearest) - corrOf(r, farthest)));
+  lines.push(
+    `overlap, ${nearest} − ${farthest}: kappa ${describePaired(kappaGap)} (${kappaGap.verdict === 'not shown' ? 'not told apart' : 'told apart'})` +
+      (corrGap.n ? `, pass-rate correlation ${describePaired(corrGap)} (${corrGap.verdict === 'not shown' ? 'not told apart' : 'told apart'})` : ''),
+  );
+  return claim(
+    'c',
+    `a more different partner helps more: the anchor gains more next to its least similar partner than next to its most similar (pairs fixed by the preset)`,
+    `${anchor}'s gain next to ${partnerOf(farthest)} − next to ${partnerOf(nearest)}, pass@1`,
+    d,
+    lines,
+  );
 }
 
 export const CHECKS: Record<ClaimId, (runs: RunSummary[]) => ClaimResult> = {

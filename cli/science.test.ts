@@ -150,23 +150,30 @@ describe('science stats and claims', () => {
     expect(readBlock(table, 'summary')).toEqual(['| a |', '|---|']);
   });
 
-  it('(c) compares the lowest- and highest-kappa pairs', () => {
+  it("(c) compares the anchor's own gain next to the pairs the preset fixed, most and least similar partner", () => {
+    // Twins: A falls 0.4 -> 0.2, its twin T rises 0.4 -> 0.8 (a pair mean of +0.1 would hide A's loss).
+    // Siblings: A rises 0.4 -> 0.5. The arms' order is the design: twins first, siblings last.
     const r = run(
       1,
       {
         self: { scheme: 'self', members: { A: history(40, 0.4, 0.9, 0.4, 0.2) } },
-        'peer-twins': { scheme: 'peer', members: { A: history(40, 0.4, 0.9, 0.4, 0.2, 0.3, [0.4, 0.4, 0.2, 0.2]), T: history(40, 0.4, 0.9, 0.4, 0.2, 0.3, [0.4, 0.4, 0.2, 0.2]) } },
+        'peer-twins': { scheme: 'peer', members: { A: history(40, 0.4, 0.9, 0.4, 0.2, 0.3, [0.4, 0.4, 0.2, 0.2]), T: history(40, 0.4, 0.9, 0.4, 0.8, 0.3, [0.4, 0.4, 0.2, 0.8]) } },
         'peer-siblings': { scheme: 'peer', members: { A: history(40, 0.4, 0.6, 0.4, 0.5), S: history(40, 0.4, 0.6, 0.4, 0.5) } },
       },
       { A: 0.4, T: 0.4, S: 0.4 },
       { AT: 0.8, AS: 0.1, TS: 0.1 },
     );
     const c = claimDiversity([r, { ...r, seed: 2 }]);
+    // A's own: +0.1 next to S, -0.2 next to T.
     expect(c.stats.mean).toBeCloseTo(0.3, 6);
     expect(c.stats.wins).toBe(2);
-    expect(c.lines.join('\n')).toMatch(/peer-twins kappa 0\.80 gain −0\.20/);
-    expect(c.lines.join('\n')).toMatch(/peer-twins: .* both members collapsed in 2\/2 seeds/);
-    expect(c.lines.join('\n')).toMatch(/peer-siblings: .* both members collapsed in 0\/2 seeds/);
+    expect(c.measure).toBe("A's gain next to S − next to T, pass@1");
+    const text = c.lines.join('\n');
+    expect(text).toMatch(/peer-twins kappa 0\.80, A −0\.20, T \+0\.40/);
+    expect(text).toMatch(/pairs fixed by the preset, most similar partner first: peer-twins \(A with T\), peer-siblings \(A with S\)/);
+    expect(text).toMatch(/peer-twins: .* both members collapsed in 0\/2 seeds/); // T rose
+    expect(text).toMatch(/peer-siblings: .* both members collapsed in 0\/2 seeds/);
+    expect(text).toMatch(/overlap, peer-twins − peer-siblings: kappa \+0\.70/);
   });
 
   it('summarises over seeds as mean ± sd and draws a figure', () => {
