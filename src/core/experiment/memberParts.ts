@@ -33,10 +33,14 @@ export type ExchangeKind = 'train' | 'eval';
  */
 export type AnswerExchange = (step: number, kind: ExchangeKind, answers: Answer[][]) => Promise<Answer[][]>;
 
-/** One member of a two-member peer arm, trained here while its partner trains elsewhere. */
-export interface MemberPart {
+/** Which member of which peer arm a member part trains (plain data: what a start message carries). */
+export interface MemberSeat {
   armId: string;
   memberId: string;
+}
+
+/** One member of a two-member peer arm, trained here while its partner trains elsewhere. */
+export interface MemberPart extends MemberSeat {
   exchange: AnswerExchange;
 }
 
@@ -45,39 +49,55 @@ export function pairedPeerArm(spec: ExperimentSpec): ArmSpec | null {
   return spec.arms.find((a) => a.scheme === 'peer' && a.members.length === 2) ?? null;
 }
 
-/** What a member part trains and exchanges, read from the spec (memberPlan checks it). */
-export interface MemberPlan {
+/** What a member part trains, read from the spec (memberLayout checks it). */
+export interface MemberLayout {
   arm: ArmSpec;
   /** This member's index in the arm (0 or 1), its id and its partner's. */
   index: number;
   memberId: string;
   partnerId: string;
-  exchange: AnswerExchange;
   /** What the part builds: the arm with only this member's copy (its stacks and checkpoint). */
   trainSpec: ExperimentSpec;
   /** What its checkpoint holds: this member, and its copy in the arm. */
   scope: CheckpointScope;
 }
 
-/** The plan of a member part of `spec`, or an Error saying why the spec has no such part. */
-export function memberPlan(spec: ExperimentSpec, part: MemberPart): MemberPlan {
-  const arm = spec.arms.find((a) => a.id === part.armId);
-  if (!arm) throw new Error(`member part: the experiment has no arm ${JSON.stringify(part.armId)}`);
+/** A member part's layout and its exchange: what the runner follows. */
+export interface MemberPlan extends MemberLayout {
+  exchange: AnswerExchange;
+}
+
+/** Why `spec` has no member part `seat`, in words (null: it has). */
+export function memberSeatProblem(spec: ExperimentSpec, seat: MemberSeat): string | null {
+  const arm = spec.arms.find((a) => a.id === seat.armId);
+  if (!arm) return `the experiment has no arm ${JSON.stringify(seat.armId)}`;
   if (arm.scheme !== 'peer' || arm.members.length !== 2) {
-    throw new Error(`member part: arm ${arm.id} is a ${arm.scheme} arm of ${arm.members.length} members; only a peer arm of two members can be trained across two browsers`);
+    return `arm ${arm.id} is a ${arm.scheme} arm of ${arm.members.length} members; only a peer arm of two members can be trained across two browsers`;
   }
-  const index = arm.members.indexOf(part.memberId);
-  if (index < 0) throw new Error(`member part: member ${JSON.stringify(part.memberId)} is not in arm ${arm.id} (its members: ${arm.members.join(', ')})`);
-  const own = { ...arm, members: [part.memberId] };
+  if (!arm.members.includes(seat.memberId)) return `member ${JSON.stringify(seat.memberId)} is not in arm ${arm.id} (its members: ${arm.members.join(', ')})`;
+  return null;
+}
+
+/** The layout of member part `seat` of `spec`; an Error saying why when the spec has no such part. */
+export function memberLayout(spec: ExperimentSpec, seat: MemberSeat): MemberLayout {
+  const problem = memberSeatProblem(spec, seat);
+  if (problem) throw new Error(`member part: ${problem}`);
+  const arm = spec.arms.find((a) => a.id === seat.armId)!;
+  const index = arm.members.indexOf(seat.memberId);
+  const own = { ...arm, members: [seat.memberId] };
   return {
     arm,
     index,
-    memberId: part.memberId,
+    memberId: seat.memberId,
     partnerId: arm.members[1 - index],
-    exchange: part.exchange,
     trainSpec: { ...spec, arms: [own] },
-    scope: { members: [part.memberId], arms: [own] },
+    scope: { members: [seat.memberId], arms: [own] },
   };
+}
+
+/** The plan of member part `part` of `spec` (memberLayout's Error when the spec has none). */
+export function memberPlan(spec: ExperimentSpec, part: MemberPart): MemberPlan {
+  return { ...memberLayout(spec, part), exchange: part.exchange };
 }
 
 /**
