@@ -225,11 +225,47 @@ describe('a peer arm across two browsers (wasm)', () => {
     expect(tf.memory().numTensors).toBe(before);
   });
 
+  it('halts on a blow-up in either member as the one-browser run does', async () => {
+    const s = spec(2);
+    const faults = { poisonWeight: { step: 1, armId: 'peer', memberId: 'B' } };
+    const alone = (await drain(createRun(pairSpec(s, 'peer'), { faults }))).events.at(-1)!;
+    const r = room();
+    const part = (me: string, partner: string, stopAt?: number) =>
+      drain(createRun(s, { faults, memberPart: { armId: 'peer', memberId: me, exchange: r.exchange(me, partner) } }), stopAt);
+    // A's step 1 is fine; B's blows up (and B's part ends there, so A stops after its step 1).
+    const [a, b] = await Promise.all([part('A', 'B', 1), part('B', 'A')]);
+    const halt = mergeMemberSteps(s, 'peer', [b.events.at(-1)!, a.events.at(-1)!], 0);
+    expect(alone.type).toBe('nonfinite');
+    expect(halt).toEqual(alone);
+  });
+
   it('is refused for an arm that is not a two-member peer arm, or a member not in it', () => {
     const exchange: AnswerExchange = async () => [];
     expect(() => createRun(spec(), { memberPart: { armId: 'self', memberId: 'C', exchange } })).toThrow(/arm self is a self arm of 1 members; only a peer arm of two members/);
     expect(() => createRun(spec(), { memberPart: { armId: 'peer', memberId: 'C', exchange } })).toThrow(/member "C" is not in arm peer/);
     expect(() => createRun(spec(), { memberPart: { armId: 'nope', memberId: 'A', exchange } })).toThrow(/has no arm "nope"/);
     expect(() => checkedAnswers([['1', null]], 1, 2, 'x')).not.toThrow();
+  });
+});
+
+describe('merging a pair (plain data)', () => {
+  const s = spec();
+  const step = (memberId: string, k = 2, pairs = [{ a: 'A', b: 'B', agreement: 0.5, kappa: null, bothWrongSame: 0 }]): RunnerEvent => ({
+    type: 'step',
+    step: k,
+    steps: 3,
+    arms: [{ armId: 'peer', scheme: 'peer', members: { [memberId]: {} as never }, pairs }],
+    samples: [{ armId: 'peer', prompt: '1+2=', truth: '3', members: [{ memberId } as never] }],
+    stepMs: 5,
+    tokens: 10,
+  });
+
+  it('puts the members in the arm order, sums the tokens, and refuses parts that disagree or are out of step', () => {
+    const m = mergeMemberSteps(s, 'peer', [step('B'), step('A')], 9);
+    expect(m.type === 'step' && [Object.keys(m.arms[0].members), m.samples[0].members.map((x) => x.memberId), m.tokens, m.stepMs]).toEqual([['A', 'B'], ['A', 'B'], 20, 9]);
+    expect(() => mergeMemberSteps(s, 'peer', [step('A'), step('B', 3)], 0)).toThrow(/out of step: step 2, step 3/);
+    expect(() => mergeMemberSteps(s, 'peer', [step('A'), step('A')], 0)).toThrow(/no step 2 of member B of arm peer/);
+    const other = step('B', 2, [{ a: 'A', b: 'B', agreement: 1, kappa: null, bothWrongSame: 0 }]);
+    expect(() => mergeMemberSteps(s, 'peer', [step('A'), other], 0)).toThrow(/the pair's measures disagree at step 2/);
   });
 });
