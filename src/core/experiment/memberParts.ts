@@ -115,7 +115,7 @@ export function perPrompt(flat: readonly Answer[], perPromptCount: number): Answ
   return Array.from({ length: flat.length / perPromptCount }, (_, b) => flat.slice(b * perPromptCount, (b + 1) * perPromptCount));
 }
 
-const describe = (x: unknown) => (x === null ? 'null' : Array.isArray(x) ? `an array of ${x.length}` : typeof x);
+const whatIs = (x: unknown) => (x === null ? 'null' : Array.isArray(x) ? `an array of ${x.length}` : typeof x);
 
 /**
  * The partner's answers as sent (untrusted: another browser's), checked to be `prompts` arrays of
@@ -123,12 +123,12 @@ const describe = (x: unknown) => (x === null ? 'null' : Array.isArray(x) ? `an a
  */
 export function checkedAnswers(reply: unknown, prompts: number, perPromptCount: number, what: string): Answer[][] {
   const bad = (why: string) => new Error(`${what} are malformed: ${why}`);
-  if (!Array.isArray(reply)) throw bad(`expected ${prompts} prompts, got ${describe(reply)}`);
+  if (!Array.isArray(reply)) throw bad(`expected ${prompts} prompts, got ${whatIs(reply)}`);
   if (reply.length !== prompts) throw bad(`expected ${prompts} prompts, got ${reply.length}`);
   reply.forEach((answers: unknown, b) => {
-    if (!Array.isArray(answers) || answers.length !== perPromptCount) throw bad(`prompt ${b} has ${describe(answers)} answers, expected ${perPromptCount}`);
+    if (!Array.isArray(answers) || answers.length !== perPromptCount) throw bad(`prompt ${b} has ${whatIs(answers)} answers, expected ${perPromptCount}`);
     const k = answers.findIndex((a) => a !== null && typeof a !== 'string');
-    if (k >= 0) throw bad(`answer ${k} of prompt ${b} is ${describe(answers[k])}, expected a string or null`);
+    if (k >= 0) throw bad(`answer ${k} of prompt ${b} is ${whatIs(answers[k])}, expected a string or null`);
   });
   return reply as Answer[][];
 }
