@@ -4,10 +4,23 @@
  * every MIN_FLUSH_MS, so an unthrottled run (hundreds of events a second on wasm) costs a few React
  * commits a second, not one per event or per frame (issue 20, item 4: the page must not take the
  * worker's core). The time each batch costs (store, render and commit) is counted in perf/mainThread.ts.
+ *
+ * A peer arm across two browsers (class mode's paired rooms; src/engine/protocol.ts): the room
+ * client starts a member part with `lab.start({ memberPart: { armId, memberId } })` (or continues
+ * one: `lab.continueRun(..., { memberPart })`), registers `lab.setExchangeHandler(handler)`, and
+ * relays: each `exchange` request the worker posts (this member's answers of a step and kind; step
+ * 0 'eval': the base) goes to the handler, not to the store; the handler sends it through the
+ * room and answers with `lab.replyExchange({ runId, step, kind, answers })` once the partner's
+ * answers of that step and kind arrive. The worker waits without a time limit: the wait's limit,
+ * the "your partner left" message and the resume when the partner returns are the room client's
+ * (it knows the room); a Reset (Stop) ends a wait at once. A continued or rebuilt member part asks
+ * again for every step after its checkpoint, so the room client keeps (or can fetch again) the
+ * partner's answers of the steps since the last checkpoint. A reply the run does not wait for is
+ * dropped by the worker; answers of the wrong shape stop the run with words saying what is wrong.
  */
 import { cohortSignature } from '../engine/backendChoice';
 import type { ExperimentSpec } from '../core/experiment/spec';
-import { type Checkpoint, type WorkerCommand, type WorkerEvent, isActivePhase } from '../engine/protocol';
+import { type Checkpoint, type ExchangeAnswers, type ExchangeKind, type WorkerCommand, type WorkerEvent, isActivePhase } from '../engine/protocol';
 import type { RunState } from './store/runSlice';
 import { loadRememberedChoices, rememberChoice } from './backendMemory';
 import { useLab } from './store';
@@ -32,6 +45,22 @@ export interface RunObserver {
   event(ev: WorkerEvent): void;
 }
 let observer: RunObserver | null = null;
+
+/** A member part's run waits for its partner's answers of `step` and `kind`; `answers`: this member's, to send. */
+export type ExchangeRequest = Extract<WorkerEvent, { type: 'exchange' }>;
+/** The partner's answers for a request (same runId, step and kind). */
+export interface ExchangeReply {
+  runId: number;
+  step: number;
+  kind: ExchangeKind;
+  answers: ExchangeAnswers;
+}
+/** The member part of the spec's peer arm this browser trains (class mode's paired rooms). */
+export interface MemberPartChoice {
+  armId: string;
+  memberId: string;
+}
+let exchangeHandler: ((req: ExchangeRequest) => void) | null = null;
 
 export function observeRuns(o: RunObserver | null): void {
   observer = o;
@@ -156,6 +185,15 @@ export function connectTrainingWorker(param: string | null): () => void {
     if (ev.type === 'measurement' && ev.status === 'measured' && ev.chosen && ev.measuredAt != null) {
       rememberChoice({ key: ev.key, chosen: ev.chosen, reason: ev.reason ?? '', rows: ev.rows, measuredAt: ev.measuredAt });
     }
+    if (ev.type === 'exchange') {
+      // For the room client only (lab.setExchangeHandler): neither the store nor the saved run.
+      try {
+        exchangeHandler?.(ev);
+      } catch (e) {
+        console.error('Cohort Lab: the exchange handler failed', e);
+      }
+      return;
+    }
     observe((o) => o.event(ev));
     if (ev.type === 'checkpoint') return; // for saving only: the store has no use for weights
     queue.push(ev);
@@ -210,7 +248,7 @@ export const lab = {
    * with that experiment seed (one seed of "Run N seeds", seedRuns.ts); a plain Start forgets the
    * seeds of an earlier "Run N seeds".
    */
-  start(opts: { seed?: number } = {}): boolean {
+  start(opts: { seed?: number; memberPart?: MemberPartChoice } = {}): boolean {
     const s = useLab.getState();
     const v = validationOf(s.draft);
     if (!v.ok || !worker) return false;
@@ -222,7 +260,7 @@ export const lab = {
     startRecord(runId, spec, s.engine.report?.backend ?? null, s.presetId);
     s.selectInspectorStep(null);
     observe((o) => o.started(runId, spec));
-    send({ type: 'start', runId, spec, backend: backendParam, remembered: loadRememberedChoices() });
+    send({ type: 'start', runId, spec, backend: backendParam, remembered: loadRememberedChoices(), ...memberPartOf(opts) });
     return true;
   },
   /**
@@ -230,7 +268,7 @@ export const lab = {
    * and train on from `checkpoint` (none: from the start). `attach(runId)` is called before the
    * worker is told, so whoever saves the run sees all of its events. False when no worker runs.
    */
-  continueRun(shown: RunState, checkpoint: Checkpoint | null, attach: (runId: number) => void): boolean {
+  continueRun(shown: RunState, checkpoint: Checkpoint | null, attach: (runId: number) => void, opts: { memberPart?: MemberPartChoice } = {}): boolean {
     if (!worker || !shown.spec) return false;
     const spec = shown.spec;
     flush();
@@ -238,7 +276,7 @@ export const lab = {
     useLab.setState({ run: { ...shown, runId, phase: 'preparing', paused: false, pauseRequested: false, stepRequested: false, error: null } });
     useLab.getState().selectInspectorStep(null);
     attach(runId);
-    send({ type: 'start', runId, spec, backend: backendParam, remembered: loadRememberedChoices(), checkpoint: checkpoint ?? undefined });
+    send({ type: 'start', runId, spec, backend: backendParam, remembered: loadRememberedChoices(), checkpoint: checkpoint ?? undefined, ...memberPartOf(opts) });
     return true;
   },
   /** Show a run that is not training (a saved one, replayed); events of an older run are dropped. */
@@ -271,4 +309,16 @@ export const lab = {
     useLab.getState().setStepsPerSecond(stepsPerSecond);
     send({ type: 'setSpeed', stepsPerSecond });
   },
+  /** Who relays a member part's exchanges (the room client); null: nobody (requests are dropped). */
+  setExchangeHandler(handler: ((req: ExchangeRequest) => void) | null): void {
+    exchangeHandler = handler;
+  },
+  /** The partner's answers for the worker's exchange request of the same run, step and kind. */
+  replyExchange(reply: ExchangeReply): void {
+    send({ type: 'exchange-reply', runId: reply.runId, step: reply.step, kind: reply.kind, answers: reply.answers });
+  },
 };
+
+/** A start's member part (none: the whole run). */
+const memberPartOf = (opts: { memberPart?: MemberPartChoice }) =>
+  opts.memberPart ? { memberPart: { armId: opts.memberPart.armId, memberId: opts.memberPart.memberId } } : {};

@@ -61,13 +61,7 @@ export async function evaluateStack(
 ): Promise<Evaluation[]> {
   const G = opts.groupSize;
   const K = stack.size;
-  const acc = Array.from({ length: K }, () => ({
-    answers: [] as (string | null)[][],
-    plurality: [] as (string | null)[],
-    majCorrect: [] as boolean[],
-    sampleAccuracy: [] as number[],
-    lengthSum: 0,
-  }));
+  const acc = Array.from({ length: K }, () => ({ answers: [] as (string | null)[][], lengthSum: 0 }));
   for (let start = 0; start < problems.length; start += opts.batchSize) {
     const chunk = problems.slice(start, start + opts.batchSize);
     const batches = await sampleStack(stack, chunk.map((p) => encodePrompt(p.prompt)), task, difficulty, {
@@ -78,28 +72,36 @@ export async function evaluateStack(
     });
     batches.forEach((batch, k) => {
       const a = acc[k];
-      chunk.forEach((p, b) => {
-        const group = batch.answers.slice(b * G, (b + 1) * G);
-        a.answers.push(group);
-        a.sampleAccuracy.push(group.filter((x) => checkAnswer(x, p.answer)).length / G);
+      chunk.forEach((_, b) => {
+        a.answers.push(batch.answers.slice(b * G, (b + 1) * G));
         for (let g = 0; g < G; g++) a.lengthSum += batch.lengths[b * G + g];
       });
     });
   }
   const n = problems.length;
-  acc.forEach((a, k) => {
-    a.plurality = heldOutVotes(a.answers, opts.rngs[k]).map((v) => v.label);
-    a.majCorrect = a.plurality.map((label, i) => checkAnswer(label, problems[i].answer));
-  });
-  return acc.map((a) => ({
-    passAt1: n ? a.sampleAccuracy.reduce((s, x) => s + x, 0) / n : 0,
-    majAtG: n ? a.majCorrect.filter(Boolean).length / n : 0,
-    answers: a.answers,
-    plurality: a.plurality,
-    majCorrect: a.majCorrect,
-    sampleAccuracy: a.sampleAccuracy,
-    meanLength: n ? a.lengthSum / (n * G) : 0,
-  }));
+  return acc.map((a, k) => ({ ...scoreHeldOut(a.answers, problems, opts.rngs[k]), meanLength: n ? a.lengthSum / (n * G) : 0 }));
+}
+
+/** What an evaluation says from its answers alone (all a partner in another browser sends: experiment/memberStep.ts). */
+export type HeldOutScore = Omit<Evaluation, 'meanLength'>;
+
+/**
+ * Score G answers per problem: pass@1, the pluralities (ties broken by `rng`'s `ties` streams:
+ * the model's evaluation stream) and maj@G. Every evaluation is scored here.
+ */
+export function scoreHeldOut(answers: (string | null)[][], problems: Problem[], rng: Rng): HeldOutScore {
+  const n = problems.length;
+  const sampleAccuracy = answers.map((group, i) => group.filter((x) => checkAnswer(x, problems[i].answer)).length / group.length);
+  const plurality = heldOutVotes(answers, rng).map((v) => v.label);
+  const majCorrect = plurality.map((label, i) => checkAnswer(label, problems[i].answer));
+  return {
+    passAt1: n ? sampleAccuracy.reduce((s, x) => s + x, 0) / n : 0,
+    majAtG: n ? majCorrect.filter(Boolean).length / n : 0,
+    answers,
+    plurality,
+    majCorrect,
+    sampleAccuracy,
+  };
 }
 
 /**

@@ -8,9 +8,13 @@
 import type { Checkpoint } from '../core/experiment/runner';
 import { readCheckpoint } from '../core/experiment/checkpointShapes';
 import type { ExperimentSpec } from '../core/experiment/spec';
+import { memberLayout, type MemberSeat } from '../core/experiment/memberParts';
 
-/** Why `cp` cannot continue a run of `spec`, in words (null: it can). */
-export function checkpointProblem(spec: ExperimentSpec, cp: Checkpoint): string | null {
-  const read = readCheckpoint(spec, cp);
+/**
+ * Why `cp` cannot continue a run of `spec`, in words (null: it can). A member part's run
+ * (`memberPart`: its seat was checked) continues only from a checkpoint of that member part.
+ */
+export function checkpointProblem(spec: ExperimentSpec, cp: Checkpoint, memberPart?: MemberSeat): string | null {
+  const read = readCheckpoint(spec, cp, undefined, memberPart ? memberLayout(spec, memberPart).scope : undefined);
   return read.ok ? null : read.problem;
 }

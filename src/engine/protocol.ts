@@ -2,12 +2,13 @@
  * The typed messages between the page and the training worker (Sequence Toy's train/protocol.ts).
  *
  *   page -> worker  WorkerCommand: prepare(backend?, remembered?, signature?, workers?),
- *                                  start(spec, backend?, remembered?, checkpoint?), pause, resume,
- *                                  step, stop, setSpeed
+ *                                  start(spec, backend?, remembered?, checkpoint?, memberPart?),
+ *                                  pause, resume, step, stop, setSpeed,
+ *                                  exchange-reply(runId, step, kind, answers)
  *   worker -> page  WorkerEvent:   backend(report, probe), measurement(rows, chosen),
  *                                  state(phase, paused, step, halted), runner(RunnerEvent),
  *                                  checkpoint(checkpoint, reason), recovered(fromStep),
- *                                  error(message, hint)
+ *                                  error(message, hint), exchange(runId, step, kind, answers)
  *
  * The page sends `prepare` once on load, so the backend (and a one-step probe that proves it
  * computes and differentiates) is known before anyone presses Start. Unless ?backend= forces one,
@@ -25,6 +26,19 @@
  * `start` with a `checkpoint` continues that run exactly as the uninterrupted run would have: it
  * posts steps from checkpoint.step + 1 (not the base again: the page shows it already). Plain data only: everything
  * here survives structured clone (a checkpoint's weights are Float32Arrays).
+ *
+ * A peer arm across two browsers (class mode's paired rooms; docs/METHOD.md): a `start` with
+ * `memberPart` trains one member of the spec's two-member peer arm (src/core/experiment/
+ * memberParts.ts), on this worker alone (no pool). Whenever the run needs its partner's answers
+ * (each step's votes, each evaluation's held-out answers, the base's at step 0) the worker posts
+ * `exchange` with this member's answers and waits for the page's `exchange-reply` of the same
+ * run, step and kind, which carries the partner's (the page relays both through the room). The
+ * wait has no time limit here: the page knows the room, so it says when a partner left and for
+ * how long to wait. A Pause while waiting takes effect when the reply comes (a pause never cuts
+ * a step); a Stop ends the wait at once: the run stops cleanly, and its stop checkpoint is of
+ * the last completed step (none when the wait was for held-out answers after the step's update:
+ * the last checkpoint posted stays good). A continued or rebuilt member part asks again for every
+ * step after its checkpoint: the page answers from the partner's answers it keeps.
  */
 import type { RunnerEvent } from '../core/experiment/events';
 import type { Checkpoint } from '../core/experiment/runner';
@@ -33,6 +47,11 @@ import type { BackendName, BackendReport } from './backend-common';
 import type { BackendChoiceRecord, MeasuredRow } from './backendChoice';
 
 export type { BackendChoiceRecord, BackendName, BackendReport, Checkpoint, MeasuredRow };
+
+/** A member part's exchange (memberParts.ts): 'train', a step's votes; 'eval', held-out answers (step 0: the base). */
+export type ExchangeKind = 'train' | 'eval';
+/** Answers per prompt (null: no parseable answer). */
+export type ExchangeAnswers = (string | null)[][];
 
 /**
  * A checkpoint every this many RL steps. Taking one reads every weight and optimizer moment back
@@ -73,6 +92,8 @@ export type WorkerCommand =
       paused?: boolean;
       remembered?: BackendChoiceRecord[];
       checkpoint?: Checkpoint;
+      /** Train only this member of this two-member peer arm; its partner's answers come by `exchange-reply`. */
+      memberPart?: { armId: string; memberId: string };
     }
   /** Stop pulling steps; takes effect before the next step starts. */
   | { type: 'pause' }
@@ -82,7 +103,12 @@ export type WorkerCommand =
   /** End the run and free its tensors. */
   | { type: 'stop' }
   /** At most this many RL steps per second; null = as fast as possible. */
-  | { type: 'setSpeed'; stepsPerSecond: number | null };
+  | { type: 'setSpeed'; stepsPerSecond: number | null }
+  /**
+   * The partner's answers for the `exchange` of this run, step and kind (a member part only).
+   * Untrusted (another browser's): the run checks their shape and stops with words when wrong.
+   */
+  | { type: 'exchange-reply'; runId: number; step: number; kind: ExchangeKind; answers: ExchangeAnswers };
 
 /** The probe computation (src/engine/probe.ts) on the chosen backend. */
 export interface ProbeOutcome {
@@ -126,13 +152,32 @@ export type WorkerEvent =
   /** The run's state after its last posted step (or the base: step 0), to continue it later. */
   | { type: 'checkpoint'; runId: number; reason: CheckpointReason; checkpoint: Checkpoint }
   /** Something failed; `hint` says what to do next, in plain words. runId 0: not about a run. */
-  | { type: 'error'; runId: number; message: string; hint: string };
+  | { type: 'error'; runId: number; message: string; hint: string }
+  /**
+   * A member part's run waits for its partner's answers of this step and kind (the page replies
+   * with `exchange-reply`); `answers`: this member's, per prompt, for the partner.
+   */
+  | { type: 'exchange'; runId: number; step: number; kind: ExchangeKind; answers: ExchangeAnswers };
 
-const COMMAND_TYPES = new Set(['prepare', 'start', 'pause', 'resume', 'step', 'stop', 'setSpeed']);
+const COMMAND_TYPES = new Set(['prepare', 'start', 'pause', 'resume', 'step', 'stop', 'setSpeed', 'exchange-reply']);
 
-/** A cheap shape check for messages arriving at the worker (the spec itself is parsed with zod). */
+const wholeNumber = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+const isKind = (x: unknown): x is ExchangeKind => x === 'train' || x === 'eval';
+
+/**
+ * A cheap shape check for messages arriving at the worker (the spec itself is parsed with zod; an
+ * exchange reply's answers are checked by the run, which knows how many it needs; a start's
+ * member part by memberSeatProblem).
+ */
 export function isWorkerCommand(x: unknown): x is WorkerCommand {
-  return typeof x === 'object' && x !== null && COMMAND_TYPES.has((x as { type?: unknown }).type as string);
+  if (typeof x !== 'object' || x === null || !COMMAND_TYPES.has((x as { type?: unknown }).type as string)) return false;
+  const c = x as Record<string, unknown>;
+  if (c.type === 'exchange-reply') return wholeNumber(c.runId) && wholeNumber(c.step) && isKind(c.kind);
+  if (c.type === 'start' && c.memberPart !== undefined) {
+    const m = c.memberPart as Record<string, unknown> | null;
+    return typeof m === 'object' && m !== null && typeof m.armId === 'string' && typeof m.memberId === 'string';
+  }
+  return true;
 }
 
 /** Phases in which a run holds tensors and can be paused, stepped or stopped. */

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { layered, member } from '../core/experiment/presets';
 import type { RunnerEvent } from '../core/experiment/events';
 import type { ExperimentSpec } from '../core/experiment/spec';
-import { CHECKPOINT_EVERY, type Checkpoint, type WorkerCommand, type WorkerEvent } from './protocol';
+import { CHECKPOINT_EVERY, isWorkerCommand, type Checkpoint, type WorkerCommand, type WorkerEvent } from './protocol';
 
 /** A backend start that never ends (the last test sets it): as a wasm build blocked by a CSP. */
 const hang = { on: false };
@@ -140,6 +140,78 @@ describe('training worker checkpoints', () => {
     await vi.waitFor(() => expect(posted.some((e) => e.type === 'error')).toBe(true));
     const error = posted.find((e) => e.type === 'error') as Extract<WorkerEvent, { type: 'error' }>;
     expect(error.message).toBe('The saved run cannot be continued: the checkpoint was taken from another experiment');
+  });
+
+  describe('a member part (one member of a peer arm whose partner trains in another browser)', () => {
+    const pair: ExperimentSpec = {
+      ...spec,
+      members: [spec.members[0], { ...spec.members[0], id: 'B', initSeed: 99, dataSeed: 99, sampleSeed: 99 }],
+      arms: [{ id: 'peer', scheme: 'peer', members: ['A', 'B'], tau: 0 }],
+      steps: 4,
+      evalEvery: 2,
+    };
+    const memberPart = { armId: 'peer', memberId: 'A' };
+    type Exchange = Extract<WorkerEvent, { type: 'exchange' }>;
+    const exchanges = (evs: WorkerEvent[]) => evs.filter((e): e is Exchange => e.type === 'exchange').map((e) => `${e.step} ${e.kind}`);
+    /** The page's relay, here a mirror: the partner "answers" what this member sent, a moment later. */
+    const mirror = (ev: Exchange) => setTimeout(() => send({ type: 'exchange-reply', runId: ev.runId, step: ev.step, kind: ev.kind, answers: ev.answers }), 1);
+    let whole: WorkerEvent[] = [];
+
+    it("posts its answers as 'exchange' and trains on the page's replies", async () => {
+      whole = await runUntil({ type: 'start', runId: 10, spec: pair, backend: 'wasm', memberPart }, ['done'], (ev) => ev.type === 'exchange' && mirror(ev));
+      expect(exchanges(whole)).toEqual(['0 eval', '1 train', '2 train', '2 eval', '3 train', '4 train', '4 eval']);
+      const answers = whole.find((e): e is Exchange => e.type === 'exchange' && e.kind === 'train')!.answers;
+      expect([answers.length, answers[0].length]).toEqual([pair.grpo.promptsPerStep, pair.grpo.groupSize]);
+      expect(stepsOf(whole).map((e) => [e.step, Object.keys(e.arms[0].members)])).toEqual([1, 2, 3, 4].map((k) => [k, ['A']]));
+      expect(checkpoints(whole).map((c) => [c.checkpoint.step, c.reason, c.checkpoint.arms[0].members.map((m) => m.id)])).toEqual([
+        [0, 'base', ['A']],
+        [4, 'done', ['A']],
+      ]);
+    });
+
+    it('stops cleanly while it waits for the partner; its checkpoint continues it, asking again only after it', async () => {
+      const stopped = await runUntil({ type: 'start', runId: 11, spec: pair, backend: 'wasm', memberPart }, ['stopped'], (ev) => {
+        if (ev.type !== 'exchange') return;
+        if (ev.step === 3) setTimeout(() => send({ type: 'stop' }), 20);
+        else mirror(ev);
+      });
+      expect(exchanges(stopped).at(-1)).toBe('3 train');
+      const cps = checkpoints(stopped);
+      expect(cps.map((c) => [c.checkpoint.step, c.reason])).toEqual([
+        [0, 'base'],
+        [2, 'stopped'],
+      ]);
+      // A late reply to the stopped wait is dropped.
+      send({ type: 'exchange-reply', runId: 11, step: 3, kind: 'train', answers: [] });
+      const rest = await runUntil({ type: 'start', runId: 12, spec: pair, backend: 'wasm', memberPart, checkpoint: cps[1].checkpoint }, ['done'], (ev) => ev.type === 'exchange' && mirror(ev));
+      expect(exchanges(rest)).toEqual(['3 train', '4 train', '4 eval']);
+      expect(stepsOf(rest).map(science)).toEqual(stepsOf(whole).slice(2).map(science));
+    });
+
+    it("refuses a member that is not in the peer arm, a member's checkpoint for a whole run, and malformed replies, in words", async () => {
+      const refusal = async (start: Extract<WorkerCommand, { type: 'start' }>, reply?: (ev: Exchange) => void) => {
+        posted = [];
+        onPost = (ev) => ev.type === 'exchange' && reply?.(ev);
+        send(start);
+        await vi.waitFor(() => expect(posted.some((e) => e.type === 'error')).toBe(true), { timeout: 60_000 });
+        await vi.waitFor(() => expect(posted.some((e) => e.type === 'state' && e.phase === 'error')).toBe(true));
+        return (posted.find((e) => e.type === 'error') as Extract<WorkerEvent, { type: 'error' }>).message;
+      };
+      expect(await refusal({ type: 'start', runId: 13, spec: pair, memberPart: { armId: 'peer', memberId: 'C' } })).toBe(
+        'This experiment cannot be trained as a member part: member "C" is not in arm peer (its members: A, B)',
+      );
+      expect(await refusal({ type: 'start', runId: 14, spec: pair, checkpoint: checkpoints(whole)[0].checkpoint })).toBe(
+        'The saved run cannot be continued: the checkpoint lacks member "B"',
+      );
+      const short = (ev: Exchange) => setTimeout(() => send({ type: 'exchange-reply', runId: ev.runId, step: ev.step, kind: ev.kind, answers: ev.answers.slice(1) }), 1);
+      expect(await refusal({ type: 'start', runId: 15, spec: pair, backend: 'wasm', memberPart }, short)).toBe(
+        'the held-out answers of member B (the partner) at the base are malformed: expected 8 prompts, got 7',
+      );
+      expect(isWorkerCommand({ type: 'exchange-reply', runId: 1, step: -1, kind: 'train', answers: [] })).toBe(false);
+      expect(isWorkerCommand({ type: 'exchange-reply', runId: 1, step: 2, kind: 'vote', answers: [] })).toBe(false);
+      expect(isWorkerCommand({ type: 'start', runId: 1, spec: pair, memberPart: { armId: 'peer' } })).toBe(false);
+      expect(isWorkerCommand({ type: 'exchange-reply', runId: 1, step: 2, kind: 'eval', answers: [] })).toBe(true);
+    });
   });
 
   it('says so when no backend starts within the time limit, instead of detecting for ever', async () => {

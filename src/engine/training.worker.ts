@@ -11,6 +11,11 @@
  * A lost WebGPU device (backend-common.ts watches `device.lost`) during a run: the driver rebuilds
  * the run from its last checkpoint on a freshly chosen backend and the page is told ('recovered').
  * Without a run, the loss is reported and the backend chosen again.
+ *
+ * A member part (a start with `memberPart`: one member of a peer arm whose partner trains in
+ * another browser; protocol.ts) runs here alone, and its answers go out as `exchange` events; the
+ * run awaits the page's `exchange-reply` (memberExchange below). The wait has no time limit here
+ * (the page knows the room, and says when a partner left); a Stop, or a new start, ends it.
  */
 import { defaultLimits } from '../core/experiment/budget';
 import type { Checkpoint, ExperimentRun } from '../core/experiment/runner';
@@ -26,6 +31,8 @@ import { withTimeLimit } from './timeLimit';
 import { pooledBrowserRun, poolSize, prewarm } from './workerPool';
 import { isPartCommand, startPartServer } from './partServer';
 import type { PartCommand } from './partRpc';
+import { createRun } from '../core/experiment/runner';
+import { memberSeatProblem, type AnswerExchange, type MemberSeat } from '../core/experiment/memberParts';
 import {
   type ProbeOutcome,
   type WorkerCommand,
@@ -139,7 +146,7 @@ function deviceLostBehind(): Promise<string | null> {
 /** The message of the last device loss not yet handled by a rebuild (null: none). */
 let lostMessage: string | null = null;
 
-function driverFor(runId: number, spec: ExperimentSpec, report: BackendReport): RunDeps {
+function driverFor(runId: number, spec: ExperimentSpec, report: BackendReport, memberPart: MemberSeat | null): RunDeps {
   return {
     post,
     now: () => performance.now(),
@@ -155,7 +162,7 @@ function driverFor(runId: number, spec: ExperimentSpec, report: BackendReport): 
       const fresh = await prepare(lastBackendParam, message ?? 'the device was lost');
       lostMessage = null;
       if (lastRunId !== runId) throw new Error('the run was replaced while its device was recovering');
-      return makeRun(spec, fresh, from);
+      return makeRun(runId, spec, fresh, from, memberPart);
     },
   };
 }
@@ -170,9 +177,48 @@ function workersFor(backend: string): number {
   return poolSize(backend, workersParam, cores);
 }
 
-/** The run of `spec` on `report`'s backend: on a pool of workers on the CPU backends (workerPool.ts). */
-function makeRun(spec: ExperimentSpec, report: BackendReport, checkpoint: Checkpoint | null): ExperimentRun {
+/**
+ * The run of `spec` on `report`'s backend: on a pool of workers on the CPU backends (workerPool.ts);
+ * a member part on this worker alone (one member: nothing to split), exchanging through the page.
+ */
+function makeRun(runId: number, spec: ExperimentSpec, report: BackendReport, checkpoint: Checkpoint | null, memberPart: MemberSeat | null): ExperimentRun {
+  if (memberPart) return createRun(spec, { ...runOptionsFor(report, checkpoint), memberPart: { ...memberPart, exchange: memberExchange(runId) } });
   return pooledBrowserRun(spec, runOptionsFor(report, checkpoint), workersFor(report.backend), scope.location?.href ?? '');
+}
+
+// ---------------------------------------------------------------- a member part's exchange
+
+/** The exchange a member part's run waits on (one at most: a run makes one at a time). */
+let waiting: { runId: number; step: number; kind: 'train' | 'eval'; resolve: (answers: unknown) => void; reject: (e: Error) => void } | null = null;
+
+/** Posts this member's answers and resolves with the partner's, from the page's `exchange-reply`. */
+function memberExchange(runId: number): AnswerExchange {
+  return (step, kind, answers) =>
+    new Promise((resolve, reject) => {
+      if (lastRunId !== runId) return reject(new Error('the run was stopped while it waited for the partner'));
+      endWait(`run ${runId} asked for another exchange while one was waiting`);
+      waiting = { runId, step, kind, resolve: resolve as (answers: unknown) => void, reject };
+      post({ type: 'exchange', runId, step, kind, answers });
+    });
+}
+
+/** Ends the wait (a Stop, a new start): the run's step fails and the run stops cleanly. */
+function endWait(why: string): void {
+  const w = waiting;
+  waiting = null;
+  w?.reject(new Error(`the run was stopped while it waited for the partner (${why})`));
+}
+
+/** The page's reply: to the wait of its run, step and kind; any other (late, after a stop) is dropped. */
+function reply(cmd: Extract<WorkerCommand, { type: 'exchange-reply' }>): void {
+  const w = waiting;
+  if (!w || w.runId !== cmd.runId || w.step !== cmd.step || w.kind !== cmd.kind) {
+    console.warn(`Cohort Lab: an exchange reply for run ${cmd.runId}, step ${cmd.step} (${cmd.kind}) that no run waits for was dropped`);
+    return;
+  }
+  waiting = null;
+  // Untrusted: the run checks the answers' shape (memberParts.ts checkedAnswers).
+  w.resolve(cmd.answers);
 }
 
 /** Start the next run's pool workers now, on a CPU backend (none on a GPU backend: none needed). */
@@ -221,12 +267,20 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
   const previous = active;
   if (active) active.command({ type: 'stop' });
   active = null;
+  endWait('a new run started');
   lastRunId = cmd.runId;
   pauseBeforeStart = cmd.paused ?? false;
   const parsed = parseSpec(cmd.spec);
-  const cpProblem = parsed.ok && cmd.checkpoint ? checkpointProblem(parsed.spec, cmd.checkpoint) : null;
-  if (!parsed.ok || cpProblem) {
-    refuse(cmd.runId, parsed.ok ? `The saved run cannot be continued: ${cpProblem}` : `The experiment spec is invalid: ${parsed.errors.join('; ')}`, null);
+  const memberPart = cmd.memberPart ? { armId: cmd.memberPart.armId, memberId: cmd.memberPart.memberId } : null;
+  const seatProblem = parsed.ok && memberPart ? memberSeatProblem(parsed.spec, memberPart) : null;
+  const cpProblem = parsed.ok && !seatProblem && cmd.checkpoint ? checkpointProblem(parsed.spec, cmd.checkpoint, memberPart ?? undefined) : null;
+  if (!parsed.ok || seatProblem || cpProblem) {
+    const message = !parsed.ok
+      ? `The experiment spec is invalid: ${parsed.errors.join('; ')}`
+      : seatProblem
+        ? `This experiment cannot be trained as a member part: ${seatProblem}`
+        : `The saved run cannot be continued: ${cpProblem}`;
+    refuse(cmd.runId, message, null);
     return;
   }
   post(preparingState(cmd.runId, pauseBeforeStart));
@@ -248,9 +302,9 @@ async function start(cmd: Extract<WorkerCommand, { type: 'start' }>): Promise<vo
   }
   // Stored warm starts: the site's shipped files (presets), then IndexedDB (custom specs).
   // From a checkpoint: no warm start; the runner restores weights, optimizer state and step.
-  const run = makeRun(parsed.spec, report, cmd.checkpoint ?? null);
+  const run = makeRun(cmd.runId, parsed.spec, report, cmd.checkpoint ?? null, memberPart);
   prewarmFor(report); // the next run's (Run N seeds starts one after another)
-  active = new RunDriver(driverFor(cmd.runId, parsed.spec, report), cmd.runId, run, {
+  active = new RunDriver(driverFor(cmd.runId, parsed.spec, report, memberPart), cmd.runId, run, {
     steps: parsed.spec.steps,
     paused: pauseBeforeStart,
     checkpoint: cmd.checkpoint ?? null,
@@ -292,6 +346,11 @@ function handle(cmd: WorkerCommand): void {
     case 'stop':
       lastRunId = 0;
       a?.command(cmd);
+      // After the command: the run is 'stopped' when its failed step comes back, so it ends cleanly.
+      endWait('stopped');
+      return;
+    case 'exchange-reply':
+      reply(cmd);
       return;
     case 'setSpeed':
       stepsPerSecond = cmd.stepsPerSecond != null && Number.isFinite(cmd.stepsPerSecond) && cmd.stepsPerSecond > 0 ? cmd.stepsPerSecond : null;

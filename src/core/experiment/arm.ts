@@ -59,17 +59,18 @@ export function samplingRng(root: Rng, memberId: string, sampleSeed: number, ste
 function rewardInput(
   arm: ArmSpec,
   i: number,
-  rollouts: MemberRollouts[],
+  own: MemberRollouts,
+  votedOf: (j: number) => Answer[],
   ctx: StepContext,
   teacherAnswers: Answer[] | null,
 ): RewardInput {
   const B = ctx.problems.length;
   const G = ctx.spec.grpo.groupSize;
   // The G rewarded answers per prompt; every vote below is over all n_vote (teacherAnswers too).
-  const answers = rollouts[i].trained.answers;
+  const answers = own.trained.answers;
   const tau = arm.tau;
   const ballots = (j: number) => ({
-    answers: rollouts[j].voted.answers,
+    answers: votedOf(j),
     rng: ballotRng(ctx.root, arm.id, arm.members[j], ctx.step),
   });
   const n = arm.members.length;
@@ -78,14 +79,14 @@ function rewardInput(
       return { scheme: 'oracle', answers, B, G, truths: ctx.problems.map((p) => p.answer) };
     case 'self':
     case 'self-soft':
-      return { scheme: arm.scheme, answers, B, G, ballots: rollouts[i].voted.answers, rng: ballotRng(ctx.root, arm.id, arm.members[i], ctx.step), tau };
+      return { scheme: arm.scheme, answers, B, G, ballots: own.voted.answers, rng: ballotRng(ctx.root, arm.id, arm.members[i], ctx.step), tau };
     case 'peer':
       return { scheme: 'peer', answers, B, G, supervisor: ballots(1 - i), tau };
     case 'ring':
       // Co-RL's ring, A <- B <- C <- A: member i is rewarded by the plurality of the next member, i + 1.
       return { scheme: 'ring', answers, B, G, supervisor: ballots((i + 1) % n), tau };
     case 'cohort':
-      return { scheme: 'cohort', answers, B, G, others: rollouts.filter((_, j) => j !== i).map((r) => r.voted.answers), tau };
+      return { scheme: 'cohort', answers, B, G, others: arm.members.flatMap((_, j) => (j === i ? [] : [votedOf(j)])), tau };
     case 'teacher':
       return {
         scheme: 'teacher',
@@ -96,11 +97,11 @@ function rewardInput(
         tau,
       };
     case 'entropy': {
-      const r = rollouts[i].trained;
+      const r = own.trained;
       return { scheme: 'entropy', answers, B, G, meanEntropy: perCompletionMean(r.entropies, r.lengths, r.maxNewTokens) };
     }
     case 'certainty': {
-      const r = rollouts[i].trained;
+      const r = own.trained;
       return { scheme: 'certainty', answers, B, G, meanCertainty: perCompletionMean(r.certainties, r.lengths, r.maxNewTokens) };
     }
   }
@@ -136,20 +137,44 @@ export interface ArmRewards {
  * teacherAnswers: the frozen teacher's n_vote answers per prompt (teacher arms only).
  */
 export function armRewards(arm: ArmSpec, rollouts: MemberRollouts[], ctx: StepContext, teacherAnswers: Answer[] | null): ArmRewards {
-  const B = ctx.problems.length;
   const truths = ctx.problems.map((p) => p.answer);
+  const votedOf = (j: number) => rollouts[j].voted.answers;
   return {
-    own: arm.members.map((id, i) => pluralityVotes(rollouts[i].voted.answers, B, ballotRng(ctx.root, arm.id, id, ctx.step), 0)),
-    rewarded: arm.members.map((_, i) => computeRewards(rewardInput(arm, i, rollouts, ctx, teacherAnswers))),
+    own: arm.members.map((id, i) => memberVotes(arm, id, votedOf(i), ctx)),
+    rewarded: arm.members.map((_, i) => memberRewards(arm, i, rollouts[i], votedOf, ctx, teacherAnswers)),
     oracle: rollouts.map((r) => oracleRewards(r.trained.answers, truths)),
   };
 }
 
+/**
+ * A member's own plurality votes at a step from its n_vote answers per prompt (all B prompts,
+ * flat), without tau, broken by its ballot stream: the same votes wherever they are counted (in
+ * its own browser or, from its answers, in its partner's: memberPart.ts).
+ */
+export function memberVotes(arm: ArmSpec, memberId: string, voted: Answer[], ctx: StepContext): PluralityVote[] {
+  return pluralityVotes(voted, ctx.problems.length, ballotRng(ctx.root, arm.id, memberId, ctx.step), 0);
+}
+
+/**
+ * 2-3. The rewards of member i's trained rollouts (`own`), given every member's voted answers
+ * (`votedOf(j)`: n_vote per prompt, flat; only those the scheme reads are asked for).
+ */
+export function memberRewards(
+  arm: ArmSpec,
+  i: number,
+  own: MemberRollouts,
+  votedOf: (j: number) => Answer[],
+  ctx: StepContext,
+  teacherAnswers: Answer[] | null,
+): RewardOutput {
+  return computeRewards(rewardInput(arm, i, own, votedOf, ctx, teacherAnswers));
+}
+
 /** 4. Group-relative advantages of one member's rollouts (and the group statistics behind them). */
-export function memberAdvantages(rewards: ArmRewards, i: number, ctx: StepContext): { advantages: Float32Array; stats: GroupStats } {
+export function memberAdvantages(rewarded: RewardOutput, ctx: StepContext): { advantages: Float32Array; stats: GroupStats } {
   const B = ctx.problems.length;
   const G = ctx.spec.grpo.groupSize;
-  const r = rewards.rewarded[i].rewards;
+  const r = rewarded.rewards;
   return { advantages: groupAdvantages(r, B, G, ctx.spec.grpo.advantageScale), stats: groupStats(r, B, G) };
 }
 
@@ -194,21 +219,34 @@ export function measureArm(
 
 /** One prompt of the step as the rollout inspector shows it. */
 function inspectorSample(arm: ArmSpec, rollouts: RolloutBatch[], rewards: ArmRewards, ctx: StepContext, b: number): RolloutSample {
-  const { rewarded, oracle, own } = rewards;
-  const G = ctx.spec.grpo.groupSize;
-  const slice = <T>(xs: ArrayLike<T>) => Array.from({ length: G }, (_, g) => xs[b * G + g]);
   return {
     armId: arm.id,
     prompt: ctx.problems[b].prompt,
     truth: ctx.problems[b].answer,
-    members: arm.members.map((memberId, i) => ({
-      memberId,
-      completions: slice(rollouts[i].completions),
-      answers: slice(rollouts[i].answers),
-      plurality: own[i][b].label,
-      pseudoLabel: rewarded[i].votes ? rewarded[i].labels[b] : arm.scheme === 'oracle' ? ctx.problems[b].answer : null,
-      rewards: slice(rewarded[i].rewards),
-      oracleRewards: slice(oracle[i]),
-    })),
+    members: arm.members.map((memberId, i) => inspectorMember(arm, memberId, rollouts[i], rewards.rewarded[i], rewards.oracle[i], rewards.own[i], ctx, b)),
+  };
+}
+
+/** Prompt b of a step, for the inspector: what one member sampled, voted and was rewarded with. */
+export function inspectorMember(
+  arm: ArmSpec,
+  memberId: string,
+  rollout: RolloutBatch,
+  rewarded: RewardOutput,
+  oracle: Float32Array,
+  own: PluralityVote[],
+  ctx: StepContext,
+  b: number,
+): RolloutSample['members'][number] {
+  const G = ctx.spec.grpo.groupSize;
+  const slice = <T>(xs: ArrayLike<T>) => Array.from({ length: G }, (_, g) => xs[b * G + g]);
+  return {
+    memberId,
+    completions: slice(rollout.completions),
+    answers: slice(rollout.answers),
+    plurality: own[b].label,
+    pseudoLabel: rewarded.votes ? rewarded.labels[b] : arm.scheme === 'oracle' ? ctx.problems[b].answer : null,
+    rewards: slice(rewarded.rewards),
+    oracleRewards: slice(oracle),
   };
 }

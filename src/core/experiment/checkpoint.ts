@@ -125,22 +125,34 @@ export function parseCheckpoint(raw: unknown, migrations: Migrations<Record<stri
 // ---- of this experiment ------------------------------------------------------------------------
 
 /**
- * Why a well-formed checkpoint cannot continue a run of `spec`, in words (null: it can): another
- * spec, a step outside 0..spec.steps, members or arms missing or extra, or a summary of other
- * arms or later steps. (The shapes of its weights: checkpointShapes.ts.)
+ * What a checkpoint of a run holds: the warm-started members and the trained copies (arm by arm).
+ * A run holds every member and arm of its spec (wholeRun); a member part of a peer arm trained
+ * across two browsers holds one member and its copy in that arm (memberPart.ts).
  */
-export function checkpointSpecProblem(spec: ExperimentSpec, cp: Checkpoint): string | null {
+export interface CheckpointScope {
+  members: readonly string[];
+  arms: readonly { id: string; members: readonly string[] }[];
+}
+
+export const wholeRun = (spec: ExperimentSpec): CheckpointScope => ({ members: spec.members.map((m) => m.id), arms: spec.arms });
+
+/**
+ * Why a well-formed checkpoint cannot continue a run of `spec`, in words (null: it can): another
+ * spec, a step outside 0..spec.steps, members or arms missing or extra (of `scope`: by default
+ * the spec's), or a summary of other arms or later steps. (The shapes of its weights:
+ * checkpointShapes.ts.)
+ */
+export function checkpointSpecProblem(spec: ExperimentSpec, cp: Checkpoint, scope: CheckpointScope = wholeRun(spec)): string | null {
   if (sortedJson(cp.spec) !== sortedJson(spec)) return 'the checkpoint was taken from another experiment';
   if (!Number.isInteger(cp.step) || cp.step < 0 || cp.step > spec.steps) return `the checkpoint is at step ${String(cp.step)}, outside 0-${spec.steps}`;
-  const memberIds = spec.members.map((m) => m.id);
   const member = (id: string) => `member ${quoteText(id)}`;
   const problem =
-    idsProblem(cp.members.map((m) => m.id), memberIds, member) ??
-    idsProblem(Object.keys(cp.references), memberIds, (id) => `warm-started weights of ${member(id)}`) ??
-    idsProblem(cp.arms.map((a) => a.id), spec.arms.map((a) => a.id), (id) => `arm ${quoteText(id)}`) ??
-    spec.arms.reduce<string | null>((p, armSpec) => {
-      const arm = cp.arms.find((a) => a.id === armSpec.id)!;
-      return p ?? idsProblem(arm.members.map((m) => m.id), armSpec.members, (id) => `${member(id)} in arm ${quoteText(arm.id)}`);
+    idsProblem(cp.members.map((m) => m.id), scope.members, member) ??
+    idsProblem(Object.keys(cp.references), scope.members, (id) => `warm-started weights of ${member(id)}`) ??
+    idsProblem(cp.arms.map((a) => a.id), scope.arms.map((a) => a.id), (id) => `arm ${quoteText(id)}`) ??
+    scope.arms.reduce<string | null>((p, armScope) => {
+      const arm = cp.arms.find((a) => a.id === armScope.id)!;
+      return p ?? idsProblem(arm.members.map((m) => m.id), armScope.members, (id) => `${member(id)} in arm ${quoteText(arm.id)}`);
     }, null);
   return problem ?? summaryProblem(spec, cp);
 }

@@ -11,19 +11,20 @@ import { sizeOf } from '../models/layers';
 import type { Migrations } from '../persisted';
 import { quoteText } from '../persisted';
 import { VOCAB_SIZE } from '../tasks/tokenizer';
-import { checkpointSpecProblem, parseCheckpoint, type Checkpoint, type ReadCheckpoint } from './checkpoint';
+import { checkpointSpecProblem, parseCheckpoint, wholeRun, type Checkpoint, type CheckpointScope, type ReadCheckpoint } from './checkpoint';
 import { policyConfigFor } from './cohort';
 import type { ExperimentSpec } from './spec';
 import { runMaxLen } from './warmStartCache';
 
 /**
  * A checkpoint `spec`'s run can continue from, or why not in words: its format (parseCheckpoint),
- * of this experiment (checkpointSpecProblem), of these shapes (checkpointShapeProblem).
+ * of this experiment (checkpointSpecProblem), of these shapes (checkpointShapeProblem). `scope`:
+ * what it holds (checkpoint.ts CheckpointScope; a member part's: memberPart.ts).
  */
-export function readCheckpoint(spec: ExperimentSpec, raw: unknown, migrations?: Migrations<Record<string, unknown>>): ReadCheckpoint {
+export function readCheckpoint(spec: ExperimentSpec, raw: unknown, migrations?: Migrations<Record<string, unknown>>, scope: CheckpointScope = wholeRun(spec)): ReadCheckpoint {
   const parsed = parseCheckpoint(raw, migrations);
   if (!parsed.ok) return parsed;
-  const problem = checkpointSpecProblem(spec, parsed.checkpoint) ?? checkpointShapeProblem(spec, parsed.checkpoint);
+  const problem = checkpointSpecProblem(spec, parsed.checkpoint, scope) ?? checkpointShapeProblem(spec, parsed.checkpoint, scope);
   return problem ? { ok: false, problem } : parsed;
 }
 
@@ -32,13 +33,13 @@ export function readCheckpoint(spec: ExperimentSpec, raw: unknown, migrations?: 
  * do not fit its members' models: a weight missing, extra or of another shape, moments of
  * another number or size, or copies of one shape (one stack, one Adam) at different steps.
  */
-export function checkpointShapeProblem(spec: ExperimentSpec, cp: Checkpoint): string | null {
+export function checkpointShapeProblem(spec: ExperimentSpec, cp: Checkpoint, scope: CheckpointScope = wholeRun(spec)): string | null {
   const maxLen = runMaxLen(spec);
   const configs = new Map(spec.members.map((m) => [m.id, policyConfigFor(m, VOCAB_SIZE, maxLen)]));
   const shapes = new Map([...configs].map(([id, c]) => [id, paramSpecs(c)]));
   const member = (id: string) => `member ${quoteText(id)}`;
-  for (const m of spec.members) {
-    const problem = weightsProblem(`the warm-started weights of ${member(m.id)}`, cp.references[m.id], shapes.get(m.id)!);
+  for (const id of scope.members) {
+    const problem = weightsProblem(`the warm-started weights of ${member(id)}`, cp.references[id], shapes.get(id)!);
     if (problem) return problem;
   }
   const stepOfShape = new Map<string, number>();

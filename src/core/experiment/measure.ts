@@ -10,7 +10,7 @@ import type { RewardOutput } from '../rewards/schemes';
 import { voteCounts, type PluralityVote } from '../rewards/vote';
 import type { GroupStats } from '../grpo/advantages';
 import type { GrpoUpdateStats } from '../grpo/update';
-import type { Evaluation } from '../evaluate';
+import type { HeldOutScore } from '../evaluate';
 import type { Problem } from '../tasks/types';
 import {
   agreementRate,
@@ -127,7 +127,7 @@ export function measurePair(a: string, b: string, votesA: PluralityVote[], votes
 }
 
 /** Error overlap of two members on the held-out set (per-prompt maj@G correctness). */
-export function evalPairMetrics(a: Evaluation, b: Evaluation, problems: Problem[]): { kappa: number | null; bothWrongSame: number; passCorrelation: number | null } {
+export function evalPairMetrics(a: HeldOutScore, b: HeldOutScore, problems: Problem[]): { kappa: number | null; bothWrongSame: number; passCorrelation: number | null } {
   const truths = problems.map((p) => p.answer);
   return {
     kappa: orNull(cohenKappa(a.majCorrect, b.majCorrect)),
@@ -140,6 +140,6 @@ export function evalPairMetrics(a: Evaluation, b: Evaluation, problems: Problem[
  * The compute-matched ensemble control on the held-out set: two members' G samples per prompt
  * pooled into one plurality of 2G (Co-RL compares a peer pair with two self-trained models).
  */
-export function pooledMajAtG(a: Evaluation, b: Evaluation, problems: Problem[], rng: Rng): number {
+export function pooledMajAtG(a: HeldOutScore, b: HeldOutScore, problems: Problem[], rng: Rng): number {
   return ensembleMajAtG(a.answers.flat(), b.answers.flat(), problems.map((p) => p.answer), a.answers[0]?.length ?? 0, rng);
 }

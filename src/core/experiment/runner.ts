@@ -18,7 +18,7 @@ import { readCheckpoint } from './checkpointShapes';
 import { getTask, sequenceLength, type Split } from '../tasks/index';
 import { VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Task } from '../tasks/types';
-import { evaluatePolicy, type Evaluation } from '../evaluate';
+import { evaluatePolicy, type HeldOutScore } from '../evaluate';
 import { policyConfigFor, type WarmMember } from './cohort';
 import type { WarmStartCache } from './warmStartCache';
 import { warmStartCohort } from './warmStartCohort';
@@ -33,6 +33,8 @@ import type { ArmStepMetrics, RunnerEvent, RunSummary } from './events';
 import { checkMemory, type MemoryLimits } from './budget';
 import { type BlowUp, blowUpExplanation } from './blowUp';
 import { partMembers, type RunPart } from './parts';
+import { memberPlan, type MemberPart } from './memberParts';
+import { exchangeEvaluation, memberStep, partnerSlot } from './memberStep';
 import { median } from '../median';
 
 /** Thrown by events() before the base evaluation when a member missed its warm-start target. */
@@ -57,6 +59,14 @@ export interface RunOptions {
    * A checkpoint then holds only these arms; resume a part from the merged checkpoint of the pool.
    */
   part?: RunPart;
+  /**
+   * A member part (memberParts.ts): train only this member of this two-member peer arm, whose
+   * partner trains elsewhere (class mode: another browser), exchanging answers with it through
+   * `exchange` at every step and evaluation (the base's at step 0). Its events hold its own
+   * member's metrics and the pair's; mergeMemberSteps merges the pair's. Its checkpoint holds
+   * its member alone and resumes a member part (the exchanges after its step are made again).
+   */
+  memberPart?: MemberPart;
   /**
    * Tests only: faults injected to test what catches them. `poisonWeight` writes `value` (default
    * NaN) into the first weight of one trained copy right after its update at RL step `step`.
@@ -109,8 +119,11 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   const split: Split = experimentSplit(spec, root);
   // A part trains some arms (the steps see only those); one-part runs train every arm.
   const part = opts.part;
-  const trainSpec: ExperimentSpec = part ? { ...spec, arms: spec.arms.filter((a) => part.arms.includes(a.id)) } : spec;
-  const needed = part ? partMembers(spec, part) : undefined;
+  // A member part builds one member and trains its copy in one arm; the partner's answers come by exchange.
+  const member = opts.memberPart ? memberPlan(spec, opts.memberPart) : null;
+  if (member && part) throw new Error('a run is a part of a pool or a member part, not both');
+  const trainSpec: ExperimentSpec = member ? member.trainSpec : part ? { ...spec, arms: spec.arms.filter((a) => part.arms.includes(a.id)) } : spec;
+  const needed = member ? new Set(member.scope.members) : part ? partMembers(spec, part) : undefined;
 
   const warm = new Map<string, WarmMember>();
   let stacks: TrainingStack[] = [];
@@ -118,6 +131,8 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   let disposed = false;
   /** Set when a step made a number non-finite: the run ends there and checkpoint() refuses. */
   let halted: BlowUp | null = null;
+  /** A member part stopped between its update and the end of its step: its weights are of no step. */
+  let torn = false;
   const stepTimes: number[] = [];
   const summary: RunSummary = emptySummary(spec, opts.backend ?? tf.getBackend());
 
@@ -133,7 +148,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   async function restore(input: Checkpoint): Promise<void> {
     // Refused whole before any tensor exists (checkpoint.ts): another spec or version, a step
     // outside 0..steps, missing or extra arms or members, other shapes, non-finite values.
-    const read = readCheckpoint(spec, input);
+    const read = readCheckpoint(spec, input, undefined, member?.scope);
     if (!read.ok) throw new CheckpointError(read.problem);
     const cp = read.checkpoint;
     for (const m of spec.members) {
@@ -158,13 +173,22 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
     Object.assign(summary, structuredClone(cp.summary));
   }
 
-  /** Every warm-started member on the held-out set, and the error overlap of every pair. */
-  async function baseEvaluation(): Promise<Extract<RunnerEvent, { type: 'base' }>> {
-    const evals = new Map<string, Evaluation>();
+  /**
+   * Every warm-started member on the held-out set, and the error overlap of every pair. A member
+   * part's pair: its member's evaluation, and its partner's scored from the answers it sends.
+   */
+  async function baseEvaluation(): Promise<Extract<RunnerEvent, { type: 'base' }> | null> {
+    const evals = new Map<string, HeldOutScore>();
     for (const w of warm.values()) {
       evals.set(w.spec.id, await evaluatePolicy(w.reference, task, d, split.heldOut, evalOpts(`eval/base/${w.spec.id}`)));
     }
-    const ids = [...warm.keys()];
+    if (member) {
+      const partner = await exchangeEvaluation(member, 0, evals.get(member.memberId)!, split.heldOut, spec.grpo.groupSize, evalOpts(`eval/base/${member.partnerId}`).rng, () => disposed);
+      if (!partner) return null;
+      evals.set(member.partnerId, partner);
+    }
+    // Pairs in the spec's member order (a member part: its pair).
+    const ids = spec.members.map((m) => m.id).filter((id) => evals.has(id));
     const baseKappa: Extract<RunnerEvent, { type: 'base' }>['baseKappa'] = [];
     for (let i = 0; i < ids.length; i++) {
       for (let j = i + 1; j < ids.length; j++) {
@@ -178,7 +202,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
     return {
       type: 'base',
       members: [...warm.values()].map((w) => w.info),
-      base: ids.map((memberId) => ({
+      base: [...warm.keys()].map((memberId) => ({
         memberId,
         passAt1: evals.get(memberId)!.passAt1,
         majAtG: evals.get(memberId)!.majAtG,
@@ -204,35 +228,51 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
       if (disposed) return;
       // Only the lead part evaluates the base (the pool takes its 'base' event).
       const base = !part || part.lead ? await baseEvaluation() : { type: 'base' as const, members: [...warm.values()].map((w) => w.info), base: [], baseKappa: [] };
+      if (!base) return;
       stacks = buildTrainingStacks(trainSpec, warm, opts.stacking);
       foldEvent(summary, base, spec);
     }
     yield { type: 'base', members: [...warm.values()].map((w) => w.info), base: summary.base, baseKappa: summary.baseKappa };
 
     while (step < spec.steps && !disposed) {
-      step += 1;
+      // `step` becomes this step once it is done: a checkpoint taken after a failed one (a member
+      // part's exchange stopped before its update) is still of the last completed step.
+      const s = step + 1;
       const t0 = performance.now();
-      const problems = stepPromptIndices(root, step, spec.grpo.promptsPerStep, split.rl.length).map((i) => split.rl[i]);
-      const isEval = step % spec.evalEvery === 0 || step === spec.steps;
+      const problems = stepPromptIndices(root, s, spec.grpo.promptsPerStep, split.rl.length).map((i) => split.rl[i]);
+      const isEval = s % spec.evalEvery === 0 || s === spec.steps;
       const poison = opts.faults?.poisonWeight;
-      const fault = poison?.step === step ? { armId: poison.armId, memberId: poison.memberId, value: poison.value ?? Number.NaN } : undefined;
-      const result = await cohortStep(stacks, { step, problems, root, spec: trainSpec, task, difficulty: d, maxNewTokens: L, warm, fault });
+      const fault = poison?.step === s ? { armId: poison.armId, memberId: poison.memberId, value: poison.value ?? Number.NaN } : undefined;
+      const ctx = { step: s, problems, root, spec: trainSpec, task, difficulty: d, maxNewTokens: L, warm, fault };
+      const result = member ? await memberStep(stacks[0], { ...ctx, plan: member, stopped: () => disposed }) : await cohortStep(stacks, ctx);
+      if (!result) return;
       if (result.nonfinite.length > 0) {
+        step = s;
         // A loss, gradient or weight stopped being finite (the update's own readback says so):
         // this step is not reported (its numbers would be NaN), nothing is evaluated or saved with
         // these weights, and the run ends (docs/RELIABILITY.md, "Numerical blow-ups").
         const [first, ...others] = result.nonfinite;
         halted = { step, armId: first.armId, memberId: first.memberId, quantity: first.quantity, value: first.value };
-        const alsoAt = part ? { alsoAt: others.map((o) => ({ armId: o.armId, memberId: o.memberId })) } : {};
+        const alsoAt = part || member ? { alsoAt: others.map((o) => ({ armId: o.armId, memberId: o.memberId })) } : {};
         const event: RunnerEvent = { type: 'nonfinite', ...halted, explanation: blowUpExplanation(spec, halted, others), ...alsoAt };
         foldEvent(summary, event, spec);
         yield event;
         return;
       }
       if (isEval) {
-        const evals = await evaluateCohort(stacks, `eval/step${step}`, { task, difficulty: d, problems: split.heldOut, options: evalOpts });
-        result.arms.forEach((metrics) => attachEvaluation(metrics, evals, step));
+        const evals: Map<string, HeldOutScore> = await evaluateCohort(stacks, `eval/step${s}`, { task, difficulty: d, problems: split.heldOut, options: evalOpts });
+        if (member) {
+          // The update is done: a stop from here on leaves no checkpoint of this step or the last (torn).
+          torn = true;
+          const own = evals.get(slotId(member.arm.id, member.memberId))!;
+          const partner = await exchangeEvaluation(member, s, own, split.heldOut, spec.grpo.groupSize, evalOpts(`eval/step${s}/${member.partnerId}`).rng, () => disposed);
+          if (!partner) return;
+          evals.set(partnerSlot(member), partner);
+          torn = false;
+        }
+        result.arms.forEach((metrics) => attachEvaluation(metrics, evals, s));
       }
+      step = s;
       const stepMs = performance.now() - t0;
       const event: RunnerEvent = { type: 'step', step, steps: spec.steps, arms: result.arms, samples: result.samples, stepMs, tokens: result.tokens };
       foldEvent(summary, event, spec);
@@ -244,7 +284,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   }
 
   /** Held-out results of an evaluation step: per member, per pair, and the pooled pair. */
-  function attachEvaluation(metrics: ArmStepMetrics, evals: Map<string, Evaluation>, s: number): void {
+  function attachEvaluation(metrics: ArmStepMetrics, evals: Map<string, HeldOutScore>, s: number): void {
     const of = (memberId: string) => evals.get(slotId(metrics.armId, memberId))!;
     for (const [memberId, m] of Object.entries(metrics.members)) {
       m.evalPassAt1 = of(memberId).passAt1;
@@ -264,6 +304,9 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
   async function checkpoint(): Promise<Checkpoint> {
     if (halted) {
       throw noCheckpointAfter(halted);
+    }
+    if (torn) {
+      throw new Error(`no checkpoint: step ${step + 1} was stopped while it waited for the partner's held-out answers, after its update (the last checkpoint, of step ${step} or before, is still good)`);
     }
     const references: Record<string, NamedWeight[]> = {};
     for (const [id, w] of warm) references[id] = await w.reference.exportWeights();

@@ -98,7 +98,7 @@ export async function cohortStep(stacks: TrainingStack[], ctx: CohortStepContext
   for (const s of stacks) {
     const advantages = s.slots.map((slot) => {
       const arm = spec.arms.find((a) => a.id === slot.armId)!;
-      const a = memberAdvantages(rewards.get(arm.id)!, arm.members.indexOf(slot.memberId), ctx);
+      const a = memberAdvantages(rewards.get(arm.id)!.rewarded[arm.members.indexOf(slot.memberId)], ctx);
       groups.set(slotId(slot.armId, slot.memberId), a.stats);
       return a.advantages;
     });
@@ -129,7 +129,7 @@ export async function cohortStep(stacks: TrainingStack[], ctx: CohortStepContext
   return result;
 }
 
-function rolloutOptions(spec: ExperimentSpec, maxNewTokens: number, rngs: Rng[]) {
+export function rolloutOptions(spec: ExperimentSpec, maxNewTokens: number, rngs: Rng[]) {
   return { groupSize: voteCount(spec.grpo), temperature: spec.grpo.temperature, maxNewTokens, rngs };
 }
 
@@ -148,7 +148,7 @@ async function sampleTeachers(prompts: number[][], ctx: CohortStepContext): Prom
 }
 
 /** The stack's optimiser, or (tests only) one that writes the fault into its copy's weights after each step. */
-function faulty(s: TrainingStack, fault: WeightFault | undefined): GradientApplier {
+export function faulty(s: TrainingStack, fault: WeightFault | undefined): GradientApplier {
   const k = fault ? s.slots.findIndex((slot) => slot.armId === fault.armId && slot.memberId === fault.memberId) : -1;
   if (!fault || k < 0) return s.optimizer;
   return {
@@ -163,7 +163,7 @@ function faulty(s: TrainingStack, fault: WeightFault | undefined): GradientAppli
 }
 
 /** 4. One GRPO update of every model of a stack on its own rollouts and advantages. */
-async function updateStack(s: TrainingStack, optimizer: GradientApplier, rollouts: RolloutBatch[], advantages: Float32Array[], ctx: CohortStepContext): Promise<GrpoUpdateStats[]> {
+export async function updateStack(s: TrainingStack, optimizer: GradientApplier, rollouts: RolloutBatch[], advantages: Float32Array[], ctx: CohortStepContext): Promise<GrpoUpdateStats[]> {
   const K = rollouts.length;
   const r0 = rollouts[0];
   const N = r0.numPrompts * r0.groupSize;
