@@ -218,7 +218,7 @@ describe('paired seats: the exchange relay', () => {
     await expect(c.partnerAnswers(3, 'eval')).resolves.toEqual([['9']]);
   });
 
-  it("sends this seat's answers, and again after a rejoin; the partner's resent ones are not taken twice", async () => {
+  it("sends this seat's answers, and again after a rejoin; the partner's are kept for a resumed run that asks again", async () => {
     const { c, f } = student();
     c.sendExchange(1, 'train', [['5']]); // offline: kept
     f.last.open();
@@ -231,15 +231,16 @@ describe('paired seats: the exchange relay', () => {
     f.last.open();
     f.last.server({ t: 'seat', seat: seatInfo(0, { member: 'A', partner: 1 }), token: TOKEN, stored: 0 });
     expect(f.last.of('exchange')).toHaveLength(1);
-    // The server resends all the partner's stored exchanges: step 1 again (used), step 2 new.
+    // The server resends all the partner's stored exchanges: step 1 again (the same), step 2 new.
     f.last.server({ t: 'exchange', step: 1, kind: 'train', answers: [['7']] });
     f.last.server({ t: 'exchange', step: 2, kind: 'train', answers: [['8']] });
-    const next = c.partnerAnswers(2, 'train');
-    await expect(next).resolves.toEqual([['8']]);
-    let second = false;
-    void c.partnerAnswers(1, 'train').then(() => (second = true));
+    await expect(c.partnerAnswers(2, 'train')).resolves.toEqual([['8']]);
+    // A run resumed from its step-0 checkpoint asks for step 1 again: the same answers.
+    await expect(c.partnerAnswers(1, 'train')).resolves.toEqual([['7']]);
+    let third = false;
+    void c.partnerAnswers(3, 'train').then(() => (third = true));
     await Promise.resolve();
-    expect(second).toBe(false);
+    expect(third).toBe(false);
   });
 
   it('close() rejects the waiters', async () => {

@@ -14,7 +14,9 @@
  *     rollout samples are dropped (`samples: []`: the room has no inspector);
  *   - paired rooms: sendExchange(step, kind, answers) sends this seat's answers (again after a
  *     rejoin, until it is sure the frame left), and partnerAnswers(step, kind) resolves with the
- *     partner's, stored or arriving (the server resends all of them on rejoin), keyed by step+kind.
+ *     partner's, stored or arriving (the server resends all of them on rejoin), keyed by step+kind
+ *     and kept for the room's life, since a resumed member part asks again for the steps after
+ *     its checkpoint.
  *
  * The presenter's key and a student's seat token are secrets: they live in the injected storage
  * (localStorage) keyed by room id, never in a URL.
@@ -220,7 +222,6 @@ export class RoomConnection {
   // Paired rooms.
   private mine = new Map<string, { step: number; kind: ExchangeKind; answers: Answers }>();
   private theirs = new Map<string, Answers>();
-  private consumed = new Set<string>();
   private waiters = new Map<string, Waiter[]>();
 
   constructor(opts: RoomClientOptions) {
@@ -289,12 +290,10 @@ export class RoomConnection {
   /** Paired rooms: the partner's answers at a step, as soon as the room has relayed them. */
   partnerAnswers(step: number, kind: ExchangeKind): Promise<Answers> {
     const key = exchangeKey(step, kind);
+    // Kept after use: a member part resumed from its checkpoint (a reload, a lost device) asks
+    // again for the steps after it, and the partner's answers there are the same.
     const held = this.theirs.get(key);
-    if (held) {
-      this.theirs.delete(key);
-      this.consumed.add(key);
-      return Promise.resolve(held);
-    }
+    if (held) return Promise.resolve(held);
     if (this.ended) return Promise.reject(new Error('the room connection is closed'));
     return new Promise((resolve, reject) => {
       const list = this.waiters.get(key) ?? [];
@@ -592,16 +591,13 @@ export class RoomConnection {
   }
 
   private partnerSent(key: string, answers: Answers): void {
+    // Sent again after a rejoin: the same answers, kept once.
+    this.theirs.set(key, answers);
     const list = this.waiters.get(key);
     if (list) {
       this.waiters.delete(key);
-      this.consumed.add(key);
       for (const w of list) w.resolve(answers);
-      return;
     }
-    // Sent again after a rejoin, but already used: dropped.
-    if (this.consumed.has(key)) return;
-    this.theirs.set(key, answers);
   }
 
   // ---- the event stream
