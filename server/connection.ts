@@ -6,13 +6,28 @@
  * that keeps sending regardless is closed. Messages are handled one after the other, in order.
  */
 import type { RawData, WebSocket } from 'ws';
-import { ROOM_LIMITS, parseClientMessage } from '../src/room/protocol';
+import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, parseClientMessage } from '../src/room/protocol';
 import { errorFrame } from './frames';
 import type { HubClient, Role, RoomHub } from './hub';
 import { TokenBucket } from './rateLimit';
 
 /** WebSocket close codes the server uses (4000-4999 are the application's). */
 export const CLOSE = { rateLimited: 1008, serverError: 1011, goingAway: 1001 } as const;
+
+/** A `version` error for a create, present or join of another protocol version (a page older or newer than the server). */
+function versionMismatch(text: string): string | null {
+  if (text.length > ROOM_LIMITS.frameChars) return null;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof doc !== 'object' || doc === null) return null;
+  const { t, v } = doc as { t?: unknown; v?: unknown };
+  if ((t !== 'create' && t !== 'present' && t !== 'join') || typeof v !== 'number' || v === ROOM_PROTOCOL_VERSION) return null;
+  return errorFrame('version', `This room server speaks version ${ROOM_PROTOCOL_VERSION} of the room protocol and this page version ${v}: reload the page, or use a room server of the same version as the lab.`);
+}
 
 export class Connection implements HubClient {
   role: Role = { kind: 'none' };
@@ -78,7 +93,7 @@ export class Connection implements HubClient {
     if (isBinary) return this.sendNow(errorFrame('bad-message', 'Messages are JSON in text frames, not binary frames.'));
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
     const parsed = parseClientMessage(text);
-    if (!parsed.ok) return this.sendNow(errorFrame(parsed.code, parsed.message));
+    if (!parsed.ok) return this.sendNow(versionMismatch(text) ?? errorFrame(parsed.code, parsed.message));
     const msg = parsed.message;
     this.queue = this.queue
       .then(() => this.hub.handle(this, msg))
