@@ -11,7 +11,7 @@
  * nothing a client sends can throw out of here.
  */
 import type { ClientMessage, RoomErrorCode, SeatEvent } from '../src/room/protocol';
-import { ROOM_LIMITS } from '../src/room/protocol';
+import { ROOM_LIMITS, streamedEvent } from '../src/room/protocol';
 import { flushFeed } from './feed';
 import { errorFrame, eventFrames, frame } from './frames';
 import { Room, peerArmMembers, type RoomPeer, type Seat } from './roomState';
@@ -305,7 +305,7 @@ export class RoomHub {
     }
     if (seat.done) return this.fail(client, 'not-allowed', "This seat's run has ended (its last event is stored): nothing more is stored for it.");
     if (seat.conn !== client) return this.fail(client, 'not-allowed', 'This seat was joined again from another connection.');
-    const json = JSON.stringify(event);
+    const json = JSON.stringify(streamedEvent(event));
     const next: SeatRecord = {
       index: seat.index,
       tokenHash: seat.tokenHash,

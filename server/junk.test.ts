@@ -2,7 +2,7 @@
 // closes that one connection) and keeps serving everyone else. The rate limit, on a frozen clock so
 // that the bucket's count is exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
+import { ROOM_LIMITS } from '../src/room/protocol';
 import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';

@@ -1,7 +1,7 @@
 // The room server end to end: a real server on a free port and a temporary data directory, real
 // `ws` clients. Rooms, presenters, seats, events, the students' feed and who may do what.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
+import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, streamedEvent } from '../src/room/protocol';
 import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';
@@ -203,6 +203,22 @@ describe('events', () => {
     await b.client.waitFor('events', (m) => m.seat === 0);
     expect(b.client.messages.some((m) => m.t === 'events' && m.seat === 1)).toBe(false);
     await Promise.all([presenter, a.client, b.client].map((c) => c.close()));
+  });
+
+  it('stores a done event without its summary histories, and refuses events after it', async () => {
+    const { presenter, room } = await createRoom(local.url);
+    const s = await joinRoom(local.url, room);
+    run.forEach((e, i) => s.client.send({ t: 'event', seq: i, event: e }));
+    await s.client.waitFor('ack', (m) => m.seq === run.length - 1);
+    const done = run[run.length - 1];
+    expect(done.type === 'done' && done.summary.arms[0].members[0].history.length).toBeGreaterThan(0);
+    const [stored] = await local.server.store.readEvents(room, 0, run.length - 1, run.length);
+    expect(JSON.parse(stored)).toEqual(streamedEvent(done));
+    const info = await presenter.waitFor('room', (m) => m.room.seats[0]?.done === true);
+    expect(info.room.seats[0]).toMatchObject({ events: run.length, lastStep: run.length - 2 });
+    s.client.send({ t: 'event', seq: run.length, event: run[1] });
+    expect((await s.client.waitFor('error')).message).toMatch(/has ended/);
+    await Promise.all([presenter.close(), s.client.close()]);
   });
 
   it('answers ping with pong', async () => {
