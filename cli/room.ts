@@ -1,9 +1,10 @@
 /**
- * npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--fsync]
+ * npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--fsync] [--feed-kib 128]
  * npm run room -- --load 60 [--step-ms 150] [--url ws://host:port/room]
  *
  * The room server of class mode (docs/ROOM.md): the WebSocket endpoint /room, and the built app
  * (dist/, from `npm run build`) on the same port, so a class on one network opens one address.
+ * --feed-kib: each student's budget for the class feed, KiB a second (server/feed.ts).
  * Prints the address(es) to give the class and the data directory; rooms live --ttl-hours.
  * With --load N: the load check (server/load/loadCheck.ts), which exits 1 if any event was lost.
  */
@@ -15,9 +16,9 @@ import { UsageError, intFlag, parseArgs, runMain } from './args';
 import { loadCheck } from '../server/load/loadCheck';
 import { ROOM_PATH, startRoomServer } from '../server/server';
 
-const FLAGS = { port: 'string', host: 'string', data: 'string', 'ttl-hours': 'string', fsync: 'boolean', load: 'string', 'step-ms': 'string', url: 'string', help: 'boolean' } as const;
+const FLAGS = { port: 'string', host: 'string', data: 'string', 'ttl-hours': 'string', fsync: 'boolean', 'feed-kib': 'string', load: 'string', 'step-ms': 'string', url: 'string', help: 'boolean' } as const;
 
-const USAGE = `usage: npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--fsync]
+const USAGE = `usage: npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--fsync] [--feed-kib 128]
        npm run room -- --load N [--step-ms 150] [--url ws://host:port/room]`;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,17 +52,18 @@ async function main(): Promise<void> {
   const ttlText = (args.flags.get('ttl-hours') as string | undefined) ?? '24';
   const ttlHours = Number(ttlText);
   if (!/^\d+(\.\d+)?$/.test(ttlText) || !(ttlHours > 0) || ttlHours > 24 * 365) throw new UsageError(`--ttl-hours must be a number of hours above 0 (at most a year), got "${ttlText}"`);
+  const feedKib = intFlag(args, 'feed-kib', 1, 1_000_000) ?? 128;
   const dataDir = resolve((args.flags.get('data') as string | undefined) ?? join(root, '.room-data'));
   const dist = join(root, 'dist');
   const distDir = existsSync(join(dist, 'index.html')) ? dist : null;
-  const server = await startRoomServer({ port, host, dataDir, ttlHours, distDir, fsync: args.flags.has('fsync'), log: (line) => console.log(line) }).catch((e: unknown) => {
+  const server = await startRoomServer({ port, host, dataDir, ttlHours, distDir, fsync: args.flags.has('fsync'), feedBytesPerSecond: feedKib * 1024, log: (line) => console.log(line) }).catch((e: unknown) => {
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE') throw new Error(`port ${port} is in use: stop what uses it or choose another with --port`);
     if (code === 'LEVEL_DATABASE_NOT_OPEN' || code === 'LEVEL_LOCKED') throw new Error(`cannot open the data directory ${dataDir}: is another room server using it? (${(e as Error).message})`);
     throw e;
   });
   const urls = addresses(host, server.port);
-  console.log(`room server on port ${server.port}; rooms expire ${ttlHours} h after they are made`);
+  console.log(`room server on port ${server.port}; rooms expire ${ttlHours} h after they are made; each student's class feed ${feedKib} KiB/s`);
   if (distDir) {
     console.log('the lab (give the class one of these; students open the join link the presenter shows):');
     for (const u of urls) console.log(`  ${u}`);

@@ -37,6 +37,8 @@ export interface HubOptions {
   now: () => number;
   /** Rooms the server holds at most. */
   maxRooms: number;
+  /** Each student's budget for the class feed, bytes a second (feed.ts). */
+  feedBytesPerSecond: number;
   /** Delay of the debounced `room` broadcast, ms. */
   roomDebounceMs: number;
   log: (line: string) => void;
@@ -129,7 +131,7 @@ export class RoomHub {
   /** Send each room's students the events stored since their last batch (the hub's timer, once a second). */
   async flushFeeds(): Promise<void> {
     for (const room of this.rooms.values()) {
-      if (room.feedDirty && room.students.size > 0) await flushFeed(room, this.store);
+      if (room.feedDirty && room.students.size > 0) await flushFeed(room, this.store, this.opts.now(), this.opts.feedBytesPerSecond);
     }
   }
 
@@ -246,7 +248,7 @@ export class RoomHub {
     }
     seat.conn = client;
     client.role = { kind: 'student', room, seat: seat.index };
-    room.students.set(client, { seat: seat.index, sent: [] });
+    room.students.set(client, { seat: seat.index, sent: [], budget: this.opts.feedBytesPerSecond, refilled: this.opts.now(), turn: 0 });
     room.feedDirty = true;
     client.send(frame({ t: 'seat', seat: room.seatInfo(seat), token, stored: seat.events }));
     client.send(frame({ t: 'room', room: room.info() }));

@@ -22,6 +22,18 @@ export interface Seat extends SeatRecord {
   chain: Promise<void>;
 }
 
+/** A student connection's feed of the class (feed.ts). */
+export interface StudentFeed {
+  seat: number;
+  /** How many of each seat's events it has been sent. */
+  sent: number[];
+  /** Bytes it may be sent now, and when that was reckoned (ms). */
+  budget: number;
+  refilled: number;
+  /** Which seat goes first in its next batch. */
+  turn: number;
+}
+
 /** The members of the spec's first arm whose scheme is 'peer' and which has two members, or null. */
 export function peerArmMembers(spec: ExperimentSpec): [string, string] | null {
   const arm = spec.arms.find((a) => a.scheme === 'peer' && a.members.length === 2);
@@ -31,8 +43,8 @@ export function peerArmMembers(spec: ExperimentSpec): [string, string] | null {
 export class Room {
   readonly seats: Seat[];
   readonly presenters = new Set<RoomPeer>();
-  /** Students' connections, with how many of each seat's events each has been sent (the batched feed). */
-  readonly students = new Map<RoomPeer, { seat: number; sent: number[] }>();
+  /** Students' connections and their feed of the class (feed.ts). */
+  readonly students = new Map<RoomPeer, StudentFeed>();
   readonly pairMembers: [string, string] | null;
   /** Pending debounced `room` broadcast. */
   roomTimer: ReturnType<typeof setTimeout> | null = null;

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ROOM_LIMITS } from '../src/room/protocol';
 import { CLOSE, Connection } from './connection';
+import { FEED_BYTES_PER_SECOND } from './feed';
 import { RoomHub } from './hub';
 import { staticHandler } from './static';
 import { RoomStore } from './store';
@@ -26,7 +27,9 @@ export interface RoomServerOptions {
   fsync?: boolean;
   maxRooms?: number;
   now?: () => number;
+  /** The students' feed: how often (ms) and each student's budget (bytes a second; feed.ts). */
   feedMs?: number;
+  feedBytesPerSecond?: number;
   sweepMs?: number;
   heartbeatMs?: number;
   roomDebounceMs?: number;
@@ -53,7 +56,14 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
   const now = o.now ?? Date.now;
   const log = o.log ?? (() => {});
   const store = await RoomStore.open(o.dataDir, { fsync: o.fsync });
-  const hub = await RoomHub.load(store, { ttlMs: o.ttlHours * 3600_000, now, maxRooms: o.maxRooms ?? 1000, roomDebounceMs: o.roomDebounceMs ?? 200, log });
+  const hub = await RoomHub.load(store, {
+    ttlMs: o.ttlHours * 3600_000,
+    now,
+    maxRooms: o.maxRooms ?? 1000,
+    feedBytesPerSecond: o.feedBytesPerSecond ?? FEED_BYTES_PER_SECOND,
+    roomDebounceMs: o.roomDebounceMs ?? 200,
+    log,
+  });
   const http = createServer(await staticHandler(o.distDir));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   const conns = new Map<WebSocket, Connection>();

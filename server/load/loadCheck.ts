@@ -87,8 +87,16 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     }
     received[m.seat] = Math.max(have, end);
   };
+  let presenterFrames = 0;
+  let presenterBytes = 0;
+  const countPresenter = (c: RoomClient) =>
+    c.ws.on('message', (d: Buffer) => {
+      presenterFrames++;
+      presenterBytes += d.length;
+    });
   let presenterNow = presenter;
   presenterNow.on(onPresenterEvents);
+  countPresenter(presenter);
 
   // Students: join, then stream at the pace; on a lost connection, rejoin and go on from `stored`.
   const connectStudent = async (prior: Student | null): Promise<Student> => {
@@ -175,6 +183,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
       // The presenter comes back with its key; the students reconnect by themselves.
       presenterNow = await RoomClient.connect(target);
       presenterNow.on(onPresenterEvents);
+      countPresenter(presenterNow);
       presenterNow.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
     }
   }
@@ -209,7 +218,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     ['send -> presenter', quantiles(latency)],
     ['send -> ack', quantiles(ackLatency)],
     ['messages in', `${(inFrames / seconds).toFixed(0)}/s (${mb(inBytes / seconds)}/s)`],
-    ['messages out', `${(outFrames / seconds).toFixed(0)}/s to the students (${mb(outBytes / seconds)}/s, of which the class feed ${mb(feedBytes / seconds)}/s)`],
+    ['messages out', `${(outFrames / seconds).toFixed(0)}/s to the students (${mb(outBytes / seconds)}/s, of which the class feed ${mb(feedBytes / seconds)}/s); ${(presenterFrames / seconds).toFixed(0)}/s to the presenter (${mb(presenterBytes / seconds)}/s)`],
     ['server RSS', rss],
     ['server heap', heap],
     ['lost: presenter', `${lostPresenter} of ${total}`],
