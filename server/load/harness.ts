@@ -53,8 +53,8 @@ export interface CreatedRoom {
   key: string;
 }
 
-export async function createRoom(url: string, { spec = presetSpec('quick'), pairing = false, baseSeed = 100, name = 'Class', check = true } = {}): Promise<CreatedRoom> {
-  const presenter = await RoomClient.connect(url, { check });
+export async function createRoom(url: string, { spec = presetSpec('quick'), pairing = false, baseSeed = 100, name = 'Class', check = true, keep = true } = {}): Promise<CreatedRoom> {
+  const presenter = await RoomClient.connect(url, { check, keep });
   presenter.send({ t: 'create', v: ROOM_PROTOCOL_VERSION, name, preset: null, spec, baseSeed, pairing });
   const created = await presenter.waitFor('created');
   return { presenter, room: created.room, key: created.key };

@@ -64,7 +64,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
   o.log(`load check: ${o.clients} students, preset ${DEFAULT_PRESET} (${spec.steps} steps, ${spec.arms.length} arms), a step every ${o.stepMs} ms, server ${o.url ?? `in this process (${local!.dataDir})`}`);
 
   // The presenter: counts each seat's events in order.
-  const { presenter, room, key } = await createRoom(target, { spec, name: `load check, ${o.clients} students` });
+  const { presenter, room, key } = await createRoom(target, { spec, name: `load check, ${o.clients} students`, keep: false });
   const received: number[] = Array(o.clients).fill(0);
   const problems: string[] = [];
   const latency: number[] = [];
@@ -181,7 +181,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
       o.log('restarting the server mid-run (closed and opened again on the same data directory)');
       await local.restart();
       // The presenter comes back with its key; the students reconnect by themselves.
-      presenterNow = await RoomClient.connect(target);
+      presenterNow = await RoomClient.connect(target, { keep: false });
       presenterNow.on(onPresenterEvents);
       countPresenter(presenterNow);
       presenterNow.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
@@ -195,7 +195,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
   }
 
   // A fresh presenter's view: the room must hold every event of every seat.
-  const check = await RoomClient.connect(target, { check: false });
+  const check = await RoomClient.connect(target, { check: false, keep: false });
   const held: number[] = Array(o.clients).fill(0);
   check.on((m) => {
     if (m.t === 'events' && m.from === held[m.seat]) held[m.seat] += m.events.length;

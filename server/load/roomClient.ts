@@ -16,6 +16,7 @@ export class RoomClient {
   private constructor(
     readonly ws: WebSocket,
     private readonly check: boolean,
+    private readonly keep: boolean,
   ) {
     this.closed = new Promise((done) => ws.on('close', (code, reason) => done({ code, reason: reason.toString() })));
     ws.on('error', () => {});
@@ -30,15 +31,16 @@ export class RoomClient {
         }
         m = r.message;
       } else m = JSON.parse(text) as ServerMessage;
-      this.messages.push(m);
+      if (this.keep) this.messages.push(m);
       for (const l of this.listeners) l(m);
     });
   }
 
-  static connect(url: string, { check = true } = {}): Promise<RoomClient> {
+  /** check: parse as the page does; keep: keep every message in `messages` (off: only listeners see them). */
+  static connect(url: string, { check = true, keep = true } = {}): Promise<RoomClient> {
     return new Promise((done, fail) => {
       const ws = new WebSocket(url, { perMessageDeflate: false });
-      ws.once('open', () => done(new RoomClient(ws, check)));
+      ws.once('open', () => done(new RoomClient(ws, check, keep)));
       ws.once('error', fail);
     });
   }
