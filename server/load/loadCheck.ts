@@ -31,10 +31,11 @@ interface Student {
   index: number;
   token: string;
   run: SeatEvent[];
+  /** Events its run has made so far (one every stepMs), the next to send, and how many are acknowledged. */
+  produced: number;
   next: number;
-  /** One past the highest event sent so far (on any connection). */
-  sentUpTo: number;
   acked: number;
+  /** When each event was made: latencies count from there (an event made while the room was down includes the wait). */
   sentAt: number[];
   ws: WebSocket | null;
   timer: ReturnType<typeof setInterval> | null;
@@ -49,7 +50,7 @@ function quantiles(xs: number[]): string {
   return `p50 ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms, max ${s[s.length - 1].toFixed(1)} ms`;
 }
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 export async function loadCheck(o: LoadOptions): Promise<boolean> {
   const spec = presetSpec(DEFAULT_PRESET);
@@ -68,6 +69,10 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
   const received: number[] = Array(o.clients).fill(0);
   const problems: string[] = [];
   const latency: number[] = [];
+  /** Latencies of events in flight during the restart (sent before it was over, received after it began). */
+  const acrossRestart: number[] = [];
+  let restartAt = Infinity;
+  let restartDone = Infinity;
   const ackLatency: number[] = [];
   const students: Student[] = [];
   let outFrames = 0;
@@ -83,7 +88,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     const now = performance.now();
     for (let seq = Math.max(have, m.from); seq < end; seq++) {
       const sent = students[m.seat]?.sentAt[seq];
-      if (sent !== undefined) latency.push(now - sent);
+      if (sent !== undefined) (now > restartAt && sent < restartDone ? acrossRestart : latency).push(now - sent);
     }
     received[m.seat] = Math.max(have, end);
   };
@@ -97,6 +102,19 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
   let presenterNow = presenter;
   presenterNow.on(onPresenterEvents);
   countPresenter(presenter);
+
+  /** Send what the student's run has made and the room does not have yet. */
+  const flush = (me: Student) => {
+    const ws = me.ws;
+    if (!ws || ws.readyState !== ws.OPEN) return;
+    while (me.next < me.produced) {
+      const text = JSON.stringify({ t: 'event', seq: me.next, event: me.run[me.next] });
+      ws.send(text);
+      inFrames++;
+      inBytes += text.length;
+      me.next++;
+    }
+  };
 
   // Students: join, then stream at the pace; on a lost connection, rejoin and go on from `stored`.
   const connectStudent = async (prior: Student | null): Promise<Student> => {
@@ -131,27 +149,19 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
           ws.once('close', () => fail(new Error('closed')));
           ws.send(JSON.stringify({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: prior ? { index: prior.index, token: prior.token } : null }));
         });
-        s ??= { index: seat.seat.index, token: seat.token, run: syntheticRun(spec, seat.seat.seed).map(streamedEvent), next: 0, sentUpTo: 0, acked: 0, sentAt: [], ws: null, timer: null };
+        s ??= { index: seat.seat.index, token: seat.token, run: syntheticRun(spec, seat.seat.seed).map(streamedEvent), produced: 0, next: 0, acked: 0, sentAt: [], ws: null, timer: null };
         const me = s;
         me.ws = ws;
         me.next = seat.stored;
         me.acked = Math.max(me.acked, seat.stored);
-        const send = () => {
-          if (me.next >= me.run.length || ws.readyState !== ws.OPEN) return;
-          const text = JSON.stringify({ t: 'event', seq: me.next, event: me.run[me.next] });
-          me.sentAt[me.next] = performance.now();
-          ws.send(text);
-          inFrames++;
-          inBytes += text.length;
-          me.next++;
-          me.sentUpTo = Math.max(me.sentUpTo, me.next);
-        };
-        // What was sent before a reconnect but is not in the room goes again at once.
-        while (me.next < me.sentUpTo) send();
-        me.timer = setInterval(send, o.stepMs);
+        // The run goes on whether or not the room is reachable: a step every stepMs, like a page's
+        // training; what it made while the connection was down goes at once when it is back.
+        me.timer ??= setInterval(() => {
+          if (me.produced < me.run.length) me.sentAt[me.produced++] = performance.now();
+          flush(me);
+        }, o.stepMs);
+        flush(me);
         ws.once('close', () => {
-          if (me.timer) clearInterval(me.timer);
-          me.timer = null;
           me.ws = null;
           if (me.acked < me.run.length) void sleep(100).then(() => connectStudent(me));
         });
@@ -178,6 +188,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     await sleep(100);
     if (local && !restarted && students[0].acked >= students[0].run.length / 2) {
       restarted = true;
+      restartAt = performance.now();
       o.log('restarting the server mid-run (closed and opened again on the same data directory)');
       await local.restart();
       // The presenter comes back with its key; the students reconnect by themselves.
@@ -185,6 +196,9 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
       presenterNow.on(onPresenterEvents);
       countPresenter(presenterNow);
       presenterNow.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
+      await presenterNow.waitFor('room');
+      restartDone = performance.now();
+      o.log(`the server was back and the presenter in the room ${(restartDone - restartAt).toFixed(0)} ms after the restart began`);
     }
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -215,7 +229,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     ['students', `${o.clients} (a step every ${o.stepMs} ms)`],
     ['events', `${total} (${students[0].run.length} per seat: base, ${spec.steps} steps, done), ${mb(inBytes)} sent by the students`],
     ['run time', `${seconds.toFixed(1)} s${restarted ? ', one server restart mid-run' : ''}`],
-    ['send -> presenter', quantiles(latency)],
+    ['send -> presenter', `${quantiles(latency)}${restarted ? `; ${acrossRestart.length} events in flight during the restart: ${quantiles(acrossRestart)}` : ''}`],
     ['send -> ack', quantiles(ackLatency)],
     ['messages in', `${(inFrames / seconds).toFixed(0)}/s (${mb(inBytes / seconds)}/s)`],
     ['messages out', `${(outFrames / seconds).toFixed(0)}/s to the students (${mb(outBytes / seconds)}/s, of which the class feed ${mb(feedBytes / seconds)}/s); ${(presenterFrames / seconds).toFixed(0)}/s to the presenter (${mb(presenterBytes / seconds)}/s)`],
