@@ -4,8 +4,8 @@
  * per seat, split at the frame limit).
  *
  * Every student seeing every classmate's events is quadratic in bytes whatever the batching: 60
- * students streaming peers-learn at a step every 150 ms store about 1.7 MB/s, and forwarding all
- * of it to each of them is about 100 MB/s (docs/ROOM.md, "The class feed"), more than a class's
+ * students streaming peers-learn at a step every 150 ms send about 1.6 MiB/s, and forwarding all
+ * of it to each of them measured 97 MiB/s (docs/ROOM.md, "The class feed"), more than a class's
  * Wi-Fi carries. So each student's feed has a byte budget (`feedBytesPerSecond`, default 128 KiB/s,
  * a bucket that saves up two seconds): the server's output is at most students x budget, linear
  * in the class. Within a batch the budget is shared evenly among the seats with news (each gets at

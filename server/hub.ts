@@ -190,7 +190,8 @@ export class RoomHub {
     room.presenters.add(client);
     client.send(frame({ t: 'created', room: room.id, key }));
     client.send(frame({ t: 'room', room: room.info() }));
-    this.opts.log(`room ${room.id} created: "${room.record.name}"${room.record.pairing ? ', paired' : ''}`);
+    // Only the id's first characters: the id is the join link's secret, and logs get shared.
+    this.opts.log(`room ${room.id.slice(0, 4)}… created: "${room.record.name}"${room.record.pairing ? ', paired' : ''}`);
   }
 
   private async present(client: HubClient, id: string, key: string): Promise<void> {
