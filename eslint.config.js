@@ -120,6 +120,22 @@ export default defineConfig([
     },
   },
   {
+    // The room server (npm run room) shares the wire protocol and the run schemas with the page,
+    // and nothing else of it: no page, no engine (tfjs), no React.
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+src/(app|engine|export|bench)(/|$)', message: 'The room server may not import the page or the engine: only src/room, src/share, src/core (and src/pwa/csp for the headers).' },
+            noReact,
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests of run files replay them through the page's reducer (src/app/store/record.ts) to
     // check the charts they give; only the shipped share code is kept free of src/app.
     files: ['src/share/**/*.test.ts'],

@@ -61,6 +61,20 @@ const step = z.number().int().min(0).max(5000);
 export const SeatEventSchema = RecordedEventSchema.refine((e) => e.type !== 'step' || e.samples.length === 0, 'a streamed step carries no rollout samples');
 export type SeatEvent = z.infer<typeof SeatEventSchema>;
 
+/**
+ * A 'done' event as a seat streams it: its summary with the per-step histories left empty (each
+ * member's `history`, each arm's `pairs` and `ensemble`). They repeat the step events already
+ * streamed, and with them a run's 'done' outgrows a frame: about 480,000 characters for
+ * peers-learn's 120 steps, against frameChars 262,144. Whoever needs the histories refolds the
+ * seat's step events (foldEvent, src/core/experiment/summary.ts). Other events are returned as
+ * they are. The room server stores every 'done' this way.
+ */
+export function streamedEvent(e: SeatEvent): SeatEvent {
+  if (e.type !== 'done') return e;
+  const arms = e.summary.arms.map((a) => ({ ...a, members: a.members.map((m) => ({ ...m, history: [] })), pairs: [], ensemble: [] }));
+  return { ...e, summary: { ...e.summary, arms } };
+}
+
 export const ROOM_STATUSES = ['open', 'running', 'closed'] as const;
 export type RoomStatus = (typeof ROOM_STATUSES)[number];
 

@@ -1,0 +1,74 @@
+/**
+ * A room server in this process on a free port and a temporary data directory, and the steps a
+ * page takes (create a room, join a seat), for the load check and the server's tests.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getPreset } from '../../src/core/experiment/presets';
+import type { ExperimentSpec } from '../../src/core/experiment/spec';
+import { ROOM_PROTOCOL_VERSION, type ServerMessage } from '../../src/room/protocol';
+import { startRoomServer, type RoomServer, type RoomServerOptions } from '../server';
+import { RoomClient } from './roomClient';
+
+export interface LocalServer {
+  server: RoomServer;
+  url: string;
+  dataDir: string;
+  /** Close the server and open a new one on the same data directory and port. */
+  restart(): Promise<void>;
+  /** Close the server and delete its data directory. */
+  dispose(): Promise<void>;
+}
+
+export async function startLocalServer(over: Partial<RoomServerOptions> = {}): Promise<LocalServer> {
+  const dataDir = over.dataDir ?? mkdtempSync(join(tmpdir(), 'room-'));
+  const options: RoomServerOptions = { port: 0, host: '127.0.0.1', dataDir, ttlHours: 24, distDir: null, ...over };
+  const local: LocalServer = {
+    server: await startRoomServer(options),
+    url: '',
+    dataDir,
+    async restart() {
+      await local.server.close();
+      local.server = await startRoomServer({ ...options, port: local.server.port });
+    },
+    async dispose() {
+      await local.server.close();
+      if (!over.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  local.url = `ws://127.0.0.1:${local.server.port}/room`;
+  return local;
+}
+
+export function presetSpec(id: string): ExperimentSpec {
+  const preset = getPreset(id);
+  if (!preset) throw new Error(`no preset ${id}`);
+  return preset.spec;
+}
+
+export interface CreatedRoom {
+  presenter: RoomClient;
+  room: string;
+  key: string;
+}
+
+export async function createRoom(url: string, { spec = presetSpec('quick'), pairing = false, baseSeed = 100, name = 'Class', check = true, keep = true } = {}): Promise<CreatedRoom> {
+  const presenter = await RoomClient.connect(url, { check, keep });
+  presenter.send({ t: 'create', v: ROOM_PROTOCOL_VERSION, name, preset: null, spec, baseSeed, pairing });
+  const created = await presenter.waitFor('created');
+  return { presenter, room: created.room, key: created.key };
+}
+
+export interface Joined {
+  client: RoomClient;
+  seat: Extract<ServerMessage, { t: 'seat' }>;
+}
+
+export async function joinRoom(url: string, room: string, seat: { index: number; token: string } | null = null, { check = true } = {}): Promise<Joined> {
+  const client = await RoomClient.connect(url, { check });
+  client.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat });
+  const got = await client.waitAny((m) => m.t === 'seat' || m.t === 'error');
+  if (got.t !== 'seat') throw new Error(`join refused: ${got.t === 'error' ? `${got.code}: ${got.message}` : got.t}`);
+  return { client, seat: got };
+}

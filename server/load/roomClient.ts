@@ -1,0 +1,98 @@
+/**
+ * A headless room client in Node (a plain `ws` WebSocket): what the load check's students and
+ * presenter are, and what the server's tests talk through. Every frame it receives is checked with
+ * the page's own parser (parseServerMessage) unless `check` is off; a frame the page would refuse
+ * is recorded in `refused`.
+ */
+import { WebSocket } from 'ws';
+import { parseServerMessage, type ClientMessage, type ServerMessage } from '../../src/room/protocol';
+
+export class RoomClient {
+  readonly messages: ServerMessage[] = [];
+  readonly refused: string[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private listeners = new Set<(m: ServerMessage) => void>();
+
+  private constructor(
+    readonly ws: WebSocket,
+    private readonly check: boolean,
+    private readonly keep: boolean,
+  ) {
+    this.closed = new Promise((done) => ws.on('close', (code, reason) => done({ code, reason: reason.toString() })));
+    ws.on('error', () => {});
+    ws.on('message', (data) => {
+      const text = data.toString();
+      let m: ServerMessage;
+      if (this.check) {
+        const r = parseServerMessage(text);
+        if (!r.ok) {
+          this.refused.push(`${r.code}: ${r.message}`);
+          return;
+        }
+        m = r.message;
+      } else m = JSON.parse(text) as ServerMessage;
+      if (this.keep) this.messages.push(m);
+      for (const l of this.listeners) l(m);
+    });
+  }
+
+  /** check: parse as the page does; keep: keep every message in `messages` (off: only listeners see them). */
+  static connect(url: string, { check = true, keep = true } = {}): Promise<RoomClient> {
+    return new Promise((done, fail) => {
+      const ws = new WebSocket(url, { perMessageDeflate: false });
+      ws.once('open', () => done(new RoomClient(ws, check, keep)));
+      ws.once('error', fail);
+    });
+  }
+
+  send(m: ClientMessage): void {
+    this.ws.send(JSON.stringify(m));
+  }
+
+  /** Send anything, as a text frame (a string) or a binary one (a Buffer): for the junk tests. */
+  sendRaw(data: string | Buffer): void {
+    this.ws.send(data, { binary: Buffer.isBuffer(data) });
+  }
+
+  on(listener: (m: ServerMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The first message from index `after` on that matches, waiting for it if none has come yet;
+   * rejects after `timeoutMs` (a test fails rather than hangs) or when the connection closes.
+   */
+  waitAny(match: (m: ServerMessage) => boolean, { after = 0, timeoutMs = 5000 } = {}): Promise<ServerMessage> {
+    const seen = this.messages.slice(after).find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((done, fail) => {
+      const timer = setTimeout(() => {
+        off();
+        fail(new Error(`no such message within ${timeoutMs} ms; got: ${this.messages.map((m) => (m.t === 'error' ? `error ${m.code}` : m.t)).join(', ')}`));
+      }, timeoutMs);
+      const off = this.on((m) => {
+        if (!match(m)) return;
+        clearTimeout(timer);
+        off();
+        done(m);
+      });
+      void this.closed.then(({ code }) => {
+        clearTimeout(timer);
+        off();
+        fail(new Error(`the connection closed (${code}) before the message came`));
+      });
+    });
+  }
+
+  /** waitAny for a message of type `t`. */
+  waitFor<T extends ServerMessage['t']>(t: T, match: (m: Extract<ServerMessage, { t: T }>) => boolean = () => true, opts: { after?: number; timeoutMs?: number } = {}): Promise<Extract<ServerMessage, { t: T }>> {
+    type M = Extract<ServerMessage, { t: T }>;
+    return this.waitAny((m) => m.t === t && match(m as M), opts) as Promise<M>;
+  }
+
+  close(): Promise<unknown> {
+    this.ws.close();
+    return this.closed;
+  }
+}

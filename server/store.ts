@@ -1,0 +1,138 @@
+/**
+ * The room's durable store: LevelDB (classic-level) in the --data directory. Everything a restart
+ * must keep is here: rooms, seats (with the hash of their token), each seat's events and each
+ * paired seat's exchanges. docs/ROOM.md, "Persistence", gives the choice and its measurements.
+ *
+ * Keys (room ids are base64url, so "!" never occurs in one; numbers are zero-padded so that
+ * LevelDB's byte order is numeric order):
+ *   r!<room>                         RoomRecord
+ *   s!<room>!<seat:3>                SeatRecord (its event count, last step and done with it)
+ *   e!<room>!<seat:3>!<seq:4>        one event, as the JSON the seat sent (validated, re-serialised)
+ *   x!<room>!<seat:3>!<step:4>!<kind> one exchange: { step, kind, answers }
+ *
+ * An event and its seat's new count are written in one atomic batch, and the server acknowledges
+ * an event only after that batch is written: a write reaches the operating system before the
+ * callback, so an acknowledged event survives the server's process being killed (kill -9).
+ * With `fsync` every write is also flushed to the disk (survives a power cut; about 6 times
+ * slower, docs/ROOM.md).
+ */
+import { ClassicLevel } from 'classic-level';
+import type { ExperimentSpec } from '../src/core/experiment/spec';
+import type { RoomStatus } from '../src/room/protocol';
+
+export interface RoomRecord {
+  id: string;
+  /** SHA-256 of the presenter key (secrets.ts). */
+  keyHash: string;
+  name: string;
+  preset: string | null;
+  spec: ExperimentSpec;
+  baseSeed: number;
+  pairing: boolean;
+  status: RoomStatus;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface SeatRecord {
+  index: number;
+  /** SHA-256 of the seat token. */
+  tokenHash: string;
+  seed: number;
+  member: string | null;
+  /** Events stored, the last RL step among them (0: none) and whether a 'done' is among them. */
+  events: number;
+  lastStep: number;
+  done: boolean;
+}
+
+export interface StoredRoom {
+  room: RoomRecord;
+  seats: SeatRecord[];
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const roomKey = (room: string) => `r!${room}`;
+const seatKey = (room: string, seat: number) => `s!${room}!${pad(seat, 3)}`;
+const eventPrefix = (room: string, seat: number) => `e!${room}!${pad(seat, 3)}!`;
+const eventKey = (room: string, seat: number, seq: number) => eventPrefix(room, seat) + pad(seq, 4);
+const exchangePrefix = (room: string, seat: number) => `x!${room}!${pad(seat, 3)}!`;
+/** "~" sorts after every character a key uses, so [prefix, prefix + "~") is everything under prefix. */
+const under = (prefix: string) => ({ gte: prefix, lt: prefix + '~' });
+
+export class RoomStore {
+  private constructor(
+    private readonly db: ClassicLevel<string, string>,
+    private readonly sync: boolean,
+  ) {}
+
+  static async open(dir: string, { fsync = false } = {}): Promise<RoomStore> {
+    const db = new ClassicLevel<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    await db.open();
+    return new RoomStore(db, fsync);
+  }
+
+  /** Every room with its seats, in seat order. */
+  async loadAll(): Promise<StoredRoom[]> {
+    const rooms = new Map<string, StoredRoom>();
+    for await (const value of this.db.values(under('r!'))) {
+      const room = JSON.parse(value) as RoomRecord;
+      rooms.set(room.id, { room, seats: [] });
+    }
+    for await (const [key, value] of this.db.iterator(under('s!'))) {
+      const stored = rooms.get(key.split('!')[1]);
+      if (stored) stored.seats.push(JSON.parse(value) as SeatRecord);
+    }
+    for (const r of rooms.values()) r.seats.sort((a, b) => a.index - b.index);
+    return [...rooms.values()];
+  }
+
+  putRoom(room: RoomRecord): Promise<void> {
+    return this.db.put(roomKey(room.id), JSON.stringify(room), { sync: this.sync });
+  }
+
+  putSeat(room: string, seat: SeatRecord): Promise<void> {
+    return this.db.put(seatKey(room, seat.index), JSON.stringify(seat), { sync: this.sync });
+  }
+
+  /** Store event `seq` of a seat and the seat's record (its count already counting the event), atomically. */
+  appendEvent(room: string, seat: SeatRecord, seq: number, json: string): Promise<void> {
+    return this.db.batch(
+      [
+        { type: 'put', key: eventKey(room, seat.index, seq), value: json },
+        { type: 'put', key: seatKey(room, seat.index), value: JSON.stringify(seat) },
+      ],
+      { sync: this.sync },
+    );
+  }
+
+  /** A seat's events [from, to) as the JSON strings stored. */
+  async readEvents(room: string, seat: number, from: number, to: number): Promise<string[]> {
+    if (to <= from) return [];
+    return this.db.values({ gte: eventKey(room, seat, from), lt: eventKey(room, seat, to) }).all();
+  }
+
+  /** How many events of a seat are stored (counted key by key: the load check's and the tests' check). */
+  async countEvents(room: string, seat: number): Promise<number> {
+    return (await this.db.keys(under(eventPrefix(room, seat))).all()).length;
+  }
+
+  putExchange(room: string, seat: number, step: number, kind: string, json: string): Promise<void> {
+    return this.db.put(`${exchangePrefix(room, seat)}${pad(step, 4)}!${kind}`, json, { sync: this.sync });
+  }
+
+  /** A seat's exchanges in step order (at a step, eval before train), as the JSON strings stored. */
+  readExchanges(room: string, seat: number): Promise<string[]> {
+    return this.db.values(under(exchangePrefix(room, seat))).all();
+  }
+
+  /** Delete a room and everything in it. */
+  async deleteRoom(room: string): Promise<void> {
+    for (const kind of ['e', 'x', 's']) await this.db.clear(under(`${kind}!${room}!`));
+    await this.db.del(roomKey(room), { sync: this.sync });
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
