@@ -92,3 +92,54 @@ describe('wasm Slice, SplitV and Unpack read their input in place', () => {
     expect(tf.memory().numTensors).toBe(before);
   });
 });
+
+describe('wasm Identity shares its input', () => {
+  it('a clone reads the same values without a copy, and outlives its source', () => {
+    const buffers = tf.memory().numDataBuffers;
+    const x = tf.tensor2d([[1, 2, 3], [4, 5, 6]]);
+    const y = tf.clone(x);
+    // One buffer for both: the clone added a tensor, not a buffer.
+    expect(tf.memory().numDataBuffers).toBe(buffers + 1);
+    x.dispose();
+    expect(Array.from(y.dataSync())).toEqual([1, 2, 3, 4, 5, 6]);
+    y.dispose();
+    expect(tf.memory().numDataBuffers).toBe(buffers);
+    // tfjs's own Identity copies: two buffers.
+    withTfjsWasmKernels(() => {
+      const a = tf.tensor1d([1, 2]);
+      const b = tf.clone(a);
+      expect(tf.memory().numDataBuffers).toBe(buffers + 2);
+      tf.dispose([a, b]);
+    });
+  });
+
+  it('gives a GRPO-like loss the same gradients and updates as tfjs-wasm, bit for bit, leaking nothing', () => {
+    const before = tf.memory().numTensors;
+    const x = tf.randomNormal([8, 6], 0, 1, 'float32', 8);
+    const adv = tf.randomNormal([8], 0, 1, 'float32', 9);
+    // Two Adam steps from the same start; every op saves tensors for its gradient, which the tape clones (Identity).
+    const train = () => {
+      const w = tf.variable(tf.tidy(() => tf.randomNormal([6, 5], 0, 1, 'float32', 7)));
+      const opt = tf.train.adam(0.01);
+      const loss = () => tf.neg(tf.mean(tf.mul(tf.max(tf.logSoftmax(tf.matMul(x, w)), 1), adv))) as tf.Scalar;
+      const after = [0, 1].map(() => {
+        opt.minimize(loss);
+        return Array.from(w.dataSync());
+      });
+      opt.dispose();
+      w.dispose();
+      return after;
+    };
+    const held = () => tf.memory().numTensors;
+    const start = held();
+    const ours = train();
+    // tfjs's Adam keeps one tensor after dispose, whichever kernels run: ours may add none.
+    const oursLeft = held() - start;
+    expect(ours[1]).not.toEqual(ours[0]);
+    expect(ours).toEqual(withTfjsWasmKernels(train));
+    expect(held() - start).toBe(2 * oursLeft);
+    expect(oursLeft).toBeLessThanOrEqual(1);
+    tf.dispose([x, adv]);
+    expect(held()).toBe(before + 2 * oursLeft);
+  });
+});

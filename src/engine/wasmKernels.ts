@@ -1,5 +1,7 @@
 /**
- * Replacements for three tfjs-backend-wasm 4.22 kernels that copy their whole input to slice it.
+ * Replacements for four tfjs-backend-wasm 4.22 kernels that copy more than they need.
+ *
+ * Slice, SplitV, Unpack: copy their whole input to slice it.
  *
  * The wasm `Slice` kernel starts with `backend.readSync(x.dataId)`, which copies the entire input
  * tensor out of the wasm heap (`HEAPU8.slice`) and then keeps a sub-range; `SplitV` and `Unpack`
@@ -11,6 +13,14 @@
  *
  * A slice is a copy, so the results are equal bit for bit to tfjs's (wasmKernels.test.ts checks
  * that on random slices, splits and unstacks of rank 1 to 6); strings keep tfjs's own kernel.
+ *
+ * Identity: copies its input. tfjs's engine runs it for every tensor a kernel saves for its
+ * gradient (`saveTensorsForBackwardMode` clones each one) and for tf.clone, so under a gradient
+ * tape a wasm RL step copied about a thousand activations it never changes (929 Identity calls,
+ * about a tenth of a `peers-teach` step: docs/BENCHMARKS.md). No wasm kernel writes into its
+ * inputs, and a variable's assign replaces its data rather than writing into it, so the clone
+ * can share the input's data with one more reference, as tfjs-backend-wasm's own Reshape and
+ * the WebGL and WebGPU backends' Identity already do; the data is freed with its last reference.
  * tfjs looks kernels up by (name, backend) at every call, so registering these once is enough.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -104,7 +114,16 @@ function unpack({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc)
   });
 }
 
+/** A clone that shares its input's data (one more reference), as wasm's Reshape does. */
+function identity({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc): TensorInfo {
+  const x = inputs.x as TensorInfo;
+  if (x.dtype === 'string') return original({ inputs, backend: backend as tf.KernelBackend, attrs }) as TensorInfo;
+  (backend as BackendWasm).incRef(x.dataId);
+  return { dataId: x.dataId, shape: [...x.shape], dtype: x.dtype };
+}
+
 const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) => TensorInfo | TensorInfo[]> = {
+  Identity: identity,
   Slice: slice,
   SplitV: splitV,
   Unpack: unpack,
@@ -113,7 +132,7 @@ const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) =
 /** tfjs's own kernels, kept when ours are installed (the tests compare against them). */
 const originals = new Map<string, tf.KernelConfig>();
 
-/** Register the in-place Slice, SplitV and Unpack on the wasm backend (idempotent). */
+/** Register the in-place Slice, SplitV and Unpack and the sharing Identity on the wasm backend (idempotent). */
 export function installWasmKernels(): void {
   if (originals.size > 0) return;
   for (const [name, replacement] of Object.entries(REPLACEMENTS)) {
