@@ -12,7 +12,6 @@ import { getPreset } from '../../core/experiment/presets';
 import { isActivePhase } from '../../engine/protocol';
 import { type RoomConnection, connectRoom } from '../../room/client';
 import type { RoomInfo, SeatInfo } from '../../room/protocol';
-import { MAX_BUNDLE_CHARS, megabytes, serializeSeedsBundle } from '../../share/bundle';
 import { validationOf } from '../controls/validation';
 import { downloadText } from '../lib/download';
 import { presetFor } from '../run/importRun';
@@ -23,6 +22,7 @@ import { inRoom } from '../store/roomSlice';
 import { lab, tapWorkerEvents } from '../trainingWorker';
 import { ClassRecords } from './classRecords';
 import { type PageLocation, checkServerUrl, defaultPortServer, joinLink, joinParams, sameOriginServer } from './roomLink';
+import { roomRunFile } from './roomExport';
 import { SeatStream } from './seatStream';
 
 /** How often the class's results are rebuilt, at most. */
@@ -51,7 +51,7 @@ function resultsSoon(): void {
   resultsTimer = setTimeout(() => {
     resultsTimer = null;
     const info = state().room.info;
-    if (info) setRoom({ results: records.results(info.spec, info.seats) });
+    if (info) setRoom({ results: records.results(info) });
   }, RESULTS_EVERY_MS);
 }
 
@@ -157,24 +157,15 @@ export const room = {
     return ok;
   },
 
-  /** Every seat's run with an RL step as one run file (version 2, `seeds`); false when there is none. */
+  /** Every run of the class with an RL step (seats, or pairs) as one run file (roomExport.ts); false when there is none. */
   exportRoom(): boolean {
     const info = state().room.info;
-    const runs = info ? records.records(info.spec, info.seats) : [];
-    if (!info || runs.length === 0) {
-      setRoom({ error: 'No browser has trained an RL step yet: nothing to export.' });
+    const file = info ? roomRunFile(info, records.records(info)) : null;
+    if (!file || !file.ok) {
+      setRoom({ error: file?.problem ?? 'No browser has trained an RL step yet: nothing to export.' });
       return false;
     }
-    const text = serializeSeedsBundle(
-      runs.map((r) => r.record),
-      `${info.name}: ${runs.length} browser${runs.length === 1 ? '' : 's'}`,
-      { preset: info.preset ?? undefined },
-    );
-    if (text.length > MAX_BUNDLE_CHARS) {
-      setRoom({ error: `The room's runs make ${megabytes(text.length)}, more than a run file holds (${megabytes(MAX_BUNDLE_CHARS)}).` });
-      return false;
-    }
-    downloadText(`cohort-lab-room-${info.id.slice(0, 6)}.json`, text, 'application/json');
+    downloadText(file.name, file.text, 'application/json');
     return true;
   },
 
