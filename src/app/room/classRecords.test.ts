@@ -1,7 +1,7 @@
 /**
  * A class room's runs (classRecords.ts): seats' events merged in order, results as "Run N seeds"
  * has them, unfinished counted so far, a streamed 'done' made whole again, and the room's run file
- * (roomExport.ts) opening as the runs the seats made. (Pairs merged: server/roomWire.test.ts, on
+ * (roomExport.ts) opening as the runs the seats made. (Pairs merged: src/room/roomWire.test.ts, on
  * real member parts through the real server.)
  */
 import { describe, expect, it } from 'vitest';
