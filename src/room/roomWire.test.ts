@@ -6,7 +6,8 @@
  *   - a class of three: the presenter creates and starts the room, the students stream their runs,
  *     one leaves and rejoins with its token (it sends on from the server's count), the server is
  *     restarted mid-stream (everyone reconnects by themselves), and at the end the presenter holds
- *     every seat's whole run, its 'done' restored, and the room's run file opens as those runs;
+ *     every seat's whole run, its 'done' restored, the room's run file opens as those runs, and a
+ *     reloaded presenter page presents the room again (its link and the key it holds);
  *   - a pair: two member parts of a peer arm train in this process, exchanging answers through the
  *     room, and the presenter's pair is the one-process run of pairSpec bit for bit (the issue's
  *     "the numbers equal a two-member peer arm trained in one browser with the same seeds").
@@ -15,7 +16,6 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { pairSpec } from '../core/experiment/memberParts';
 import type { RunnerEvent } from '../core/experiment/events';
-import type { ExperimentSpec } from '../core/experiment/spec';
 import { useBackend } from '../core/testing/fixed-policy';
 import { RoomConnection, type RoomRole, type SocketLike } from './client';
 import { memoryStorage } from './fakeSocket.testkit';
@@ -25,7 +25,10 @@ import type { RecordedEvent } from '../share/record';
 import { parseBundle } from '../share/bundle';
 import { ClassRecords } from '../app/room/classRecords';
 import { roomRunFile } from '../app/room/roomExport';
+import { linkRole } from '../app/room/roomLink';
 import { startLocalServer, type LocalServer } from '../../server/load/harness';
+
+const PAGE = { protocol: 'http:', host: '127.0.0.1:5173', hostname: '127.0.0.1', origin: 'http://127.0.0.1:5173', pathname: '/' };
 
 const BASE_SEED = 100;
 let local: LocalServer | null = null;
@@ -54,10 +57,10 @@ async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void
 }
 
 /** The presenter's page as far as the class's runs go: the room it is shown and the seats' events. */
-function presenterOf(url: string, spec: ExperimentSpec, pairing: boolean) {
+function presenterOf(url: string, role: RoomRole, storage = memoryStorage()) {
   const records = new ClassRecords();
-  const view: { info: RoomInfo | null; room: string | null } = { info: null, room: null };
-  const client = connect(url, { kind: 'presenter', create: { name: 'Class', preset: null, spec, baseSeed: BASE_SEED, pairing } });
+  const view: { info: RoomInfo | null; room: string | null } = { info: null, room: 'room' in role ? role.room : null };
+  const client = connect(url, role, storage);
   client.subscribe((ev) => {
     if (ev.type === 'created') view.room = ev.room;
     if (ev.type === 'room') view.info = ev.room;
@@ -85,7 +88,8 @@ describe('class mode through the real room server', () => {
 
     local = await startLocalServer({ feedMs: 50, roomDebounceMs: 10, log: () => {} });
     const url = local.url;
-    const p = presenterOf(url, spec, false);
+    const presenterStorage = memoryStorage();
+    const p = presenterOf(url, { kind: 'presenter', create: { name: 'Class', preset: null, spec, baseSeed: BASE_SEED, pairing: false } }, presenterStorage);
     await until('the room', () => p.view.room !== null && p.view.info !== null);
     const room = p.view.room!;
 
@@ -141,13 +145,25 @@ describe('class mode through the real room server', () => {
     if (!parsed.ok) throw new Error(parsed.error);
     expect(parsed.bundle.seeds!.map((r) => r.events)).toEqual(runs.map(noSamples));
     expect(parsed.bundle.seeds!.map((r) => r.spec.seed)).toEqual([BASE_SEED, BASE_SEED + 1, BASE_SEED + 2]);
+
+    // The presenter reloads: the page's link (the room's) and the key this browser holds make it
+    // the presenter again, and the room's whole history comes back.
+    p.client.close();
+    const link = linkRole(`?room=${room}&server=${encodeURIComponent(url)}`, PAGE, presenterStorage);
+    if (link.kind !== 'join') throw new Error('the link is a room');
+    expect(link.role).toEqual({ kind: 'presenter', room });
+    const again = presenterOf(link.server, link.role, presenterStorage);
+    await until('the reloaded presenter holding every event', () => again.view.info !== null && [0, 1, 2].every((i) => again.records.held(i) === runs[i].length));
+    expect(again.records.records(again.view.info!).map((r) => r.record.events)).toEqual(runs.map(noSamples));
+    // A student's browser with the same link joins as a student.
+    expect(linkRole(`?room=${room}&server=${encodeURIComponent(url)}`, PAGE, storages[0])).toMatchObject({ role: { kind: 'student', room } });
   });
 
   it("a pair's two member parts exchange through the room, and the presenter's pair equals the one-process run of the pair", async () => {
     const spec = tinyRoomSpec();
     local = await startLocalServer({ feedMs: 50, roomDebounceMs: 10, log: () => {} });
     const url = local.url;
-    const p = presenterOf(url, spec, true);
+    const p = presenterOf(url, { kind: 'presenter', create: { name: 'Class', preset: null, spec, baseSeed: BASE_SEED, pairing: true } });
     await until('the room', () => p.view.room !== null);
     const room = p.view.room!;
     const a = connect(url, { kind: 'student', room });
