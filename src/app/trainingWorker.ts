@@ -41,7 +41,8 @@ let backendParam: string | null = null;
 
 /** Follows the runs Start begins and every worker event: the saved runs (src/app/runs/). */
 export interface RunObserver {
-  started(runId: number, spec: ExperimentSpec): void;
+  /** `memberPart`: a paired seat's member part (saved with the run: it resumes only as one). */
+  started(runId: number, spec: ExperimentSpec, memberPart?: MemberPartChoice): void;
   event(ev: WorkerEvent): void;
 }
 let observer: RunObserver | null = null;
@@ -259,7 +260,7 @@ export const lab = {
     s.beginRun(runId, spec);
     startRecord(runId, spec, s.engine.report?.backend ?? null, s.presetId);
     s.selectInspectorStep(null);
-    observe((o) => o.started(runId, spec));
+    observe((o) => o.started(runId, spec, opts.memberPart));
     send({ type: 'start', runId, spec, backend: backendParam, remembered: loadRememberedChoices(), ...memberPartOf(opts) });
     return true;
   },

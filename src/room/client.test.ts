@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BACKOFF_CAP_MS, BACKOFF_MS, EVENT_WINDOW, PING_MS, RoomConnection, type RoomClientEvent, readSecrets, secretsKey, writeSecrets } from './client';
+import { streamedEvent, type SeatEvent } from './protocol';
 import { KEY, ROOM_ID, TOKEN, TOKEN2, memoryStorage, roomInfo, roomSpec, runEvents, seatInfo, socketFactory } from './fakeSocket.testkit';
 
 const URL = 'ws://127.0.0.1:8787/room';
@@ -102,6 +103,22 @@ describe('a student', () => {
     f.last.server({ t: 'ack', seq: 2 });
     f.last.server({ t: 'ack', seq: 3 });
     expect(c.ackedEvents).toBe(4);
+  });
+
+  it("sends a run's done without its per-step histories (a whole one outgrows a frame)", () => {
+    const { c, f } = student();
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 0 });
+    const run = runEvents(4);
+    const done = run.at(-1)!;
+    expect(done.type === 'done' && done.summary.arms[0].members[0].history).toHaveLength(4);
+    c.pushEvents(0, run);
+    const sent = f.last.of('event').at(-1)!;
+    expect(sent.seq).toBe(5);
+    expect(sent.event).toEqual(streamedEvent(done as SeatEvent));
+    expect(JSON.stringify(sent.event)).not.toContain('"history":[{');
+    // The run's own record keeps its whole done.
+    expect(done.type === 'done' && done.summary.arms[0].members[0].history).toHaveLength(4);
   });
 
   it('a resumed run posts events the server holds again: they are not sent twice', () => {

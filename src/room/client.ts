@@ -11,7 +11,8 @@
  *   - a student's run's events are numbered by their position in the run (seq 0, 1, 2, ...) and kept
  *     here, so nothing is lost offline: after each `seat` the client sends on from the server's
  *     `stored` count, paced under the server's rate limit, and forgets nothing it was not acked for;
- *     rollout samples are dropped (`samples: []`: the room has no inspector);
+ *     rollout samples are dropped (`samples: []`: the room has no inspector), and a 'done' goes
+ *     without its per-step histories (seatEvent);
  *   - paired rooms: sendExchange(step, kind, answers) sends this seat's answers (again after a
  *     rejoin, until it is sure the frame left), and partnerAnswers(step, kind) resolves with the
  *     partner's, stored or arriving (the server resends all of them on rejoin), keyed by step+kind
@@ -34,6 +35,7 @@ import {
   ROOM_PROTOCOL_VERSION,
   SecretSchema,
   parseServerMessage,
+  streamedEvent,
 } from './protocol';
 
 /** The part of a DOM WebSocket the client uses. */
@@ -152,9 +154,13 @@ export function writeSecrets(storage: KeyValueStore | null, room: string, secret
   }
 }
 
-/** A recorded event as a seat streams it: no rollout samples. */
+/**
+ * A recorded event as a seat streams it: no rollout samples, and a 'done' without its per-step
+ * histories (streamedEvent: a whole one outgrows a frame; whoever reads the room restores it with
+ * restoreStreamed).
+ */
 export function seatEvent(ev: RecordedEvent): SeatEvent {
-  return ev.type === 'step' ? { ...ev, samples: [] } : ev;
+  return ev.type === 'step' ? { ...ev, samples: [] } : streamedEvent(ev);
 }
 
 const exchangeKey = (step: number, kind: ExchangeKind) => `${step}:${kind}`;

@@ -22,7 +22,9 @@
  * Nothing here touches the DOM or Node: the page and the server share it.
  */
 import { z } from '../core/zod';
-import { ExperimentSpecSchema } from '../core/experiment/spec';
+import { type ExperimentSpec, ExperimentSpecSchema } from '../core/experiment/spec';
+import { emptySummary, foldEvent } from '../core/experiment/summary';
+import type { RecordedEvent } from '../share/record';
 import { RecordedEventSchema } from '../share/runEventsSchema';
 
 export const ROOM_PROTOCOL_VERSION = 1;
@@ -73,6 +75,32 @@ export function streamedEvent(e: SeatEvent): SeatEvent {
   if (e.type !== 'done') return e;
   const arms = e.summary.arms.map((a) => ({ ...a, members: a.members.map((m) => ({ ...m, history: [] })), pairs: [], ensemble: [] }));
   return { ...e, summary: { ...e.summary, arms } };
+}
+
+/**
+ * A seat's run as the room holds it (its 'done' streamed: streamedEvent) with the 'done' made
+ * whole again: each member's `history` and each arm's `pairs` and `ensemble` refolded from the
+ * seat's events before it (foldEvent over `spec`, the seat's experiment, as the runner folds
+ * them), everything else of the summary as the seat sent it. A history that is not empty (a
+ * 'done' that was not streamed) is kept. The other events are returned as they are.
+ */
+export function restoreStreamed<E extends RecordedEvent>(spec: ExperimentSpec, events: readonly E[]): E[] {
+  const at = events.findIndex((e) => e.type === 'done');
+  const done = events[at];
+  if (!done || done.type !== 'done') return [...events];
+  const folded = emptySummary(spec, done.summary.backend);
+  for (const e of events.slice(0, at)) foldEvent(folded, e, spec);
+  const arms = done.summary.arms.map((a) => {
+    const f = folded.arms.find((x) => x.id === a.id);
+    return {
+      ...a,
+      members: a.members.map((m) => ({ ...m, history: m.history.length > 0 ? m.history : (f?.members.find((x) => x.id === m.id)?.history ?? []) })),
+      pairs: a.pairs.length > 0 ? a.pairs : (f?.pairs ?? []),
+      ensemble: a.ensemble.length > 0 ? a.ensemble : (f?.ensemble ?? []),
+    };
+  });
+  const whole = { ...done, summary: { ...done.summary, arms } } as E;
+  return [...events.slice(0, at), whole, ...events.slice(at + 1)];
 }
 
 export const ROOM_STATUSES = ['open', 'running', 'closed'] as const;

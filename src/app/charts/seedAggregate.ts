@@ -28,7 +28,8 @@ export interface AggregatedLine extends AggregatedColumns {
 }
 
 /** What one of the runs is: a seed ("Run N seeds") or a browser of a class room (the same picture). */
-export type SeedUnit = 'seed' | 'browser';
+/** What one run of a band is: a seed of "Run N seeds", a class room's browser, or a paired room's pair of browsers. */
+export type SeedUnit = 'seed' | 'browser' | 'pair';
 
 export interface SeedAggregate {
   /** How many seeds. */

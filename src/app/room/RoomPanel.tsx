@@ -11,6 +11,7 @@ import { checkServerUrl } from './roomLink';
 import { RoomQr } from './RoomQr';
 import { RoomStatusLine } from './RoomStatusLine';
 import { SeatsTable } from './SeatsTable';
+import { pairOf } from './classRecords';
 import { room } from './roomController';
 import './room.css';
 
@@ -91,6 +92,11 @@ function Presenter() {
           <RoomQr link={r.link} />
         </div>
       )}
+      {inRoom && r.info?.pairing && (
+        <p className="sub" data-testid="room-pairs-note">
+          Paired room: seats 2k and 2k+1 are pair k. Each trains one member of the peer arm and they exchange their answers every step; the class's charts and claims count one run per pair.
+        </p>
+      )}
       {inRoom && r.info && <SeatsTable info={r.info} />}
       {inRoom && (
         <div className="room-actions">
@@ -121,7 +127,10 @@ function Student() {
       {seat && (
         <p data-testid="room-seat-line">
           You are seat {seat.index}, seed {seat.seed}
-          {seat.member !== null ? `, training member ${seat.member} of the peer arm with your partner ${seat.partner === null ? '(not joined yet)' : `at seat ${seat.partner}`}` : ''}.
+          {seat.member !== null
+            ? `, pair ${pairOf(seat.index)}: you train member ${seat.member} of the peer arm, your partner ${seat.partner === null ? '(not joined yet)' : `at seat ${seat.partner}`} trains the other; each step your answers label theirs and theirs label yours`
+            : ''}
+          .
           {r.started ? ` Sent to the room: ${r.stream.acked} events.` : ''}
         </p>
       )}

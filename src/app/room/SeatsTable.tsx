@@ -1,5 +1,10 @@
-/** A room's seats as the presenter (and a student) sees them: index, seed, member, connection, step, done. */
+/**
+ * A room's seats as the presenter (and a student) sees them: index, seed, connection, step, done;
+ * in a paired room also the pair (seats 2k and 2k+1: one run of the peer arm, classRecords.ts),
+ * the member the seat trains and its partner's seat.
+ */
 import type { RoomInfo } from '../../room/protocol';
+import { pairOf } from './classRecords';
 
 export function SeatsTable({ info, mine }: { info: RoomInfo; mine?: number | null }) {
   if (info.seats.length === 0) return <p data-testid="room-no-seats">No browser has joined yet.</p>;
@@ -13,6 +18,7 @@ export function SeatsTable({ info, mine }: { info: RoomInfo; mine?: number | nul
         <thead>
           <tr>
             <th scope="col">seat</th>
+            {info.pairing && <th scope="col">pair</th>}
             <th scope="col">seed</th>
             {info.pairing && <th scope="col">member (partner)</th>}
             <th scope="col">connected</th>
@@ -22,15 +28,16 @@ export function SeatsTable({ info, mine }: { info: RoomInfo; mine?: number | nul
         </thead>
         <tbody>
           {info.seats.map((x) => (
-            <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-connected={x.connected} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
+            <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-pair={info.pairing ? pairOf(x.index) : undefined} data-connected={x.connected} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
               <th scope="row">
                 {x.index}
                 {x.index === mine ? ' (you)' : ''}
               </th>
+              {info.pairing && <td>pair {pairOf(x.index)}</td>}
               <td className="num">{x.seed}</td>
               {info.pairing && (
                 <td>
-                  {x.member ?? '–'} {x.partner === null ? '(no partner yet)' : `(seat ${x.partner})`}
+                  {x.member === null ? '–' : `trains ${x.member}`} {x.partner === null ? '(no partner yet)' : `(partner: seat ${x.partner})`}
                 </td>
               )}
               <td>{x.connected ? 'yes' : 'no'}</td>

@@ -1,9 +1,19 @@
-/** A class room's runs (classRecords.ts): seats' events merged in order, results as "Run N seeds" has them, unfinished counted so far. */
+/**
+ * A class room's runs (classRecords.ts): seats' events merged in order, results as "Run N seeds"
+ * has them, unfinished counted so far, a streamed 'done' made whole again, and the room's run file
+ * (roomExport.ts) opening as the runs the seats made. (Pairs merged: src/room/roomWire.test.ts, on
+ * real member parts through the real server.)
+ */
 import { describe, expect, it } from 'vitest';
 import { countSeedClaims } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
-import { roomSpec, runEvents, seatInfo } from '../../room/fakeSocket.testkit';
+import { seatEvent } from '../../room/client';
+import { roomInfo, roomSpec, runEvents, seatInfo } from '../../room/fakeSocket.testkit';
+import { parseBundle } from '../../share/bundle';
 import { ClassRecords } from './classRecords';
+import { roomRunFile } from './roomExport';
+
+const room = (n: number) => ({ spec: roomSpec, pairing: false, seats: Array.from({ length: n }, (_, i) => seatInfo(i)) });
 
 describe('the class as seeds', () => {
   it('merges each seat in order, keeps what it holds, refuses a gap', () => {
@@ -19,15 +29,15 @@ describe('the class as seeds', () => {
   it("gives each seat's run with the seat's seed; a seat with no RL step is left out; unfinished ones count so far", () => {
     const c = new ClassRecords();
     // Seat 0 finished: self fell (0.40 -> 0.30). Seat 1 at step 2: self held (0.40 -> 0.45). Seat 2: only its base.
-    c.merge(0, 0, runEvents(4, { passAt1: () => 0.3 }));
-    c.merge(1, 0, runEvents(2, { passAt1: () => 0.45 }));
+    c.merge(0, 0, runEvents(4, { passAt1: () => 0.3 }).map(seatEvent));
+    c.merge(1, 0, runEvents(2, { passAt1: () => 0.45 }).map(seatEvent));
     c.merge(2, 0, runEvents(0));
-    const seats = [seatInfo(0), seatInfo(1), seatInfo(2)];
-    const results = c.results(roomSpec, seats);
+    const results = c.results(room(3));
     expect(results.map((r) => [r.seed, r.finished])).toEqual([
       [100, true],
       [101, false],
     ]);
+    expect(c.records(room(3)).map((r) => r.label)).toEqual(['seat 0', 'seat 1']);
     expect(results[1].series.x).toEqual([1, 2]);
     const claims = countSeedClaims(results.map((r) => r.summary).filter((s): s is RunSummary => s != null));
     const fell = claims.find((k) => k.id === 'a')!;
@@ -36,14 +46,41 @@ describe('the class as seeds', () => {
     expect(fell.diffs[0]).toBeCloseTo(0.095);
   });
 
+  it("makes a streamed 'done' whole again: the summary the seat's runner ended with", () => {
+    const c = new ClassRecords();
+    const run = runEvents(4);
+    const streamed = run.map(seatEvent);
+    const last = streamed.at(-1)!;
+    expect(last.type === 'done' && last.summary.arms[0].members[0].history).toEqual([]);
+    c.merge(0, 0, JSON.parse(JSON.stringify(streamed)));
+    const [r] = c.results(room(1));
+    expect(r.summary).toEqual(run.at(-1)!.type === 'done' ? (run.at(-1) as { summary: RunSummary }).summary : null);
+    expect(r.summary?.arms[0].members[0].history).toHaveLength(4);
+  });
+
+  it("exports the room as a run file that opens as the seats' runs, each done whole", () => {
+    const c = new ClassRecords();
+    const runs = [runEvents(4, { passAt1: () => 0.3 }), runEvents(4, { passAt1: () => 0.5 }), runEvents(3)];
+    runs.forEach((run, i) => c.merge(i, 0, JSON.parse(JSON.stringify(run.map(seatEvent)))));
+    const file = roomRunFile(roomInfo(), c.records(room(3)));
+    if (!file.ok) throw new Error(file.problem);
+    const parsed = parseBundle(file.text);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const seeds = parsed.bundle.seeds!;
+    expect(seeds.map((r) => r.spec)).toEqual([0, 1, 2].map((i) => ({ ...roomSpec, seed: 100 + i })));
+    // The runs as the seats' runners recorded them, rollout samples aside (the room has none).
+    expect(seeds.map((r) => r.events)).toEqual(runs.map((run) => run.map((e) => (e.type === 'step' ? { ...e, samples: [] } : e))));
+    expect(parsed.bundle.name).toBe('class: 3 browsers');
+    expect(roomRunFile(roomInfo(), [])).toEqual({ ok: false, problem: expect.stringContaining('nothing to export') });
+  });
+
   it('rebuilds only the seats whose events changed', () => {
     const c = new ClassRecords();
-    const seats = [seatInfo(0), seatInfo(1)];
     c.merge(0, 0, runEvents(2));
     c.merge(1, 0, runEvents(2));
-    const first = c.results(roomSpec, seats);
+    const first = c.results(room(2));
     c.merge(1, 3, runEvents(3).slice(3));
-    const second = c.results(roomSpec, seats);
+    const second = c.results(room(2));
     expect(second[0]).toBe(first[0]);
     expect(second[1]).not.toBe(first[1]);
     expect(second[1].series.x).toEqual([1, 2, 3]);

@@ -1,19 +1,42 @@
 /**
- * A class room's runs, one per seat, rebuilt from the events the room server forwards (to the
- * presenter as they come, to students batched): each seat's events in order, turned into the
- * RunRecords "Run N seeds" keeps (store/seedsSlice.ts seedResult), so the class is drawn and
- * counted by the same machinery as several seeds: bands, each browser faint, claims over them.
- * A seat's spec is the room's with the seat's seed. Results are cached per seat and rebuilt only
- * for seats whose events changed.
+ * A class room's runs, rebuilt from the events the room server forwards (to the presenter as they
+ * come, to students batched): each seat's events in order, turned into the RunRecords "Run N
+ * seeds" keeps (store/seedsSlice.ts seedResult), so the class is drawn and counted by the same
+ * machinery as several seeds: bands, each browser faint, claims over them.
+ *
+ * A seat's run is the room's spec with the seat's seed, its streamed 'done' made whole again
+ * (restoreStreamed: charts, claims, the scoreboard and an exported run file see the summary the
+ * runner made). In a paired room a run is a PAIR's: seats 2k and 2k+1 merged into the run of
+ * pairSpec(spec, the peer arm) with the pair's seed (pairRun.ts). Results are cached per run and
+ * rebuilt only for runs whose events changed.
  */
+import { pairedPeerArm } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
-import type { SeatInfo } from '../../room/protocol';
+import { type RoomInfo, type SeatInfo, restoreStreamed } from '../../room/protocol';
 import type { RecordedEvent, RunRecord } from '../store/record';
 import { type SeedResult, seedResult } from '../store/seedsSlice';
+import { mergePairRun } from './pairRun';
+
+/** The room as the class's runs need it. */
+export type ClassRoom = Pick<RoomInfo, 'spec' | 'seats' | 'pairing'>;
+
+/** One run of the class: a seat's (pair null), or a pair's (its seats 2k and 2k+1 that joined). */
+export interface ClassRun {
+  /** "seat 3" or "pair 1": what the run is called where runs are listed. */
+  label: string;
+  pair: number | null;
+  seats: SeatInfo[];
+  record: RunRecord;
+  /** Why a pair's seats stopped merging (null: they did not). */
+  problem: string | null;
+}
+
+/** The pair a seat of a paired room belongs to. */
+export const pairOf = (seat: number) => Math.floor(seat / 2);
 
 export class ClassRecords {
   private seats = new Map<number, RecordedEvent[]>();
-  private cache = new Map<number, { length: number; seed: number; result: SeedResult }>();
+  private cache = new Map<string, { key: string; result: SeedResult }>();
 
   /**
    * A seat's events from position `from` on. Positions already held are kept; a batch that
@@ -32,24 +55,50 @@ export class ClassRecords {
     return this.seats.get(seat)?.length ?? 0;
   }
 
-  /** Each seat's run with at least one RL step, in seat order. */
-  records(spec: ExperimentSpec, seats: readonly SeatInfo[]): { seat: SeatInfo; record: RunRecord }[] {
-    const out: { seat: SeatInfo; record: RunRecord }[] = [];
-    for (const seat of [...seats].sort((a, b) => a.index - b.index)) {
-      const events = this.seats.get(seat.index);
-      if (!events || events[0]?.type !== 'base' || !events.some((e) => e.type === 'step')) continue;
-      out.push({ seat, record: { spec: { ...spec, seed: seat.seed }, backend: null, events: [...events] } });
+  /** A seat's run of `spec` (its seed), its 'done' restored (null: no base yet). */
+  private seatEvents(spec: ExperimentSpec, seat: SeatInfo): RecordedEvent[] | null {
+    const events = this.seats.get(seat.index);
+    if (!events || events[0]?.type !== 'base') return null;
+    return restoreStreamed({ ...spec, seed: seat.seed }, events);
+  }
+
+  /** The class's runs with at least one RL step, in seat (pair) order. */
+  records(room: ClassRoom): ClassRun[] {
+    const seats = [...room.seats].sort((a, b) => a.index - b.index);
+    const arm = room.pairing ? pairedPeerArm(room.spec) : null;
+    const out: ClassRun[] = [];
+    const hasStep = (evs: readonly RecordedEvent[]) => evs.some((e) => e.type === 'step');
+    if (!arm) {
+      for (const seat of seats) {
+        const events = this.seatEvents(room.spec, seat);
+        if (!events || !hasStep(events)) continue;
+        out.push({ label: `seat ${seat.index}`, pair: null, seats: [seat], record: { spec: { ...room.spec, seed: seat.seed }, backend: backendOf(events), events }, problem: null });
+      }
+      return out;
+    }
+    const pairs = new Map<number, SeatInfo[]>();
+    for (const seat of seats) pairs.set(pairOf(seat.index), [...(pairs.get(pairOf(seat.index)) ?? []), seat]);
+    for (const [pair, members] of pairs) {
+      const seed = members[0].seed;
+      const spec = { ...room.spec, seed };
+      const sides = members.map((s) => this.seatEvents(spec, s)).filter((e): e is RecordedEvent[] => e !== null && hasStep(e));
+      if (sides.length === 0) continue;
+      const run = mergePairRun(spec, arm.id, sides);
+      if (!hasStep(run.events)) continue;
+      out.push({ label: `pair ${pair}`, pair, seats: members, record: { spec: run.spec, backend: backendOf(run.events), events: run.events }, problem: run.problem });
     }
     return out;
   }
 
-  /** The seats' results for the charts, the scoreboard and the claims (rebuilt where events came). */
-  results(spec: ExperimentSpec, seats: readonly SeatInfo[]): SeedResult[] {
-    return this.records(spec, seats).map(({ seat, record }) => {
-      const hit = this.cache.get(seat.index);
-      if (hit && hit.length === record.events.length && hit.seed === seat.seed) return hit.result;
-      const result = seedResult(record);
-      this.cache.set(seat.index, { length: record.events.length, seed: seat.seed, result });
+  /** The runs' results for the charts, the scoreboard and the claims (rebuilt where events came). */
+  results(room: ClassRoom): SeedResult[] {
+    return this.records(room).map((run) => {
+      const id = run.label;
+      const key = `${run.record.spec.seed}:${run.seats.map((s) => `${s.index}=${this.held(s.index)}`).join(',')}`;
+      const hit = this.cache.get(id);
+      if (hit && hit.key === key) return hit.result;
+      const result = seedResult(run.record);
+      this.cache.set(id, { key, result });
       return result;
     });
   }
@@ -58,4 +107,10 @@ export class ClassRecords {
     this.seats.clear();
     this.cache.clear();
   }
+}
+
+/** The backend a run trained on, as its 'done' says (null: not finished, not known). */
+function backendOf(events: readonly RecordedEvent[]): string | null {
+  const done = events.at(-1);
+  return done?.type === 'done' ? done.summary.backend : null;
 }

@@ -7,8 +7,8 @@
  * partner left; the run waits for them" while the partner's seat is disconnected.
  *
  * The worker's side (lab.start with a memberPart, lab.setExchangeHandler, lab.replyExchange) is
- * injected, so this file does not depend on it being there: it is wired to the real `lab` when
- * the engine's paired members are merged (src/app/trainingWorker.ts).
+ * injected, so the tests drive it with a fake; roomController.ts wires it to the real `lab`
+ * (src/app/trainingWorker.ts) for a paired seat's run, started or resumed.
  */
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { Answers, ExchangeKind } from '../../room/client';

@@ -6,13 +6,15 @@
  * already runs; a saved run of the seat is resumed), and streams its run's events to the room.
  * Where the room cannot be reached or closes, the page says so and the student's run goes on.
  * The class's events become results the seeds machinery draws (classRecords.ts), rebuilt at most
- * once a second.
+ * once a second. In a paired room a seat trains its member of the peer arm (a member part, saved
+ * and resumed as one) and its exchanges go through the room (pairing.ts); the class is one run per
+ * pair. The presenter's address bar shows the room's link, so a reload presents the room again
+ * (this browser holds its key; roomLink.ts linkRole); Leave takes the link out of it.
  */
 import { getPreset } from '../../core/experiment/presets';
 import { isActivePhase } from '../../engine/protocol';
-import { type RoomConnection, connectRoom } from '../../room/client';
+import { type KeyValueStore, type RoomConnection, connectRoom } from '../../room/client';
 import type { RoomInfo, SeatInfo } from '../../room/protocol';
-import { MAX_BUNDLE_CHARS, megabytes, serializeSeedsBundle } from '../../share/bundle';
 import { validationOf } from '../controls/validation';
 import { downloadText } from '../lib/download';
 import { presetFor } from '../run/importRun';
@@ -22,7 +24,9 @@ import { useLab } from '../store';
 import { inRoom } from '../store/roomSlice';
 import { lab, tapWorkerEvents } from '../trainingWorker';
 import { ClassRecords } from './classRecords';
-import { type PageLocation, checkServerUrl, defaultPortServer, joinLink, joinParams, sameOriginServer } from './roomLink';
+import { type Relay, memberPartOf, relayExchanges, startPairedSeat } from './pairing';
+import { type PageLocation, checkServerUrl, defaultPortServer, joinLink, linkRole, sameOriginServer, withoutRoom } from './roomLink';
+import { roomRunFile } from './roomExport';
 import { SeatStream } from './seatStream';
 
 /** How often the class's results are rebuilt, at most. */
@@ -36,6 +40,8 @@ const records = new ClassRecords();
 let resultsTimer: ReturnType<typeof setTimeout> | null = null;
 const stream = new SeatStream((from, events) => client?.pushEvents(from, events));
 let untap: (() => void) | null = null;
+/** A paired seat's exchanges relayed through the room (null: not a paired seat, or not started). */
+let relay: Relay | null = null;
 
 const state = () => useLab.getState();
 const setRoom = (patch: Parameters<ReturnType<typeof state>['setRoom']>[0]) => state().setRoom(patch);
@@ -51,7 +57,7 @@ function resultsSoon(): void {
   resultsTimer = setTimeout(() => {
     resultsTimer = null;
     const info = state().room.info;
-    if (info) setRoom({ results: records.results(info.spec, info.seats) });
+    if (info) setRoom({ results: records.results(info) });
   }, RESULTS_EVERY_MS);
 }
 
@@ -63,9 +69,13 @@ function follow(c: RoomConnection): void {
       case 'status':
         setRoom({ status: ev.status, error: ev.error });
         return;
-      case 'created':
-        setRoom({ link: joinLink(window.location.href, ev.room, c.url) });
+      case 'created': {
+        const link = joinLink(window.location.href, ev.room, c.url);
+        setRoom({ link });
+        // A reload opens the room's link, and this browser (it holds the key) presents the room again.
+        showInAddressBar(link);
         return;
+      }
       case 'room':
         roomChanged(ev.room);
         return;
@@ -89,6 +99,8 @@ function roomChanged(info: RoomInfo): void {
   if (state().room.role === 'student') {
     const seat = info.seats.find((x) => x.index === state().room.seat?.index);
     if (seat) setRoom({ seat });
+    // The partner came, left or came back: the wait's words follow.
+    relay?.partnerChanged();
     if (!before || canonicalJson(before.spec) !== canonicalJson(info.spec)) showRoomExperiment(info, state().room.seat);
     void maybeStartSeat();
   }
@@ -157,35 +169,29 @@ export const room = {
     return ok;
   },
 
-  /** Every seat's run with an RL step as one run file (version 2, `seeds`); false when there is none. */
+  /** Every run of the class with an RL step (seats, or pairs) as one run file (roomExport.ts); false when there is none. */
   exportRoom(): boolean {
     const info = state().room.info;
-    const runs = info ? records.records(info.spec, info.seats) : [];
-    if (!info || runs.length === 0) {
-      setRoom({ error: 'No browser has trained an RL step yet: nothing to export.' });
+    const file = info ? roomRunFile(info, records.records(info)) : null;
+    if (!file || !file.ok) {
+      setRoom({ error: file?.problem ?? 'No browser has trained an RL step yet: nothing to export.' });
       return false;
     }
-    const text = serializeSeedsBundle(
-      runs.map((r) => r.record),
-      `${info.name}: ${runs.length} browser${runs.length === 1 ? '' : 's'}`,
-      { preset: info.preset ?? undefined },
-    );
-    if (text.length > MAX_BUNDLE_CHARS) {
-      setRoom({ error: `The room's runs make ${megabytes(text.length)}, more than a run file holds (${megabytes(MAX_BUNDLE_CHARS)}).` });
-      return false;
-    }
-    downloadText(`cohort-lab-room-${info.id.slice(0, 6)}.json`, text, 'application/json');
+    downloadText(file.name, file.text, 'application/json');
     return true;
   },
 
-  /** Leave the room (presenter or student): the lab works alone again. */
+  /** Leave the room (presenter or student): the lab works alone again, also after a reload. */
   leave(): void {
     leave();
+    showInAddressBar(withoutRoom(window.location.href));
     state().resetRoom({ panelOpen: state().room.panelOpen, serverUrl: state().room.serverUrl, pairing: state().room.pairing });
   },
 };
 
 function leave(): void {
+  relay?.stop();
+  relay = null;
   unsubscribe?.();
   unsubscribe = null;
   client?.close();
@@ -224,16 +230,43 @@ function answers(url: string): Promise<boolean> {
 
 // ------------------------------------------------------------------ student
 
-/** Read ?room=&server= once at start: join, or say in words why not (the lab works alone). */
+/** The page's localStorage (null where the browser refuses it). */
+function pageStorage(): KeyValueStore | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The address bar shows `url` (same origin), with no new history entry. */
+function showInAddressBar(url: string): void {
+  try {
+    if (url !== window.location.href) window.history.replaceState(window.history.state, '', url);
+  } catch {
+    // A page the browser does not let change its address: a reload then does not come back.
+  }
+}
+
+/**
+ * Read ?room=&server= once at start: present the room again (this browser made it: a
+ * presenter's reload), join it as a student, or say in words why not (the lab works alone).
+ */
 export function startRoomFromUrl(search = window.location.search): () => void {
-  const p = joinParams(search, pageLocation());
+  const p = linkRole(search, pageLocation(), pageStorage());
   if (p.kind === 'none') return () => {};
   if (p.kind === 'bad') {
     setRoom({ notice: p.problem });
     return () => {};
   }
+  if (p.role.kind === 'presenter' && 'room' in p.role) {
+    client = connectRoom(p.server, p.role);
+    state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl: p.server, status: client.status, link: joinLink(window.location.href, p.role.room, p.server) });
+    follow(client);
+    return () => leave();
+  }
   untap ??= tapWorkerEvents((events) => stream.take(events));
-  client = connectRoom(p.server, { kind: 'student', room: p.room });
+  client = connectRoom(p.server, p.role);
   setRoom({ role: 'student', serverUrl: p.server, status: client.status });
   follow(client);
   // The saved runs load after the page: a seat waiting to resume looks again then.
@@ -276,7 +309,15 @@ async function maybeStartSeat(): Promise<void> {
   starting = true;
   try {
     const spec = seatSpec(info, seat);
-    const saved = lastRunOf(useSavedRuns.getState().metas, spec);
+    // A paired room: this seat trains one member of the peer arm, its partner the other.
+    const memberPart = info.pairing ? memberPartOf(info.spec, seat) : null;
+    if (info.pairing && !memberPart) {
+      setRoom({ error: "This seat has no member of the room's peer arm to train: leave the room and join again." });
+      return;
+    }
+    const saved = lastRunOf(useSavedRuns.getState().metas, spec, memberPart);
+    // The relay is in place before the run starts: its first exchange (the base's evaluation) comes soon.
+    if (memberPart && client && !relay && saved?.status !== 'done') relay = relayExchanges(lab, client, { partner: partnerOfSeat, onWait: (partnerWait) => setRoom({ partnerWait }) });
     if (saved && saved.status === 'done') {
       // Finished before (a reload after the end): shown, and sent in case the room lacks some of it.
       await savedRuns.open(saved.id);
@@ -291,9 +332,7 @@ async function maybeStartSeat(): Promise<void> {
       stream.prime(events ?? []);
     } else {
       showRoomExperiment(info, seat);
-      // Paired rooms: the engine's paired members are wired here after merge (pairing.ts,
-      // startPairedSeat with the real lab); until then the seat trains the whole experiment.
-      if (!lab.start({ seed: seat.seed })) {
+      if (!(memberPart ? startPairedSeat(lab, info.spec, seat) : lab.start({ seed: seat.seed }))) {
         setRoom({ error: 'This run could not be started: reload the page.' });
         return;
       }
@@ -303,6 +342,13 @@ async function maybeStartSeat(): Promise<void> {
   } finally {
     starting = false;
   }
+}
+
+/** The partner's seat and whether it is connected now (a paired seat's wait says it). */
+function partnerOfSeat(): { seat: number | null; connected: boolean } {
+  const { info, seat } = state().room;
+  const partner = seat?.partner ?? null;
+  return { seat: partner, connected: partner !== null && (info?.seats.find((x) => x.index === partner)?.connected ?? false) };
 }
 
 /** Tests and the e2e: the connection in use (null: none). */

@@ -1,6 +1,8 @@
 /** Class mode's addresses (roomLink.ts): the default server, a typed one checked, the join link and reading it back. */
 import { describe, expect, it } from 'vitest';
-import { checkServerUrl, defaultPortServer, joinLink, joinParams, sameOriginServer } from './roomLink';
+import { writeSecrets } from '../../room/client';
+import { memoryStorage } from '../../room/fakeSocket.testkit';
+import { checkServerUrl, defaultPortServer, joinLink, joinParams, linkRole, sameOriginServer, withoutRoom } from './roomLink';
 
 const loc = { protocol: 'http:', host: '192.168.1.20:5173', hostname: '192.168.1.20', origin: 'http://192.168.1.20:5173', pathname: '/' };
 const ROOM = 'AbCdEfGhIjKlMnOpQrStUv';
@@ -55,5 +57,33 @@ describe('the join link', () => {
     expect(bad(`?room=${ROOM}&server=https://evil.example/room`)).toContain('ws://');
     expect(bad('?server=ws://a/room')).toContain('no room');
     expect(bad(`?room=${ROOM}&server=https://evil.example/room`)).toContain('The lab works alone');
+  });
+});
+
+describe("a presenter's reload", () => {
+  const search = `?room=${ROOM}&server=${encodeURIComponent('ws://192.168.1.20:8787/room')}&preset=quick`;
+
+  it('presents the room again where this browser holds its presenter key; joins as a student elsewhere', () => {
+    const storage = memoryStorage();
+    expect(linkRole(search, loc, storage)).toEqual({ kind: 'join', server: 'ws://192.168.1.20:8787/room', role: { kind: 'student', room: ROOM } });
+    // A student's seat token is not a presenter key.
+    writeSecrets(storage, ROOM, { seat: { index: 2, token: ROOM } });
+    expect(linkRole(search, loc, storage)).toMatchObject({ role: { kind: 'student', room: ROOM } });
+    writeSecrets(storage, ROOM, { key: ROOM });
+    expect(linkRole(search, loc, storage)).toEqual({ kind: 'join', server: 'ws://192.168.1.20:8787/room', role: { kind: 'presenter', room: ROOM } });
+    // Another room's key, no storage at all, or a damaged entry: a student.
+    expect(linkRole(search.replace(ROOM, 'Z' + ROOM.slice(1)), loc, storage)).toMatchObject({ role: { kind: 'student' } });
+    expect(linkRole(search, loc, null)).toMatchObject({ role: { kind: 'student' } });
+    storage.setItem(`cohort-lab:room:${ROOM}`, '{"key": 5');
+    expect(linkRole(search, loc, storage)).toMatchObject({ role: { kind: 'student' } });
+    // Links that are not a room's are what joinParams says.
+    expect(linkRole('', loc, storage)).toEqual({ kind: 'none' });
+    expect(linkRole('?room=nope', loc, storage)).toMatchObject({ kind: 'bad' });
+  });
+
+  it('the address bar after Create holds the join link; Leave takes the room out of it and keeps the rest', () => {
+    const link = joinLink('http://192.168.1.20:5173/?preset=quick&backend=wasm#top', ROOM, 'ws://192.168.1.20:8787/room');
+    expect(withoutRoom(link)).toBe('http://192.168.1.20:5173/?preset=quick');
+    expect(withoutRoom('http://192.168.1.20:5173/lab/?room=x&server=y#a')).toBe('http://192.168.1.20:5173/lab/#a');
   });
 });

@@ -5,7 +5,13 @@
  * untrusted input: the id must be a SecretSchema id and the server a ws: or wss: URL; anything
  * else is a notice in words and the lab works alone. The presenter's key and the seat tokens are
  * never in a link (src/room/client.ts keeps them in localStorage).
+ *
+ * The presenter's page shows its room's join link in its own address bar (history.replaceState),
+ * so a reload opens the same link; a browser that holds the presenter key of that room (its
+ * secrets in localStorage, by room id) presents the room again rather than joining it as a
+ * student (linkRole).
  */
+import { type KeyValueStore, type RoomRole, readSecrets } from '../../room/client';
 import { SecretSchema } from '../../room/protocol';
 
 /** The room server's port and path when it is not the page's own origin (`npm run room`). */
@@ -82,4 +88,27 @@ export function joinParams(search: string, loc: PageLocation): JoinParams {
   const checked = checkServerUrl(server ?? sameOriginServer(loc));
   if (!checked.ok) return { kind: 'bad', problem: `This class room link cannot be joined: ${checked.problem}. The lab works alone.` };
   return { kind: 'join', room, server: checked.value };
+}
+
+export type LinkRole = { kind: 'none' } | { kind: 'bad'; problem: string } | { kind: 'join'; server: string; role: RoomRole };
+
+/**
+ * What a page opened with ?room=&server= is in that room: its presenter when this browser holds
+ * the room's presenter key (a presenter's reload), else a student.
+ */
+export function linkRole(search: string, loc: PageLocation, storage: KeyValueStore | null): LinkRole {
+  const p = joinParams(search, loc);
+  if (p.kind !== 'join') return p;
+  const room = p.room;
+  const presenting = readSecrets(storage, room).key !== undefined;
+  return { kind: 'join', server: p.server, role: presenting ? { kind: 'presenter', room } : { kind: 'student', room } };
+}
+
+/** A page URL without the room's parameters (leaving the room: a reload does not join it again). */
+export function withoutRoom(pageUrl: string): string {
+  const url = new URL(pageUrl);
+  url.searchParams.delete('room');
+  url.searchParams.delete('server');
+  const q = url.searchParams.toString();
+  return `${url.origin}${url.pathname}${q ? `?${q}` : ''}${url.hash}`;
 }

@@ -12,16 +12,17 @@ import { collapseDefinition, collapsedText, fmt2, fmtSigned, scoreRows, seedMean
 import { replayRecord } from '../store/record';
 import { bandResults, bandUnit } from '../store/roomSlice';
 import type { Styles } from '../charts/seriesDefs';
+import type { SeedUnit } from '../charts/seedAggregate';
 
 /** "Run N seeds": the scoreboard over the seeds' mean first (issue 23: the claims cover all seeds, so must the scores). */
-function SeedMeanTable({ rows, styles, unit }: { rows: SeedMeanRow[]; styles: Styles; unit: 'seed' | 'browser' }) {
+function SeedMeanTable({ rows, styles, unit }: { rows: SeedMeanRow[]; styles: Styles; unit: SeedUnit }) {
   const n = rows[0]?.seeds ?? 0;
   return (
     <div className="table-scroll">
       <table className="scoreboard-table" data-testid="scoreboard-mean" data-seeds={n}>
         <caption>
           Mean over {n} {unit}s: held-out pass@1 at the start and at the end, the change, the last reward, and in how many {unit}s a member collapsed
-          {unit === 'browser' ? ' (runs still training count as they are so far)' : ''}.
+          {unit !== 'seed' ? ' (runs still training count as they are so far)' : ''}.
         </caption>
         <thead>
           <tr>

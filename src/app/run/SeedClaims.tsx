@@ -29,9 +29,11 @@ export function SeedClaims() {
         {running ? ` (so far: ${running} still training)` : ''}
       </h2>
       <p className="seed-claims-lead">
-        {unit === 'browser'
-          ? `Every browser in the class trains the same experiment with its own seed: see how they disagree.${running ? ' A run still training counts as it is so far.' : ''}`
-          : 'One seed is not evidence: see how the seeds disagree.'}
+        {unit === 'pair'
+          ? `Every pair of browsers in the class trains the peer arm, one member each, with the pair's own seed: each pair is one run of the arm. See how the pairs disagree.${running ? ' A run still training counts as it is so far.' : ''}`
+          : unit === 'browser'
+            ? `Every browser in the class trains the same experiment with its own seed: see how they disagree.${running ? ' A run still training counts as it is so far.' : ''}`
+            : 'One seed is not evidence: see how the seeds disagree.'}
       </p>
       {claims.length === 0 ? (
         <p data-testid="seed-claims-none">This experiment has none of the arms the claims compare (oracle, self, peer).</p>
@@ -49,7 +51,7 @@ export function SeedClaims() {
               <caption>Each {unit}'s difference of held-out pass@1 (arm means over members); a claim held where it is at least {CLAIM_TIE}.</caption>
               <thead>
                 <tr>
-                  <th scope="col">{unit === 'browser' ? 'browser (seed)' : 'seed'}</th>
+                  <th scope="col">{unit === 'seed' ? 'seed' : `${unit} (seed)`}</th>
                   {claims.map((c) => (
                     <th scope="col" key={c.id}>
                       {c.measure}

@@ -20,4 +20,12 @@ describe('the last run after a reload', () => {
     expect(lastRunOf([meta('failed', spec, 5, { status: 'error' })], spec)).toBeNull();
     expect(lastRunOf([], spec)).toBeNull();
   });
+  it("a paired seat's member part is found only as that member part, never as a whole run", () => {
+    const spec = { seed: 1 };
+    const a = { armId: 'peer', memberId: 'A' };
+    const metas = [meta('whole', spec, 1), meta('part-a', spec, 5, { memberPart: a }), meta('part-b', spec, 9, { memberPart: { armId: 'peer', memberId: 'B' } })];
+    expect(lastRunOf(metas, spec)?.id).toBe('whole');
+    expect(lastRunOf(metas, spec, a)?.id).toBe('part-a');
+    expect(lastRunOf(metas.slice(0, 1), spec, a)).toBeNull();
+  });
 });

@@ -3,6 +3,7 @@
  * empty charts although the run was saved). Pure: which saved run that is. The runs controller
  * shows it (as Open does) and the hero view says what it is, with Resume when it can go on.
  */
+import type { MemberSeat } from '../../core/experiment/memberParts';
 import type { SavedRunMeta } from './runData';
 
 /** JSON with sorted keys: two specs with the same settings compare equal whatever their key order. */
@@ -19,10 +20,14 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** The most recently saved run of exactly this experiment with at least one RL step (null: none). */
-export function lastRunOf(metas: readonly SavedRunMeta[], spec: unknown): SavedRunMeta | null {
+/**
+ * The most recently saved run of exactly this experiment with at least one RL step (null: none).
+ * `memberPart`: a paired seat's member part (its runs only); none: whole runs only.
+ */
+export function lastRunOf(metas: readonly SavedRunMeta[], spec: unknown, memberPart: MemberSeat | null = null): SavedRunMeta | null {
   const want = canonicalJson(spec);
-  const same = metas.filter((m) => m.stepsDone > 0 && m.status !== 'error' && canonicalJson(m.spec) === want);
+  const part = canonicalJson(memberPart);
+  const same = metas.filter((m) => m.stepsDone > 0 && m.status !== 'error' && canonicalJson(m.spec) === want && canonicalJson(m.memberPart ?? null) === part);
   same.sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
   return same[0] ?? null;
 }

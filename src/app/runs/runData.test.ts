@@ -55,6 +55,23 @@ describe('stored data is checked as it is read back', () => {
     });
   });
 
+  it("a paired seat's member part: its checkpoint holds its member alone and fits it; without the member part it does not; old runs without one still load", () => {
+    const part = { armId: 'peer', memberId: 'A' };
+    const whole = checkpoint(2);
+    const cp = { ...whole, members: whole.members.filter((m) => m.id === 'A'), references: { A: whole.references.A }, arms: [{ ...whole.arms.find((a) => a.id === 'peer')!, members: whole.arms.find((a) => a.id === 'peer')!.members.filter((m) => m.id === 'A') }] };
+    const r = checkLoadedRun(meta({ memberPart: part }), rows(eventsThrough(3)), cp);
+    expect(r.ok && r.value.meta.memberPart).toEqual(part);
+    expect(problemOf(meta(), rows(eventsThrough(3)), cp)).toMatch(/^its checkpoint does not fit it \(the checkpoint lacks /);
+    expect(problemOf(meta({ memberPart: part }), rows(eventsThrough(3)), whole)).toMatch(/^its checkpoint does not fit it \(the checkpoint holds /);
+    expect(problemOf(meta({ memberPart: { armId: 'self', memberId: 'A' } }), rows(eventsThrough(3)), cp)).toMatch(/^its member part does not fit it \(arm self is a self arm of 2 members/);
+    expect(problemOf({ ...meta(), memberPart: { armId: 'peer' } }, [], null)).toMatch(/^its description is damaged \(memberPart\.memberId: /);
+    expect(checkLoadedRun(meta(), rows(eventsThrough(3)), whole).ok).toBe(true);
+    expect(listRows([meta({ status: 'stopped', memberPart: part }), meta({ id: 'run-2', status: 'stopped' })], null).map((x) => [x.id, x.resumable])).toEqual([
+      ['run-1', false],
+      ['run-2', true],
+    ]);
+  });
+
   const problemOf = (m: unknown, evs: unknown[], cp: unknown) => {
     const r = checkLoadedRun(m, evs, cp);
     return r.ok ? null : r.problem;

@@ -9,6 +9,7 @@
  */
 import { z } from '../../core/zod';
 import { type Checkpoint, checkpointSpecProblem, parseCheckpoint } from '../../core/experiment/checkpoint';
+import { type MemberSeat, memberLayout, memberSeatProblem } from '../../core/experiment/memberParts';
 import { zodIssues } from '../../core/persisted';
 import { type ExperimentSpec, ExperimentSpecSchema } from '../../core/experiment/spec';
 import { getPreset } from '../../core/experiment/presets';
@@ -44,6 +45,12 @@ export interface SavedRunMeta {
   checkpointStep: number | null;
   /** Why it failed, when status is 'error' (plain text). */
   error: string | null;
+  /**
+   * A member part (class mode's paired rooms): the peer arm's member this browser trained while
+   * its partner trained the other elsewhere. Its checkpoint holds that member alone, and it
+   * resumes only as that member part, in its room (absent: the whole experiment).
+   */
+  memberPart?: MemberSeat;
 }
 
 export interface SavedEvent {
@@ -80,6 +87,7 @@ export const SavedRunMetaSchema = z.object({
   eventCount: int,
   checkpointStep: int.nullable(),
   error: z.string().max(2000).nullable(),
+  memberPart: z.object({ armId: z.string().max(64), memberId: z.string().max(64) }).optional(),
 });
 
 const MetricsSchema = z.record(z.string(), num.nullable().optional());
@@ -163,7 +171,11 @@ export function checkLoadedRun(rawMeta: unknown, rawEvents: unknown[], rawCheckp
     const r = parseCheckpoint(rawCheckpoint);
     if (!r.ok) return { ok: false, problem: `its checkpoint is damaged (${r.problem})` };
     checkpoint = r.checkpoint;
-    const problem = checkpointSpecProblem(meta.value.spec, checkpoint);
+    // A member part's checkpoint holds its member alone (memberParts.ts, its layout's scope).
+    const part = meta.value.memberPart;
+    const partProblem = part ? memberSeatProblem(meta.value.spec, part) : null;
+    if (partProblem) return { ok: false, problem: `its member part does not fit it (${partProblem})` };
+    const problem = checkpointSpecProblem(meta.value.spec, checkpoint, part ? memberLayout(meta.value.spec, part).scope : undefined);
     if (problem) return { ok: false, problem: `its checkpoint does not fit it (${problem})` };
     if (checkpoint.step > lastStep) return { ok: false, problem: `its checkpoint is at step ${checkpoint.step} but its events end at step ${lastStep}` };
   }
@@ -239,7 +251,7 @@ export interface RunRow {
   createdAt: number;
   /** Training in this page now. */
   live: boolean;
-  /** Can be continued (not finished, not halted). */
+  /** Can be continued here (not finished, not halted, not a paired seat's member part: that resumes in its room). */
   resumable: boolean;
 }
 
@@ -282,7 +294,7 @@ export function listRows(metas: readonly SavedRunMeta[], liveId: string | null):
       statusText: statusText(m.status, m.id === liveId),
       createdAt: m.createdAt,
       live: m.id === liveId,
-      resumable: m.status !== 'done' && m.status !== 'halted',
+      resumable: m.status !== 'done' && m.status !== 'halted' && !m.memberPart,
     }));
 }
 

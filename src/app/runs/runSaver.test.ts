@@ -75,6 +75,15 @@ describe('saving a run as it goes', () => {
     expect(saver.savedIdOf(1)).toBe(id);
   });
 
+  it("saves a paired seat's member part in the run's description, and an ordinary run without one", async () => {
+    const { store, saver, newRun } = setup();
+    const part = saver.begin(1, { ...newRun, memberPart: { armId: 'peer', memberId: 'B' } });
+    const whole = saver.begin(2, newRun);
+    await settle();
+    expect((await store.load(part))!.meta).toMatchObject({ memberPart: { armId: 'peer', memberId: 'B' } });
+    expect((await store.load(whole))!.meta).not.toHaveProperty('memberPart');
+  });
+
   it('after a lost device drops the saved steps past the checkpoint the run was rebuilt from, then saves them again once', async () => {
     const { store, timers, saver, newRun } = setup();
     const id = saver.begin(1, newRun);

@@ -9,6 +9,7 @@
  * and what was saved before stays as it was. The problem is reported in words (onProblem).
  */
 import type { Checkpoint } from '../../core/experiment/runner';
+import type { MemberSeat } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { WorkerEvent } from '../../engine/protocol';
 import { type SavedEvent, type SavedRunMeta, statusOf } from './runData';
@@ -38,6 +39,8 @@ export interface NewRun {
   edited: boolean;
   spec: ExperimentSpec;
   backend: string | null;
+  /** A paired seat's member part (absent: the whole experiment). */
+  memberPart?: MemberSeat;
 }
 
 interface Tracked {
@@ -88,6 +91,7 @@ export class RunSaver {
       eventCount: 0,
       checkpointStep: null,
       error: null,
+      ...(run.memberPart ? { memberPart: { armId: run.memberPart.armId, memberId: run.memberPart.memberId } } : {}),
     };
     this.track(runId, { savedId: meta.id, nextSeq: 0, create: meta, patch: {}, events: [], checkpoint: null, truncateFrom: undefined, detached: false, timer: null });
     this.flushSoon(runId, 0);

@@ -67,9 +67,9 @@ export function startSavedRuns(factory: IDBFactory | undefined = globalThis.inde
   });
   saver = s;
   observeRuns({
-    started(runId, spec) {
+    started(runId, spec, memberPart) {
       const { presetId, edited } = useLab.getState();
-      const id = s.begin(runId, { name: defaultRunName(presetId, edited), presetId, edited, spec, backend: useLab.getState().engine.report?.backend ?? null });
+      const id = s.begin(runId, { name: defaultRunName(presetId, edited), presetId, edited, spec, backend: useLab.getState().engine.report?.backend ?? null, memberPart });
       set({ live: { ...useSavedRuns.getState().live, [runId]: id } });
     },
     event: (ev) => s.event(ev),
@@ -187,10 +187,17 @@ export const savedRuns = {
     const shown = plan.checkpoint ? replayRecord(recordOf(run, plan.keep), 0) : startedRunState(0, run.meta.spec);
     const stepsDone = plan.checkpoint?.step ?? 0;
     showSpec(run);
-    const started = lab.continueRun(shown, plan.checkpoint, (runId) => {
-      s.continue(runId, id, plan.keep.length, stepsDone, plan.checkpoint?.step ?? null);
-      set({ notice: null, live: { ...useSavedRuns.getState().live, [runId]: id } });
-    });
+    // A paired seat's member part goes on as that member part (its checkpoint holds its member alone).
+    const memberPart = run.meta.memberPart;
+    const started = lab.continueRun(
+      shown,
+      plan.checkpoint,
+      (runId) => {
+        s.continue(runId, id, plan.keep.length, stepsDone, plan.checkpoint?.step ?? null);
+        set({ notice: null, live: { ...useSavedRuns.getState().live, [runId]: id } });
+      },
+      memberPart ? { memberPart } : {},
+    );
     if (!started) set({ notice: 'The training worker is not running: reload the page.' });
   },
 

@@ -8,6 +8,7 @@
  */
 import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import type { RoomStatus } from '../../room/client';
+import type { SeedUnit } from '../charts/seedAggregate';
 import type { SeedResult } from './seedsSlice';
 import type { LabSlice, LabState } from './types';
 
@@ -102,5 +103,5 @@ export function roomStartReason(s: Pick<LabState, 'room'>): string | null {
 
 /** The runs drawn as bands and counted by the claims: a class room's browsers, or "Run N seeds". */
 export const bandResults = (s: Pick<LabState, 'room' | 'seeds'>): SeedResult[] => (s.room.results.length ? s.room.results : s.seeds.results);
-/** What one of those runs is called. */
-export const bandUnit = (s: Pick<LabState, 'room'>): 'seed' | 'browser' => (s.room.results.length ? 'browser' : 'seed');
+/** What one of those runs is called: in a paired room a run is a pair's (two browsers, one peer arm). */
+export const bandUnit = (s: Pick<LabState, 'room'>): SeedUnit => (s.room.results.length ? (s.room.info?.pairing ? 'pair' : 'browser') : 'seed');
