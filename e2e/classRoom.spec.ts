@@ -220,8 +220,7 @@ test('a student who closes the page mid-run and opens the link again gets its se
   await expect(presenter.seats).toHaveCount(2);
   // Its run goes on (resumed from its saved run) to the end.
   await leaves.lab.waitForPhase('done');
-  // (Its seat line's "Sent to the room: n events." is not checked here: after a rejoin it said 7
-  // while the room held all 8; the room's copy, checked below, is what counts.)
+  await expect(leaves.seatLine).toContainText(`Sent to the room: ${STEPS + 2} events.`);
   await stays.lab.waitForPhase('done');
   await presenter.waitAllDone(2, STEPS);
 
