@@ -214,13 +214,7 @@ export interface ResumePlan {
 
 export function resumePlan(run: LoadedRun): ResumePlan {
   if (!run.checkpoint) return { keep: [], checkpoint: null };
-  const keep = eventsThroughStep(run.events, run.checkpoint.step);
-  // The page closed after the checkpoint was saved but before its step's event was: resumed from
-  // it, the run would lack that step for good (and a class room seat would number the next
-  // steps one too early). Start again instead; the run is the same (seeded).
-  const reached = run.checkpoint.step === 0 ? keep.some((e) => e.type === 'base') : keep.some((e) => e.type === 'step' && e.step === run.checkpoint!.step);
-  if (!reached) return { keep: [], checkpoint: null };
-  return { keep, checkpoint: run.checkpoint };
+  return { keep: eventsThroughStep(run.events, run.checkpoint.step), checkpoint: run.checkpoint };
 }
 
 export function recordOf(run: LoadedRun, events: RecordedEvent[] = run.events): RunRecord {
