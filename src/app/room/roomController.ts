@@ -85,12 +85,28 @@ function follow(c: RoomConnection): void {
         return;
       case 'events':
         if (records.merge(ev.seat, ev.from, ev.events)) resultsSoon();
+        stepsCame(ev.seat, ev.events);
         return;
       case 'acked':
         setRoom({ stream: { acked: ev.acked, held: c.heldEvents } });
         return;
     }
   });
+}
+
+/**
+ * The seats table's step as a seat's events come: the room message says a seat's last step only
+ * when it sends its first event and when it ends, so without this the table would jump from 0 to
+ * the end. The next room message holds at least this step (the server stores before it forwards).
+ */
+function stepsCame(index: number, events: readonly { type: string; step?: number }[]): void {
+  const info = state().room.info;
+  const seat = info?.seats.find((x) => x.index === index);
+  if (!info || !seat) return;
+  let step = seat.lastStep;
+  for (const e of events) if (e.type === 'step' && e.step !== undefined && e.step > step) step = e.step;
+  if (step === seat.lastStep) return;
+  setRoom({ info: { ...info, seats: info.seats.map((x) => (x.index === index ? { ...x, lastStep: step } : x)) } });
 }
 
 function roomChanged(info: RoomInfo): void {
