@@ -47,8 +47,8 @@ async function join(browser: Parameters<typeof Student.join>[0], link: string): 
 }
 
 interface ExportedRun {
-  spec: { seed: number; steps: number };
-  events: { type: string; step?: number }[];
+  spec: { seed: number; steps: number; arms?: { id: string }[]; members?: { id: string }[] };
+  events: { type: string; step?: number; arms?: { armId: string; members: Record<string, unknown> }[] }[];
 }
 interface ExportedFile {
   format: string;
@@ -341,26 +341,51 @@ test('a hostile client sends junk during a class: it gets errors, the server sta
   for (const run of file.seeds!) expect(eventNames(run)).toEqual(wholeRun(STEPS));
 });
 
-// Waits for the paired rooms' wiring in the page (roomController's maybeStartSeat calling
-// startPairedSeat, branch room-wire): until then a paired seat trains the whole experiment.
-test.fixme('a paired room: two students each train one member of the peer arm, and the presenter shows one pair', async ({ page, browser }) => {
+test('a paired room: two students each train one member of the peer arm, and the presenter shows and exports one pair', async ({ page, browser }, info) => {
   test.setTimeout(420_000);
   const presenter = await Presenter.open(page);
   const link = await presenter.createRoom(server.url, { pairing: true });
   const a = await join(browser, link);
-  await expect(a.seatLine).toContainText('training member A of the peer arm with your partner (not joined yet)');
+  await expect(a.seatLine).toContainText('pair 0: you train member A of the peer arm, your partner (not joined yet) trains the other');
   const b = await join(browser, link);
-  await expect(b.seatLine).toContainText('training member B of the peer arm with your partner at seat 0');
-  await expect(a.seatLine).toContainText('with your partner at seat 1');
+  await expect(b.seatLine).toContainText('pair 0: you train member B of the peer arm, your partner at seat 0 trains the other');
+  await expect(a.seatLine).toContainText('you train member A of the peer arm, your partner at seat 1 trains the other');
+  // Partners share the pair's seed.
   const seedA = (await a.seatAndSeed()).seed;
-  expect((await b.seatAndSeed()).seed).toBe(seedA);
+  expect(await b.seatAndSeed()).toEqual({ seat: 1, seed: seedA });
   await expect(presenter.seats).toHaveCount(2);
-  await expect(presenter.seat(0)).toContainText('A (seat 1)');
-  await expect(presenter.seat(1)).toContainText('B (seat 0)');
+  await expect(presenter.seat(0)).toHaveAttribute('data-pair', '0');
+  await expect(presenter.seat(1)).toHaveAttribute('data-pair', '0');
+  await expect(presenter.seat(0)).toContainText('trains A (partner: seat 1)');
+  await expect(presenter.seat(1)).toContainText('trains B (partner: seat 0)');
+
   await presenter.startForEverybody();
-  for (const s of [a, b]) await s.lab.waitForPhase('done');
+  for (const s of [a, b]) {
+    await s.lab.waitForPhase('done', 300_000);
+    // Each seat's own run: base, every step, done, all acknowledged by the room.
+    await expect(s.seatLine).toContainText(`Sent to the room: ${STEPS + 2} events.`);
+  }
   await presenter.waitAllDone(2, STEPS);
-  // One pair: one run of the class on the presenter's charts.
+
+  // One pair: one run of the class on the presenter's charts and claims.
   await expect(presenter.lab.chart('chart-pass1')).toHaveAttribute('data-seeds', '1');
-  await expect(page.getByTestId('seed-claims')).toHaveAttribute('data-seeds', '1');
+  const claims = page.getByTestId('seed-claims');
+  await expect(claims).toHaveAttribute('data-unit', 'pair');
+  await expect(claims).toHaveAttribute('data-seeds', '1');
+  await expect(claims).toHaveAttribute('data-running', 'false');
+  await expect(claims.locator('h2')).toHaveText('Claims over 1 pair');
+
+  // The export: the pair's run, its two seats merged into the peer arm of both members, with the pair's seed.
+  const file = await exportRoom(page, info.outputPath('room.json'));
+  expect(file.name).toMatch(/: 1 pair$/);
+  expect(file.seeds).toHaveLength(1);
+  const pair = file.seeds![0];
+  expect(pair.spec.seed).toBe(seedA);
+  expect(pair.spec.arms!.map((x) => x.id)).toEqual(['peer']);
+  expect(pair.spec.members!.map((m) => m.id)).toEqual(['A', 'B']);
+  expect(eventNames(pair)).toEqual(wholeRun(STEPS));
+  for (const e of pair.events.filter((x) => x.type === 'step')) {
+    expect(e.arms!.map((x) => x.armId)).toEqual(['peer']);
+    expect(Object.keys(e.arms![0].members).sort()).toEqual(['A', 'B']);
+  }
 });

@@ -340,12 +340,9 @@ async function maybeStartSeat(): Promise<void> {
       const events = await savedRuns.events(saved.id);
       if (events) stream.sendAll(events);
     } else if (saved && saved.status !== 'halted') {
-      await savedRuns.resume(saved.id);
-      const run = state().run;
-      if (run.runId === 0 || canonicalJson(run.spec) !== canonicalJson(spec)) return;
-      stream.followResumed(run.runId, run.step);
-      const events = await savedRuns.events(saved.id);
-      stream.prime(events ?? []);
+      // The stream follows the resumed run before the worker starts it, at positions from the
+      // saved events the run keeps (not the run's step: that is null for a checkpoint of the base).
+      if (!(await savedRuns.resume(saved.id, { follow: (runId, kept) => stream.followResumed(runId, kept) }))) return;
     } else {
       showRoomExperiment(info, seat);
       if (!(memberPart ? startPairedSeat(lab, info.spec, seat) : lab.start({ seed: seat.seed }))) {

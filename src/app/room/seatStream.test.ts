@@ -1,8 +1,11 @@
 /** A seat's stream (seatStream.ts) into the real client over a fake socket: fresh, resumed and recovered runs keep their positions. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Checkpoint } from '../../core/experiment/runner';
 import type { WorkerEvent } from '../../engine/protocol';
 import { RoomConnection } from '../../room/client';
-import { ROOM_ID, TOKEN, memoryStorage, runEvents, seatInfo, socketFactory } from '../../room/fakeSocket.testkit';
+import { ROOM_ID, TOKEN, memoryStorage, roomSpec, runEvents, seatInfo, socketFactory } from '../../room/fakeSocket.testkit';
+import { type LoadedRun, type SavedRunMeta, recordOf, resumePlan } from '../runs/runData';
+import { type RecordedEvent, replayRecord } from '../store/record';
 import { SeatStream } from './seatStream';
 
 const runner = (runId: number, evs = runEvents(4)): WorkerEvent[] => evs.map((event) => ({ type: 'runner', runId, event }));
@@ -14,7 +17,12 @@ function seated(stored: number) {
   f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored });
   const stream = new SeatStream((from, events) => c.pushEvents(from, events));
   const seqs = () => f.last.of('event').map((m) => m.seq);
-  return { c, f, stream, seqs };
+  const sent = () =>
+    f.last.of('event').map((m) => {
+      const e = m.event as RecordedEvent;
+      return e.type === 'step' ? `step ${e.step}` : e.type;
+    });
+  return { c, f, stream, seqs, sent };
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -28,15 +36,40 @@ describe("a seat's stream", () => {
     expect(seqs()).toEqual([0, 1, 2]);
   });
 
-  it('a resumed run after a reload: the saved events before its checkpoint, then the worker\'s, even when these come first', () => {
+  it("a run resumed after a reload from its base's checkpoint: the room, holding base and steps 1 and 2, gets step 3 next", () => {
+    // The timing of the e2e's rejoin: the page closed at step 2 or 3, so the last checkpoint is the
+    // base's (step 0, the next is at step 5); the room holds base, 1, 2. The resumed run keeps
+    // the base alone and emits steps 1.. again, and its state says step null (no RL step yet), the
+    // same as a run with no checkpoint: a position read from it put step 1 at 0 and step 4 at 3.
+    const { stream, seqs, sent, c } = seated(3);
+    const all = runEvents(4);
+    const loaded: LoadedRun = { meta: { spec: roomSpec } as SavedRunMeta, events: all.slice(0, 3), checkpoint: { step: 0 } as Checkpoint };
+    const plan = resumePlan(loaded);
+    expect(replayRecord(recordOf(loaded, plan.keep), 0).step).toBeNull();
+    stream.followResumed(9, plan.keep);
+    stream.take(runner(9, all.slice(1)));
+    expect(seqs()).toEqual([3, 4, 5]);
+    expect(sent()).toEqual(['step 3', 'step 4', 'done']);
+    expect(c.heldEvents).toBe(all.length);
+  });
+
+  it('a resumed run after a reload: the saved events through its checkpoint, then the worker\'s', () => {
     const { stream, seqs, c } = seated(1);
     const all = runEvents(4);
-    stream.followResumed(9, 2); // checkpoint at step 2: positions 0..2 saved, the run goes on at 3
+    stream.followResumed(9, all.slice(0, 3)); // checkpoint at step 2: positions 0..2 saved, the run goes on at 3
+    expect(seqs()).toEqual([1, 2]);
     stream.take(runner(9, all.slice(3)));
-    expect(seqs()).toEqual([]);
-    stream.prime(all.slice(0, 3));
     expect(seqs()).toEqual([1, 2, 3, 4, 5]);
     expect(c.heldEvents).toBe(6);
+  });
+
+  it('a saved run with no checkpoint starts again: its events from position 0, nothing sent twice', () => {
+    const { stream, seqs, sent } = seated(2);
+    const all = runEvents(4);
+    stream.followResumed(9, []);
+    stream.take(runner(9, all));
+    expect(seqs()).toEqual([2, 3, 4, 5]);
+    expect(sent()).toEqual(['step 2', 'step 3', 'step 4', 'done']);
   });
 
   it('a run rebuilt from a checkpoint after a lost device goes back to its position; the room gets nothing twice', () => {

@@ -1,10 +1,13 @@
 /**
  * A student's seat streams its run: which of the worker's events belong to the seat's run, and at
  * which position (the seq the room numbers them by: base 0, step k at k, then the end). A fresh
- * run starts at 0; a resumed run goes on from its checkpoint, after the saved events before it
- * (read from the saved run, which may come after the worker's first events: those wait); a run
- * rebuilt after a lost device ('recovered') goes back to its checkpoint's position. Positions the
- * room already holds are not sent again (the client's pushEvents).
+ * run starts at 0; a resumed run goes on after the saved events it keeps (the resume plan's: the
+ * base and the steps through its checkpoint), which are its first positions, so its position
+ * comes from those events and from nothing else (a checkpoint of the base keeps the base alone,
+ * and the page's run then says step null, like a run with no checkpoint: reading the position
+ * from that put step 1 at position 0 and lost a step in the room); a run rebuilt after a lost
+ * device ('recovered') goes back to its checkpoint's position. Positions the room already holds
+ * are not sent again (the client's pushEvents).
  */
 import type { WorkerEvent } from '../../engine/protocol';
 import type { RecordedEvent } from '../store/record';
@@ -14,8 +17,6 @@ export type PushEvents = (from: number, events: readonly RecordedEvent[]) => voi
 export class SeatStream {
   private runId = 0;
   private pos = 0;
-  private primed = true;
-  private waiting: WorkerEvent[] = [];
 
   constructor(private readonly push: PushEvents) {}
 
@@ -28,26 +29,17 @@ export class SeatStream {
   follow(runId: number): void {
     this.runId = runId;
     this.pos = 0;
-    this.primed = true;
-    this.waiting = [];
   }
 
-  /** A run resumed from the checkpoint of `checkpointStep` (null: from the start): the saved events come by prime(). */
-  followResumed(runId: number, checkpointStep: number | null): void {
+  /**
+   * A run resumed from a saved run, followed before the worker is told to start it (so none of
+   * its events can come first): `kept`, the saved events it goes on after, are sent as positions
+   * 0.. (none: it starts again from 0), and its own events follow them.
+   */
+  followResumed(runId: number, kept: readonly RecordedEvent[]): void {
     this.runId = runId;
-    this.pos = checkpointStep === null ? 0 : checkpointStep + 1;
-    this.primed = checkpointStep === null;
-    this.waiting = [];
-  }
-
-  /** The saved run's events: those before the resumed run's first are sent, then what waited. */
-  prime(saved: readonly RecordedEvent[]): void {
-    if (this.primed) return;
-    this.push(0, saved.slice(0, this.pos));
-    this.primed = true;
-    const waiting = this.waiting;
-    this.waiting = [];
-    this.take(waiting);
+    this.pos = kept.length;
+    this.push(0, kept);
   }
 
   /** A finished run shown from the saved runs: all of it, nothing followed after. */
@@ -59,10 +51,6 @@ export class SeatStream {
   /** The worker's events, as the store gets them. */
   take(events: readonly WorkerEvent[]): void {
     if (this.runId === 0) return;
-    if (!this.primed) {
-      this.waiting.push(...events.filter((ev) => 'runId' in ev && ev.runId === this.runId));
-      return;
-    }
     for (const ev of events) {
       if (ev.type === 'runner' && ev.runId === this.runId && ev.event.type !== 'warmstart') {
         this.push(this.pos, [ev.event]);

@@ -178,10 +178,15 @@ export const savedRuns = {
     lab.showRun(replayRecord(recordOf(run), 0));
   },
 
-  /** Continue an unfinished run from its checkpoint, into the same saved run. */
-  async resume(id: string): Promise<void> {
+  /**
+   * Continue an unfinished run from its checkpoint, into the same saved run. `follow(runId, kept)`
+   * is told before the worker is (a class room seat streams the run: src/app/room/seatStream.ts):
+   * the continued run's id and the saved events it goes on after, so its first event is at
+   * position `kept.length`. True when the run was started.
+   */
+  async resume(id: string, opts: { follow?: (runId: number, kept: readonly RecordedEvent[]) => void } = {}): Promise<boolean> {
     const run = await load(id);
-    if (!run || !saver) return;
+    if (!run || !saver) return false;
     const s = saver;
     const plan = resumePlan(run);
     const shown = plan.checkpoint ? replayRecord(recordOf(run, plan.keep), 0) : startedRunState(0, run.meta.spec);
@@ -195,10 +200,12 @@ export const savedRuns = {
       (runId) => {
         s.continue(runId, id, plan.keep.length, stepsDone, plan.checkpoint?.step ?? null);
         set({ notice: null, live: { ...useSavedRuns.getState().live, [runId]: id } });
+        opts.follow?.(runId, plan.keep);
       },
       memberPart ? { memberPart } : {},
     );
     if (!started) set({ notice: 'The training worker is not running: reload the page.' });
+    return started;
   },
 
   /** A saved run's events as saved (null: it cannot be read; the notice says why). */
