@@ -190,7 +190,7 @@ test('bad run files are explained as text and change neither the run nor the exp
   const cases = [
     { name: 'truncated.json', text: saved.slice(0, saved.length / 2), says: 'it is not valid JSON' },
     { name: 'steps.json', text: JSON.stringify(spec), says: 'it holds invalid values: record.spec.steps: Too big' },
-    { name: 'newer.json', text: JSON.stringify({ ...JSON.parse(saved), version: 2 }), says: 'made by a newer Cohort Lab (run file format v2' },
+    { name: 'newer.json', text: JSON.stringify({ ...JSON.parse(saved), version: 3 }), says: 'made by a newer Cohort Lab (run file format v3' },
     { name: 'other.json', text: JSON.stringify({ format: 'something-else' }), says: 'it is not a Cohort Lab run file' },
     { name: `${markup}.json`, text: 'not json', says: 'it is not valid JSON' },
   ];

@@ -70,9 +70,10 @@ test('Run 2 seeds: one after another, mean and band on the charts, claims counte
   const pass = lab.chart('chart-pass1');
   const means = ((await pass.getAttribute('data-seed-means')) ?? '').split('|');
   expect(means).toEqual(['oracle · A', 'oracle · B', 'self · A', 'self · B', 'peer · A', 'peer · B'].map((l) => `mean of 2 seeds · ${l}`));
-  // Per line: 2 seeds, 2 band edges, the mean; then the 6 live lines and the 2 base pass@1 guides.
-  await expect(pass).toHaveAttribute('data-drawn', String(6 * 5 + 6 + 2));
-  await expect(pass).toHaveAttribute('data-bands', '6');
+  // Per line: 2 seeds and the mean; one band per arm (its members' envelope: 2 edges each); then the
+  // 6 live lines and the 2 base pass@1 guides.
+  await expect(pass).toHaveAttribute('data-drawn', String(6 * 3 + 3 * 2 + 6 + 2));
+  await expect(pass).toHaveAttribute('data-bands', '3');
   // The legend stands for the means, the live lines and the guides (not the seeds or band edges),
   // in two short keys: the arm colours and the base guide's grey; the members' styles and the labelled band.
   expect(await lab.legend('chart-pass1')).toHaveLength(6 + 6 + 2);
