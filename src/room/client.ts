@@ -317,17 +317,7 @@ export class RoomConnection {
   close(): void {
     if (this.ended) return;
     this.ended = true;
-    this.clearTimers();
-    const s = this.socket;
-    this.socket = null;
-    if (s) {
-      s.onopen = s.onmessage = s.onclose = s.onerror = null;
-      try {
-        s.close(1000, 'left');
-      } catch {
-        // already closed
-      }
-    }
+    this.dropSocket(1000, 'left');
     for (const list of this.waiters.values()) for (const w of list) w.reject(new Error('the room connection is closed'));
     this.waiters.clear();
     this.setStatus('closed', this.error);
@@ -386,7 +376,8 @@ export class RoomConnection {
     }
   }
 
-  private dropSocket(): void {
+  /** Close the socket (with a reason, when leaving for good), deaf to its late events; timers cleared. */
+  private dropSocket(code?: number, reason?: string): void {
     const s = this.socket;
     this.socket = null;
     this.welcomed = false;
@@ -394,7 +385,7 @@ export class RoomConnection {
     if (s) {
       s.onopen = s.onmessage = s.onclose = s.onerror = null;
       try {
-        s.close();
+        s.close(code, reason);
       } catch {
         // already closed
       }
@@ -449,17 +440,7 @@ export class RoomConnection {
   private fail(error: string): void {
     this.error = error;
     this.ended = true;
-    this.clearTimers();
-    const s = this.socket;
-    this.socket = null;
-    if (s) {
-      s.onopen = s.onmessage = s.onclose = s.onerror = null;
-      try {
-        s.close(1000, 'done');
-      } catch {
-        // already closed
-      }
-    }
+    this.dropSocket(1000, 'done');
     this.setStatus('closed', error);
   }
 
