@@ -34,7 +34,7 @@ describe('claim sentences', () => {
     expect(s[0].held).toBe(true);
     expect(s[1].thisSeed).toBe('peer ended level with self (0.34 against 0.34).');
     expect(s[1].held).toBe(false);
-    expect(s[1].overSeeds).toBe('Over 8 seeds, peer ended above self in 6 (2 tied), mean +0.16: shown.');
+    expect(s[1].overSeeds).toBe('Over 8 seeds no one tuned on (101-108), peer ended above self in 8, mean +0.13: shown.');
     expect(s[2].thisSeed).toBe('peer ended below its start (0.46 to 0.34).');
     expect(s[3].thisSeed).toBe('oracle ended above peer (0.57 against 0.34).');
   });

@@ -28,6 +28,7 @@ export interface MeasuredBlock {
 }
 
 const TUNING = [1, 2, 3, 4, 5, 6, 7, 8] as const;
+const CONFIRMATION = [101, 102, 103, 104, 105, 106, 107, 108] as const;
 
 export const MEASURED_CLAIMS: Readonly<Record<string, MeasuredBlock>> = {
   'peers-learn': {
@@ -41,13 +42,13 @@ export const MEASURED_CLAIMS: Readonly<Record<string, MeasuredBlock>> = {
     },
   },
   collapse: {
-    block: 'tuning',
-    seeds: TUNING,
+    block: 'confirmation',
+    seeds: CONFIRMATION,
     claims: {
-      a: { verdict: 'SHOWN', mean: 0.17, wins: 8, ties: 0, losses: 0 },
-      b: { verdict: 'SHOWN', mean: 0.16, wins: 6, ties: 2, losses: 0 },
-      learns: { verdict: 'NOT SHOWN', mean: -0.01, wins: 4, ties: 0, losses: 4 },
-      oracle: { verdict: 'SHOWN', mean: 0.15, wins: 8, ties: 0, losses: 0 },
+      a: { verdict: 'SHOWN', mean: 0.15, wins: 8, ties: 0, losses: 0 },
+      b: { verdict: 'SHOWN', mean: 0.13, wins: 8, ties: 0, losses: 0 },
+      learns: { verdict: 'NOT SHOWN', mean: -0.02, wins: 2, ties: 0, losses: 6 },
+      oracle: { verdict: 'SHOWN', mean: 0.16, wins: 8, ties: 0, losses: 0 },
     },
   },
   'peers-teach': {
