@@ -45,6 +45,13 @@ describe('claim sentences', () => {
     expect(s[0].overSeeds).toBe("Over 8 seeds no one tuned on (109-116), self fell (end pass@1 below start) in 6, mean +0.15: shown.");
   });
 
+  it('says so where the claim read with its preset\'s others (Holm) is not what it is alone', () => {
+    const s = claimSentences(summary({ oracle: [0.6, 0.6], self: [0.3, 0.3], peer: [0.5, 0.5] }), 'peers-teach');
+    expect(s[2].overSeeds).toBe(
+      "Over 8 seeds no one tuned on (101-108), peer ended above its start in 6, mean +0.07: shown on its own, not shown read with the preset's other claims (Holm).",
+    );
+  });
+
   it('another seed reads differently: nothing about the outcome is fixed', () => {
     const s = claimSentences(summary({ oracle: [0.6, 0.6], self: [0.5, 0.5], peer: [0.55, 0.55] }), 'collapse');
     expect(s[0].thisSeed).toBe("self's held-out pass@1 went from 0.46 to 0.50 (+0.04): it ended above its start.");

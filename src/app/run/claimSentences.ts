@@ -6,7 +6,7 @@
  */
 import { CLAIM_TIE, SEED_CLAIMS, type SeedClaimId, armPassAt1, seedDifference } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
-import { MEASURED_CLAIMS, MEASURED_SEEDS } from './measuredClaims';
+import { MEASURED_CLAIMS, MEASURED_SEEDS, type MeasuredClaim } from './measuredClaims';
 
 export interface ClaimSentence {
   id: SeedClaimId;
@@ -54,6 +54,12 @@ function thisSeed(id: SeedClaimId, run: RunSummary, diff: number): string {
   }
 }
 
+/** The verdict, and where reading the claim with the preset's others (Holm) changes it, both. */
+function verdictWords(m: MeasuredClaim): string {
+  const alone = m.verdict.toLowerCase();
+  return m.holm === m.verdict ? alone : `${alone} on its own, ${m.holm.toLowerCase()} read with the preset's other claims (Holm)`;
+}
+
 /** "109-116": a run of consecutive seeds as a range. */
 const seedList = (seeds: readonly number[]) =>
   seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1) ? `${seeds[0]}-${seeds.at(-1)}` : seeds.join(', ');
@@ -66,7 +72,7 @@ export function claimSentences(run: RunSummary, presetId: string | null): ClaimS
     const diff = seedDifference(run, c.id);
     const m = measured?.claims[c.id];
     const overSeeds = m
-      ? `Over ${over}, ${c.text} in ${m.wins}${m.ties ? ` (${m.ties} tied)` : ''}, mean ${signed(m.mean)}: ${m.verdict.toLowerCase()}.`
+      ? `Over ${over}, ${c.text} in ${m.wins}${m.ties ? ` (${m.ties} tied)` : ''}, mean ${signed(m.mean)}: ${verdictWords(m)}.`
       : null;
     return { id: c.id, thisSeed: thisSeed(c.id, run, diff), held: Number.isFinite(diff) && diff >= CLAIM_TIE, overSeeds };
   });

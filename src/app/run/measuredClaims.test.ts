@@ -26,6 +26,8 @@ describe('the 8-seed results quoted next to each seed', () => {
         expect(line.startsWith(`(${claim}) ${m!.verdict}:`)).toBe(true);
         expect(line).toContain(`pass@1: ${signed(m!.mean)} [`);
         expect(line).toContain(`${count(m!.wins, 'win')}, ${count(m!.ties, 'tie')}, ${count(m!.losses, 'loss')} of 8 seeds`);
+        const holm = results.split('\n').find((l) => l.startsWith(`(${claim}) HOLM `) && l.includes(`[${preset}, seeds ${seeds.join(',')};`));
+        expect(holm?.startsWith(`(${claim}) HOLM ${m!.holm} [`)).toBe(true);
       });
     }
   }

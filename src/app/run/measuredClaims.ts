@@ -9,8 +9,13 @@
  */
 import type { SeedClaimId } from '../../core/experiment/claims';
 
+type Verdict = 'SHOWN' | 'NOT SHOWN' | 'CONTRADICTED';
+
 export interface MeasuredClaim {
-  verdict: 'SHOWN' | 'NOT SHOWN' | 'CONTRADICTED';
+  /** The claim read on its own (its 95% interval). */
+  verdict: Verdict;
+  /** Read with the preset's other claims (Holm-Bonferroni): the headline when the block is the confirmation block. */
+  holm: Verdict;
   /** Mean of the per-seed differences. */
   mean: number;
   wins: number;
@@ -27,7 +32,6 @@ export interface MeasuredBlock {
   claims: Partial<Record<SeedClaimId, MeasuredClaim>>;
 }
 
-const TUNING = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 const CONFIRMATION = [101, 102, 103, 104, 105, 106, 107, 108] as const;
 
 export const MEASURED_CLAIMS: Readonly<Record<string, MeasuredBlock>> = {
@@ -35,40 +39,40 @@ export const MEASURED_CLAIMS: Readonly<Record<string, MeasuredBlock>> = {
     block: 'confirmation',
     seeds: [109, 110, 111, 112, 113, 114, 115, 116],
     claims: {
-      a: { verdict: 'SHOWN', mean: 0.15, wins: 6, ties: 0, losses: 2 },
-      b: { verdict: 'SHOWN', mean: 0.31, wins: 8, ties: 0, losses: 0 },
-      learns: { verdict: 'SHOWN', mean: 0.16, wins: 8, ties: 0, losses: 0 },
-      oracle: { verdict: 'SHOWN', mean: 0.15, wins: 8, ties: 0, losses: 0 },
+      a: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.15, wins: 6, ties: 0, losses: 2 },
+      b: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.31, wins: 8, ties: 0, losses: 0 },
+      learns: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.16, wins: 8, ties: 0, losses: 0 },
+      oracle: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.15, wins: 8, ties: 0, losses: 0 },
     },
   },
   collapse: {
     block: 'confirmation',
     seeds: CONFIRMATION,
     claims: {
-      a: { verdict: 'SHOWN', mean: 0.15, wins: 8, ties: 0, losses: 0 },
-      b: { verdict: 'SHOWN', mean: 0.13, wins: 8, ties: 0, losses: 0 },
-      learns: { verdict: 'NOT SHOWN', mean: -0.02, wins: 2, ties: 0, losses: 6 },
-      oracle: { verdict: 'SHOWN', mean: 0.16, wins: 8, ties: 0, losses: 0 },
+      a: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.15, wins: 8, ties: 0, losses: 0 },
+      b: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.13, wins: 8, ties: 0, losses: 0 },
+      learns: { verdict: 'NOT SHOWN', holm: 'NOT SHOWN', mean: -0.02, wins: 2, ties: 0, losses: 6 },
+      oracle: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.16, wins: 8, ties: 0, losses: 0 },
     },
   },
   'peers-teach': {
-    block: 'tuning',
-    seeds: TUNING,
+    block: 'confirmation',
+    seeds: CONFIRMATION,
     claims: {
-      a: { verdict: 'SHOWN', mean: 0.06, wins: 8, ties: 0, losses: 0 },
-      b: { verdict: 'SHOWN', mean: 0.11, wins: 7, ties: 1, losses: 0 },
-      learns: { verdict: 'SHOWN', mean: 0.05, wins: 6, ties: 0, losses: 2 },
-      oracle: { verdict: 'SHOWN', mean: 0.1, wins: 7, ties: 1, losses: 0 },
+      a: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.07, wins: 8, ties: 0, losses: 0 },
+      b: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.14, wins: 8, ties: 0, losses: 0 },
+      learns: { verdict: 'SHOWN', holm: 'NOT SHOWN', mean: 0.07, wins: 6, ties: 0, losses: 2 },
+      oracle: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.09, wins: 8, ties: 0, losses: 0 },
     },
   },
   length: {
-    block: 'tuning',
-    seeds: TUNING,
+    block: 'confirmation',
+    seeds: CONFIRMATION,
     claims: {
-      a: { verdict: 'CONTRADICTED', mean: -0.15, wins: 1, ties: 0, losses: 7 },
-      b: { verdict: 'SHOWN', mean: 0.08, wins: 8, ties: 0, losses: 0 },
-      learns: { verdict: 'SHOWN', mean: 0.23, wins: 8, ties: 0, losses: 0 },
-      oracle: { verdict: 'SHOWN', mean: 0.12, wins: 8, ties: 0, losses: 0 },
+      a: { verdict: 'CONTRADICTED', holm: 'CONTRADICTED', mean: -0.18, wins: 0, ties: 0, losses: 8 },
+      b: { verdict: 'SHOWN', holm: 'NOT SHOWN', mean: 0.06, wins: 7, ties: 0, losses: 1 },
+      learns: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.24, wins: 8, ties: 0, losses: 0 },
+      oracle: { verdict: 'SHOWN', holm: 'SHOWN', mean: 0.13, wins: 8, ties: 0, losses: 0 },
     },
   },
 };
