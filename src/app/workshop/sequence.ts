@@ -136,15 +136,16 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     question: 'Co-RL reports that a more different partner teaches more. Next to the MLP, compared with next to the same-size transformer, A will gain…',
     answers: { up: 'more', level: 'about the same (within 0.03)', down: 'less' },
     quantity: { kind: 'gainDifference', member: 'A', arm: 'peer-mlp', than: 'peer-same' },
-    // A's gain next to M (+0.05) − next to T (+0.06).
-    measured: -0.01,
+    // Claim (c) on families, designed: A's own gain next to M (+0.07) − next to T (+0.07), +0.01.
+    measured: 0.01,
     talkingPoint:
-      'Measured over 8 seeds: A gained about as much next to each partner: +0.06 next to the same-size ' +
-      'transformer, +0.05 next to the MLP, +0.03 next to the wider transformer (the last two inside their ' +
-      'noise). Independently seeded members hardly share errors here, whatever their family (kappa 0.01-0.06), ' +
-      'so difference had nothing to act on: that the least overlapping partner helps most is not shown (+0.00). ' +
-      "Did not reproduce: Co-RL's cross-family advantage, measured there on pretrained checkpoints that share " +
-      'their data. The wider transformer was the weakest teacher: its pair shares the most errors (0.18 against 0.08-0.10).',
+      "Measured over 8 seeds: A gained about as much next to each partner, its own gain +0.07 next to the " +
+      'same-size transformer, +0.07 next to the MLP, +0.05 next to the wider transformer (inside its noise). ' +
+      'Independently seeded members hardly share errors here, whatever their family (kappa 0.01-0.06), so ' +
+      'difference had nothing to act on: next to the MLP rather than the same-size transformer, A gained +0.01, ' +
+      "not shown. Did not reproduce: Co-RL's cross-family advantage, measured there on pretrained checkpoints " +
+      'that share their data. The wider transformer was the weakest teacher: its pair shares the most errors ' +
+      '(0.18 against 0.08-0.10). On 8 fresh seeds (101-108) the same: +0.01 [−0.06, +0.08], not shown.',
   },
   {
     presetId: 'length',
