@@ -195,8 +195,10 @@ export function matMulK(x: tf.Tensor3D, w: tf.Tensor3D): tf.Tensor3D {
   const dout = w.shape[2];
   if (K === 1) return tf.reshape(matMul2D(tf.reshape(x, [M, din]) as tf.Tensor2D, tf.reshape(w, [din, dout]) as tf.Tensor2D), [1, M, dout]);
   if (!CPU_BACKENDS.has(tf.getBackend())) return tf.matMul(x, w);
-  const ws = tf.split(w, K, 0);
-  return tf.concat(tf.split(x, K, 0).map((xk, k) => matMulK(xk as tf.Tensor3D, ws[k] as tf.Tensor3D)), 0) as tf.Tensor3D;
+  // Unstack and stack (wasm's in-place Unpack; Pack) rather than split, reshape and concat: the
+  // same copies with a third of the engine's kernel calls (each costs its tape bookkeeping).
+  const ws = tf.unstack(w) as tf.Tensor2D[];
+  return tf.stack(tf.unstack(x).map((xk, k) => matMul2D(xk as tf.Tensor2D, ws[k]))) as tf.Tensor3D;
 }
 
 /** Reshape a per-model vector parameter [K, D] so it broadcasts over x [K, ..., D]. */
