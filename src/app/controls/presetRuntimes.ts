@@ -20,12 +20,12 @@ const FRESH_2_CORE = 'a fresh 2-core machine without a GPU (Chromium 156, wasm)'
 export const PRESET_RUNTIMES: Readonly<Record<string, PresetRuntime>> = {
   // npm run bench -- --page (docs/BENCHMARKS.md, "Issue 20"): 14.4 s (2 workers) and 13.0 s (?workers=1).
   collapse: { range: '13-15 s', machine: FRESH_2_CORE },
-  // 120 steps: 16.0 s from its link (docs/BENCHMARKS.md, "Issue 20").
-  'peers-learn': { range: '16 s', machine: FRESH_2_CORE },
+  // 120 steps: 16.0 s from its link, 14.8 s on a fresh clone at 0509648 (docs/BENCHMARKS.md, "Issue 20").
+  'peers-learn': { range: '15-16 s', machine: FRESH_2_CORE },
   // 14.6 s with the backend measurement, before the engine work of issue 20 (issue 23).
   quick: { range: '15 s', machine: FRESH_2_CORE },
-  // 50.1 s from its link (docs/BENCHMARKS.md, "Issue 20").
-  'peers-teach': { range: '50 s', machine: FRESH_2_CORE },
+  // 42.9 and 43.5 s from its link on a fresh clone at 0509648 (docs/BENCHMARKS.md, "Issue 20").
+  'peers-teach': { range: '43-44 s', machine: FRESH_2_CORE },
 };
 
 export function presetRuntime(presetId: string): PresetRuntime | null {

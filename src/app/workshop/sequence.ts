@@ -108,7 +108,7 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     title: 'Does a peer teach?',
     setup:
       'Two small transformers, each right on about 45% of held-out sums, train four ways from the same weights: ' +
-      "oracle, self, peer, and A alone on the votes of a frozen copy of B (teacher). About 2 minutes on a " +
+      "oracle, self, peer, and A alone on the votes of a frozen copy of B (teacher). About 45 seconds on a " +
       '2-core CPU (wasm).',
     question: "The peer arm pays each transformer for agreeing with the other's majority vote. Its held-out accuracy will…",
     answers: { up: 'rise', level: 'hold (within 0.03)', down: 'fall' },
