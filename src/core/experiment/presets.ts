@@ -304,7 +304,7 @@ const peersTeach: Preset = {
     'partner gets better while it teaches, not only because its labels were good to begin with. ' +
     "Watch panel 2: where a member's own vote is wrong, how often is its partner's label right " +
     '(rescue), and how often are both wrong with the same answer?',
-  runtime: 'In the browser from its link (Chromium, wasm, quiet 2-core CPU, shipped warm starts): first RL step after 3.4 s, the whole run 2.1 min. CLI, other seeds (they warm-start): 3.3-7.2 min per seed on a busy 2-core CPU (wasm). GPU not measured',
+  runtime: 'In the browser from its link (Chromium 156, wasm, fresh 2-core machine, shipped warm starts): first RL step after 5.2 s, the whole run 43-44 s. CLI, other seeds (they warm-start): 3.3-7.2 min per seed on a busy 2-core CPU (wasm). GPU not measured',
   spec: regime({
     warmStart: { onMiss: 'retry', retries: 2 },
     members: [transformer('A', TARGET), transformer('B', TARGET)],
