@@ -169,12 +169,15 @@ describe('a student', () => {
     expect(c.status).toBe('online');
   });
 
-  it('a room that does not exist or closes ends the connection in words; no more reconnects', () => {
+  it('a room that does not exist or closes ends the connection in words; no more reconnects', async () => {
     const { c, f } = student();
     f.last.open();
+    // A paired seat waiting for its partner is told why it will not come, not left waiting.
+    const waiting = c.partnerAnswers(1, 'train');
     f.last.server({ t: 'error', code: 'no-such-room', message: 'gone' });
     expect(c.status).toBe('closed');
     expect(c.error).toMatch(/no such room/);
+    await expect(waiting).rejects.toThrow(/no such room/);
     vi.advanceTimersByTime(60_000);
     expect(f.sockets).toHaveLength(1);
 

@@ -22,7 +22,6 @@
  * The presenter's key and a student's seat token are secrets: they live in the injected storage
  * (localStorage) keyed by room id, never in a URL.
  */
-import { z } from '../core/zod';
 import type { RecordedEvent } from '../share/record';
 import {
   type ClientMessage,
@@ -33,10 +32,14 @@ import {
   type SeatInfo,
   ROOM_LIMITS,
   ROOM_PROTOCOL_VERSION,
-  SecretSchema,
   parseServerMessage,
   streamedEvent,
 } from './protocol';
+import { AnswerExchanges, type Answers, type ExchangeKind } from './exchanges';
+import { type KeyValueStore, readSecrets, writeSecrets } from './secrets';
+
+export type { Answers, ExchangeKind } from './exchanges';
+export { type KeyValueStore, type RoomSecrets, readSecrets, secretsKey, writeSecrets } from './secrets';
 
 /** The part of a DOM WebSocket the client uses. */
 export interface SocketLike {
@@ -53,15 +56,6 @@ export type SocketFactory = (url: string) => SocketLike;
 /** WebSocket.OPEN. */
 const OPEN = 1;
 
-/** The part of localStorage the client uses. */
-export interface KeyValueStore {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
-
-export type ExchangeKind = 'train' | 'eval';
-export type Answers = (string | null)[][];
 
 export type RoomStatus = 'connecting' | 'online' | 'offline' | 'closed';
 
@@ -117,42 +111,12 @@ export const EVENT_WINDOW = 32;
 export const SEND_PER_SECOND = 50;
 export const SEND_BURST = 150;
 /** This seat's last exchanges kept to send again after a rejoin. */
-const MINE_KEPT = 8;
 
 const defaultTimers: Timers = {
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
   clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
   now: () => Date.now(),
 };
-
-/** What the secrets store holds for one room. */
-const RoomSecretsSchema = z.object({
-  key: SecretSchema.optional(),
-  seat: z.object({ index: z.number().int().min(0).max(ROOM_LIMITS.seats - 1), token: SecretSchema }).optional(),
-});
-export type RoomSecrets = z.infer<typeof RoomSecretsSchema>;
-
-export const secretsKey = (room: string) => `cohort-lab:room:${room}`;
-
-/** The secrets kept for a room (a damaged entry reads as none). */
-export function readSecrets(storage: KeyValueStore | null, room: string): RoomSecrets {
-  try {
-    const raw = storage?.getItem(secretsKey(room));
-    if (!raw) return {};
-    const parsed = RoomSecretsSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : {};
-  } catch {
-    return {};
-  }
-}
-
-export function writeSecrets(storage: KeyValueStore | null, room: string, secrets: RoomSecrets): void {
-  try {
-    storage?.setItem(secretsKey(room), JSON.stringify(secrets));
-  } catch {
-    // A full or refused storage: the seat is only kept for this page's life.
-  }
-}
 
 /**
  * A recorded event as a seat streams it: no rollout samples, and a 'done' without its per-step
@@ -162,8 +126,6 @@ export function writeSecrets(storage: KeyValueStore | null, room: string, secret
 export function seatEvent(ev: RecordedEvent): SeatEvent {
   return ev.type === 'step' ? { ...ev, samples: [] } : streamedEvent(ev);
 }
-
-const exchangeKey = (step: number, kind: ExchangeKind) => `${step}:${kind}`;
 
 /** The server's error codes that end the connection for good (the room cannot be had). */
 const FATAL: readonly RoomErrorCode[] = ['no-such-room', 'room-closed', 'room-full', 'not-allowed', 'version'];
@@ -183,11 +145,6 @@ export function errorText(code: RoomErrorCode, message: string): string {
     version: 'The room server speaks another version of class mode: reload the page',
   };
   return message ? `${what[code]}: ${message}` : `${what[code]}.`;
-}
-
-interface Waiter {
-  resolve(answers: Answers): void;
-  reject(error: Error): void;
 }
 
 export class RoomConnection {
@@ -226,9 +183,7 @@ export class RoomConnection {
   private tokensAt = 0;
 
   // Paired rooms.
-  private mine = new Map<string, { step: number; kind: ExchangeKind; answers: Answers }>();
-  private theirs = new Map<string, Answers>();
-  private waiters = new Map<string, Waiter[]>();
+  private exchanges = new AnswerExchanges();
 
   constructor(opts: RoomClientOptions) {
     this.url = opts.url;
@@ -287,30 +242,18 @@ export class RoomConnection {
 
   /** Paired rooms: this seat's answers at a step, sent now or at the next rejoin. */
   sendExchange(step: number, kind: ExchangeKind, answers: Answers): void {
-    const key = exchangeKey(step, kind);
-    this.mine.set(key, { step, kind, answers });
-    while (this.mine.size > MINE_KEPT) this.mine.delete(this.mine.keys().next().value as string);
+    this.exchanges.remember(step, kind, answers);
     if (this.welcomed) this.sendNow({ t: 'exchange', step, kind, answers });
   }
 
   /** Paired rooms: the partner's answers at a step, as soon as the room has relayed them. */
   partnerAnswers(step: number, kind: ExchangeKind): Promise<Answers> {
-    const key = exchangeKey(step, kind);
-    // Kept after use: a member part resumed from its checkpoint (a reload, a lost device) asks
-    // again for the steps after it, and the partner's answers there are the same.
-    const held = this.theirs.get(key);
-    if (held) return Promise.resolve(held);
-    if (this.ended) return Promise.reject(new Error('the room connection is closed'));
-    return new Promise((resolve, reject) => {
-      const list = this.waiters.get(key) ?? [];
-      list.push({ resolve, reject });
-      this.waiters.set(key, list);
-    });
+    return this.exchanges.partnerAnswers(step, kind);
   }
 
   /** Whether a partner's answers are awaited now. */
   get waitingForPartner(): boolean {
-    return this.waiters.size > 0;
+    return this.exchanges.waiting;
   }
 
   /** Leave: no more reconnects; waiters are rejected. The room goes on without this page. */
@@ -318,8 +261,7 @@ export class RoomConnection {
     if (this.ended) return;
     this.ended = true;
     this.dropSocket(1000, 'left');
-    for (const list of this.waiters.values()) for (const w of list) w.reject(new Error('the room connection is closed'));
-    this.waiters.clear();
+    this.exchanges.end(new Error('the room connection is closed'));
     this.setStatus('closed', this.error);
   }
 
@@ -441,6 +383,8 @@ export class RoomConnection {
     this.error = error;
     this.ended = true;
     this.dropSocket(1000, 'done');
+    // A paired seat waiting for its partner would wait for good: it is told why instead.
+    this.exchanges.end(new Error(error));
     this.setStatus('closed', error);
   }
 
@@ -511,7 +455,7 @@ export class RoomConnection {
         this.emit({ type: 'events', seat: m.seat, from: m.from, events: m.events });
         return;
       case 'exchange':
-        return this.partnerSent(exchangeKey(m.step, m.kind), m.answers);
+        return this.exchanges.received(m.step, m.kind, m.answers);
       case 'error':
         return this.serverError(m.code, m.message);
       case 'pong':
@@ -540,7 +484,7 @@ export class RoomConnection {
     this.online();
     this.emit({ type: 'seat', seat, stored });
     this.emit({ type: 'acked', acked: this.acked });
-    for (const x of this.mine.values()) this.sendNow({ t: 'exchange', step: x.step, kind: x.kind, answers: x.answers });
+    for (const x of this.exchanges.kept()) this.sendNow({ t: 'exchange', step: x.step, kind: x.kind, answers: x.answers });
     this.pump();
   }
 
@@ -575,16 +519,6 @@ export class RoomConnection {
     // Refused once (rate, size, a bad message): said, and the connection goes on.
     this.error = text;
     this.emit({ type: 'status', status: this.status, error: text });
-  }
-
-  private partnerSent(key: string, answers: Answers): void {
-    // Sent again after a rejoin: the same answers, kept once.
-    this.theirs.set(key, answers);
-    const list = this.waiters.get(key);
-    if (list) {
-      this.waiters.delete(key);
-      for (const w of list) w.resolve(answers);
-    }
   }
 
   // ---- the event stream
