@@ -4,7 +4,9 @@
  * bad frames counted and ignored, the secrets kept by room id, and the exchange waiters.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BACKOFF_CAP_MS, BACKOFF_MS, EVENT_WINDOW, PING_MS, RoomConnection, type RoomClientEvent, readSecrets, secretsKey, writeSecrets } from './client';
+import { BACKOFF_CAP_MS, BACKOFF_MS, PING_MS, RoomConnection, type RoomClientEvent } from './client';
+import { EVENT_WINDOW } from './seatOutbox';
+import { readSecrets, secretsKey, writeSecrets } from './secrets';
 import { streamedEvent, type SeatEvent } from './protocol';
 import { KEY, ROOM_ID, TOKEN, TOKEN2, memoryStorage, roomInfo, roomSpec, runEvents, seatInfo, socketFactory } from './fakeSocket.testkit';
 

@@ -12,15 +12,15 @@
  *     here, so nothing is lost offline: after each `seat` the client sends on from the server's
  *     `stored` count, paced under the server's rate limit, and forgets nothing it was not acked for;
  *     rollout samples are dropped (`samples: []`: the room has no inspector), and a 'done' goes
- *     without its per-step histories (seatEvent);
+ *     without its per-step histories (the stream itself: seatOutbox.ts);
  *   - paired rooms: sendExchange(step, kind, answers) sends this seat's answers (again after a
  *     rejoin, until it is sure the frame left), and partnerAnswers(step, kind) resolves with the
  *     partner's, stored or arriving (the server resends all of them on rejoin), keyed by step+kind
  *     and kept for the room's life, since a resumed member part asks again for the steps after
- *     its checkpoint.
+ *     its checkpoint (exchanges.ts); a room that ends rejects a seat still waiting.
  *
  * The presenter's key and a student's seat token are secrets: they live in the injected storage
- * (localStorage) keyed by room id, never in a URL.
+ * (localStorage) keyed by room id, never in a URL (secrets.ts). The server's errors in words: errors.ts.
  */
 import type { RecordedEvent } from '../share/record';
 import {
@@ -30,16 +30,14 @@ import {
   type Secret,
   type SeatEvent,
   type SeatInfo,
-  ROOM_LIMITS,
   ROOM_PROTOCOL_VERSION,
   parseServerMessage,
-  streamedEvent,
 } from './protocol';
 import { AnswerExchanges, type Answers, type ExchangeKind } from './exchanges';
+import { SEND_PER_SECOND, SeatOutbox } from './seatOutbox';
+import { FATAL, errorText } from './errors';
 import { type KeyValueStore, readSecrets, writeSecrets } from './secrets';
 
-export type { Answers, ExchangeKind } from './exchanges';
-export { type KeyValueStore, type RoomSecrets, readSecrets, secretsKey, writeSecrets } from './secrets';
 
 /** The part of a DOM WebSocket the client uses. */
 export interface SocketLike {
@@ -105,12 +103,6 @@ export const BACKOFF_MS = 500;
 export const BACKOFF_CAP_MS = 15_000;
 /** A ping when the socket said nothing for this long; a reconnect when it stays silent as long again. */
 export const PING_MS = 20_000;
-/** Events sent but not yet acked, at most. */
-export const EVENT_WINDOW = 32;
-/** The client's own pace, under the server's limit (ROOM_LIMITS.messagesPerSecond, messageBurst). */
-export const SEND_PER_SECOND = 50;
-export const SEND_BURST = 150;
-/** This seat's last exchanges kept to send again after a rejoin. */
 
 const defaultTimers: Timers = {
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
@@ -118,34 +110,7 @@ const defaultTimers: Timers = {
   now: () => Date.now(),
 };
 
-/**
- * A recorded event as a seat streams it: no rollout samples, and a 'done' without its per-step
- * histories (streamedEvent: a whole one outgrows a frame; whoever reads the room restores it with
- * restoreStreamed).
- */
-export function seatEvent(ev: RecordedEvent): SeatEvent {
-  return ev.type === 'step' ? { ...ev, samples: [] } : streamedEvent(ev);
-}
 
-/** The server's error codes that end the connection for good (the room cannot be had). */
-const FATAL: readonly RoomErrorCode[] = ['no-such-room', 'room-closed', 'room-full', 'not-allowed', 'version'];
-
-/** An error from the server, in words for the page. */
-export function errorText(code: RoomErrorCode, message: string): string {
-  const what: Record<RoomErrorCode, string> = {
-    'bad-message': 'The room server refused a message',
-    'too-large': 'A message was too large for the room server',
-    'rate-limited': 'The room server asked this page to slow down',
-    'no-such-room': 'There is no such room on this server (it may have expired)',
-    'room-closed': 'The room is closed',
-    'room-full': 'The room is full',
-    'not-allowed': 'The room server did not allow that',
-    'bad-seat': 'The room server did not know this seat',
-    'out-of-order': 'The room server expected other events',
-    version: 'The room server speaks another version of class mode: reload the page',
-  };
-  return message ? `${what[code]}: ${message}` : `${what[code]}.`;
-}
 
 export class RoomConnection {
   readonly url: string;
@@ -174,13 +139,9 @@ export class RoomConnection {
   seat: SeatInfo | null = null;
 
   // A student's stream: the run's events by position, how many the server holds, the next to send.
-  private outbox: SeatEvent[] = [];
-  private acked = 0;
-  private nextSend = 0;
+  private outbox: SeatOutbox;
   /** Whether the hello of this connection was answered (a seat, or the presenter's room). */
   private welcomed = false;
-  private tokens = SEND_BURST;
-  private tokensAt = 0;
 
   // Paired rooms.
   private exchanges = new AnswerExchanges();
@@ -193,7 +154,7 @@ export class RoomConnection {
     this.timers = opts.timers ?? defaultTimers;
     this.random = opts.random ?? Math.random;
     this.roomId = 'room' in opts.role ? opts.role.room : null;
-    this.tokensAt = this.timers.now();
+    this.outbox = new SeatOutbox(this.timers.now());
     this.connect();
   }
 
@@ -204,12 +165,12 @@ export class RoomConnection {
 
   /** Events the server acknowledged (a student's stream). */
   get ackedEvents(): number {
-    return this.acked;
+    return this.outbox.acked;
   }
 
   /** Events of the run kept here (a student's stream). */
   get heldEvents(): number {
-    return this.outbox.length;
+    return this.outbox.held;
   }
 
   /** Presenter: start the room for everybody. False when offline (nothing is queued: the presenter sees it). */
@@ -228,13 +189,9 @@ export class RoomConnection {
    * (false), since the server takes events only in order.
    */
   pushEvents(from: number, events: readonly RecordedEvent[]): boolean {
-    if (from > this.outbox.length) {
-      this.warn(`events from ${from} left out: the run has only ${this.outbox.length} so far`);
+    if (!this.outbox.push(from, events)) {
+      this.warn(`events from ${from} left out: the run has only ${this.outbox.held} so far`);
       return false;
-    }
-    for (let i = this.outbox.length - from; i < events.length; i++) {
-      if (this.outbox.length >= ROOM_LIMITS.eventsPerSeat) break;
-      this.outbox.push(seatEvent(events[i]));
     }
     this.pump();
     return true;
@@ -445,10 +402,7 @@ export class RoomConnection {
       case 'seat':
         return this.seated(m.seat, m.token, m.stored);
       case 'ack':
-        if (m.seq + 1 > this.acked) {
-          this.acked = m.seq + 1;
-          this.emit({ type: 'acked', acked: this.acked });
-        }
+        if (this.outbox.ack(m.seq)) this.emit({ type: 'acked', acked: this.outbox.acked });
         this.pump();
         return;
       case 'events':
@@ -479,11 +433,10 @@ export class RoomConnection {
     writeSecrets(this.storage, this.role.room, { ...readSecrets(this.storage, this.role.room), seat: { index: seat.index, token } });
     this.seat = seat;
     // The server's count is the truth: send on from there (events it holds are never sent again).
-    this.acked = stored;
-    this.nextSend = stored;
+    this.outbox.seated(stored);
     this.online();
     this.emit({ type: 'seat', seat, stored });
-    this.emit({ type: 'acked', acked: this.acked });
+    this.emit({ type: 'acked', acked: this.outbox.acked });
     for (const x of this.exchanges.kept()) this.sendNow({ t: 'exchange', step: x.step, kind: x.kind, answers: x.answers });
     this.pump();
   }
@@ -526,16 +479,8 @@ export class RoomConnection {
   /** Send what the window and the pace allow; come back when the pace allows more. */
   private pump(): void {
     if (!this.welcomed || this.role.kind !== 'student' || !this.socket) return;
-    if (this.nextSend < this.acked) this.nextSend = this.acked;
-    const now = this.timers.now();
-    this.tokens = Math.min(SEND_BURST, this.tokens + ((now - this.tokensAt) * SEND_PER_SECOND) / 1000);
-    this.tokensAt = now;
-    while (this.nextSend < this.outbox.length && this.nextSend - this.acked < EVENT_WINDOW && this.tokens >= 1) {
-      if (!this.sendNow({ t: 'event', seq: this.nextSend, event: this.outbox[this.nextSend] })) return;
-      this.nextSend++;
-      this.tokens--;
-    }
-    if (this.nextSend < this.outbox.length && this.tokens < 1 && this.paceTimer === null) {
+    const { paced } = this.outbox.sendable(this.timers.now(), (seq, event) => this.sendNow({ t: 'event', seq, event }));
+    if (paced && this.paceTimer === null) {
       this.paceTimer = this.timers.setTimeout(() => {
         this.paceTimer = null;
         this.pump();

@@ -6,7 +6,8 @@
 import { PRESETS } from '../core/experiment/presets';
 import { emptySummary, foldEvent } from '../core/experiment/summary';
 import type { RecordedEvent } from '../share/record';
-import type { KeyValueStore, SocketLike } from './client';
+import type { SocketLike } from './client';
+import type { KeyValueStore } from './secrets';
 import type { RoomInfo, SeatInfo, ServerMessage } from './protocol';
 
 export class FakeSocket implements SocketLike {

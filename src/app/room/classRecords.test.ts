@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { countSeedClaims } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
-import { seatEvent } from '../../room/client';
+import { seatEvent } from '../../room/seatOutbox';
 import { roomInfo, roomSpec, runEvents, seatInfo } from '../../room/fakeSocket.testkit';
 import { parseBundle } from '../../share/bundle';
 import { ClassRecords } from './classRecords';

@@ -11,7 +11,7 @@
  * (src/app/trainingWorker.ts) for a paired seat's run, started or resumed.
  */
 import type { ExperimentSpec } from '../../core/experiment/spec';
-import type { Answers, ExchangeKind } from '../../room/client';
+import type { Answers, ExchangeKind } from '../../room/exchanges';
 import type { SeatInfo } from '../../room/protocol';
 import type { PartnerWait } from '../store/roomSlice';
 

@@ -13,7 +13,8 @@
  */
 import { getPreset } from '../../core/experiment/presets';
 import { isActivePhase } from '../../engine/protocol';
-import { type KeyValueStore, type RoomConnection, connectRoom } from '../../room/client';
+import { type RoomConnection, connectRoom } from '../../room/client';
+import type { KeyValueStore } from '../../room/secrets';
 import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import { validationOf } from '../controls/validation';
 import { downloadText } from '../lib/download';

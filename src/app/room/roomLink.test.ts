@@ -1,6 +1,6 @@
 /** Class mode's addresses (roomLink.ts): the default server, a typed one checked, the join link and reading it back. */
 import { describe, expect, it } from 'vitest';
-import { writeSecrets } from '../../room/client';
+import { writeSecrets } from '../../room/secrets';
 import { memoryStorage } from '../../room/fakeSocket.testkit';
 import { checkServerUrl, defaultPortServer, joinLink, joinParams, linkRole, sameOriginServer, withoutRoom } from './roomLink';
 

@@ -11,7 +11,8 @@
  * secrets in localStorage, by room id) presents the room again rather than joining it as a
  * student (linkRole).
  */
-import { type KeyValueStore, type RoomRole, readSecrets } from '../../room/client';
+import type { RoomRole } from '../../room/client';
+import { type KeyValueStore, readSecrets } from '../../room/secrets';
 import { SecretSchema } from '../../room/protocol';
 
 /** The room server's port and path when it is not the page's own origin (`npm run room`). */
