@@ -81,7 +81,10 @@ function Presenter() {
         </p>
       )}
       {inRoom && r.link && (
-        <div className="room-join">
+        // Folded once the room runs, so the class's charts come back to the first screen; a
+        // latecomer's link is one click away. (The key opens it again if the room is reopened.)
+        <details className="room-join" open={!running} key={running ? 'running' : 'open'} data-testid="room-join">
+          <summary>Join link and QR code</summary>
           <p>
             Students open this link (phones: scan the code). The experiment is locked while the room runs.
           </p>
@@ -90,7 +93,7 @@ function Presenter() {
             <CopyLink link={r.link} />
           </div>
           <RoomQr link={r.link} />
-        </div>
+        </details>
       )}
       {inRoom && r.info?.pairing && (
         <p className="sub" data-testid="room-pairs-note">
@@ -121,6 +124,9 @@ function Presenter() {
 function Student() {
   const r = useLab((s) => s.room);
   const seat = r.seat;
+  // This page's own run is ahead of what the room last said of its seat (the class feed leaves
+  // a student's own events out): its row shows the run's step.
+  const myStep = useLab((s) => (s.room.started ? (s.run.step ?? 0) : 0));
   return (
     <>
       <RoomStatusLine room={r} />
@@ -139,7 +145,7 @@ function Student() {
           {r.partnerWait.left ? 'Your partner left; the run waits for them.' : `Waiting for your partner${r.partnerWait.partner === null ? '' : ` (seat ${r.partnerWait.partner})`}…`}
         </p>
       )}
-      {r.info && <SeatsTable info={r.info} mine={seat?.index ?? null} />}
+      {r.info && <SeatsTable info={r.info} mine={seat?.index ?? null} mineStep={myStep} />}
       <p className="sub">The charts show your run, with the class's mean and range behind it.</p>
       <button type="button" data-testid="room-leave" onClick={() => room.leave()}>
         Leave the room

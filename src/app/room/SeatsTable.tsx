@@ -6,7 +6,8 @@
 import type { RoomInfo } from '../../room/protocol';
 import { pairOf } from './classRecords';
 
-export function SeatsTable({ info, mine }: { info: RoomInfo; mine?: number | null }) {
+/** `mine`: this student's seat; `mineStep`: its own run's step, newer than the room's word for it. */
+export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?: number | null; mineStep?: number }) {
   if (info.seats.length === 0) return <p data-testid="room-no-seats">No browser has joined yet.</p>;
   return (
     <div className="table-scroll">
@@ -27,26 +28,29 @@ export function SeatsTable({ info, mine }: { info: RoomInfo; mine?: number | nul
           </tr>
         </thead>
         <tbody>
-          {info.seats.map((x) => (
-            <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-pair={info.pairing ? pairOf(x.index) : undefined} data-connected={x.connected} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
-              <th scope="row">
-                {x.index}
-                {x.index === mine ? ' (you)' : ''}
-              </th>
-              {info.pairing && <td>pair {pairOf(x.index)}</td>}
-              <td className="num">{x.seed}</td>
-              {info.pairing && (
-                <td>
-                  {x.member === null ? '–' : `trains ${x.member}`} {x.partner === null ? '(no partner yet)' : `(partner: seat ${x.partner})`}
+          {info.seats.map((seat) => {
+            const x = seat.index === mine && mineStep > seat.lastStep ? { ...seat, lastStep: mineStep } : seat;
+            return (
+              <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-pair={info.pairing ? pairOf(x.index) : undefined} data-connected={x.connected} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
+                <th scope="row">
+                  {x.index}
+                  {x.index === mine ? ' (you)' : ''}
+                </th>
+                {info.pairing && <td>pair {pairOf(x.index)}</td>}
+                <td className="num">{x.seed}</td>
+                {info.pairing && (
+                  <td>
+                    {x.member === null ? '–' : `trains ${x.member}`} {x.partner === null ? '(no partner yet)' : `(partner: seat ${x.partner})`}
+                  </td>
+                )}
+                <td>{x.connected ? 'yes' : 'no'}</td>
+                <td className="num">
+                  {x.lastStep} of {info.spec.steps}
                 </td>
-              )}
-              <td>{x.connected ? 'yes' : 'no'}</td>
-              <td className="num">
-                {x.lastStep} of {info.spec.steps}
-              </td>
-              <td>{x.done ? 'yes' : 'no'}</td>
-            </tr>
-          ))}
+                <td>{x.done ? 'yes' : 'no'}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
