@@ -11,11 +11,21 @@ export function ClaimSentences() {
   const summary = useLab((s) => s.run.summary);
   const seed = useLab((s) => s.run.spec?.seed ?? null);
   const presetId = useLab((s) => (s.edited ? null : s.presetId));
+  // A paired room's seat trains one member of the peer arm: its sentences are that member's alone.
+  const member = useLab((s) => (s.room.role === 'student' ? (s.room.seat?.member ?? null) : null));
   const sentences = useMemo(() => (done && summary ? claimSentences(summary, presetId) : []), [done, summary, presetId]);
   if (sentences.length === 0) return null;
   return (
     <div className="claim-sentences" data-testid="claim-sentences">
-      <h3>What this run showed{seed != null ? ` (seed ${seed})` : ''}</h3>
+      <h3>
+        What this run showed{seed != null ? ` (seed ${seed})` : ''}
+        {member != null ? `: your member ${member} of the peer arm` : ''}
+      </h3>
+      {member != null && (
+        <p className="sub" data-testid="claim-sentences-pair">
+          Your browser trained member {member} of the peer arm and your partner the other, so only the peer arm's claims apply here; the class's claims, one run per pair, are on the presenter's screen.
+        </p>
+      )}
       <ul>
         {sentences.map((c) => (
           <li key={c.id} data-testid={`claim-sentence-${c.id}`} data-held={c.held}>

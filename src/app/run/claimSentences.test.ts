@@ -72,3 +72,23 @@ describe('claim sentences', () => {
     expect(s.every((x) => x.overSeeds === null)).toBe(true);
   });
 });
+
+describe('claim sentences of a member part (a paired room: this browser trains one member of the peer arm)', () => {
+  // What a paired seat's page holds at the end (issue 29, problem 1): the summary has every arm of
+  // the room's spec, but only member A has a base evaluation, and only the peer arm's A trained.
+  const part: RunSummary = {
+    ...summary({ oracle: [0.6, 0.6], self: [0.3, 0.3], peer: [0.55, 0.5] }),
+    base: [{ memberId: 'A', passAt1: 0.4, majAtG: 0.6 }] as RunSummary['base'],
+  };
+  for (const arm of part.arms) {
+    for (const m of arm.members) if (arm.id !== 'peer' || m.id !== 'A') m.history = [];
+  }
+
+  it('reads only the claims of the arm it trained, from its own member: no NaN, no self claim', () => {
+    const s = claimSentences(part, 'peers-learn');
+    expect(s.map((x) => x.id)).toEqual(['learns']);
+    expect(s[0].thisSeed).toBe('peer ended above its start (0.40 to 0.55).');
+    expect(s[0].held).toBe(true);
+    for (const x of s) expect(`${x.thisSeed} ${x.overSeeds}`).not.toMatch(/NaN/);
+  });
+});

@@ -64,8 +64,24 @@ function verdictWords(m: MeasuredClaim): string {
 const seedList = (seeds: readonly number[]) =>
   seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1) ? `${seeds[0]}-${seeds.at(-1)}` : seeds.join(', ');
 
-/** The sentences for the claims whose arms the run has; `presetId` null: an edited experiment (no 8-seed figures apply). */
-export function claimSentences(run: RunSummary, presetId: string | null): ClaimSentence[] {
+/**
+ * The part of a run that was measured: each arm's members with a base evaluation and at least one
+ * step, arms with none left out. A whole run keeps everything; a member part (a paired room's
+ * seat: its summary lists every arm of the room's spec, but only its own member of the peer arm
+ * trained) keeps that one member of that one arm, so no claim reads an arm it never trained (issue
+ * 29: "self went from NaN to NaN").
+ */
+export function measuredPart(run: RunSummary): RunSummary {
+  const based = new Set(run.base.filter((b) => Number.isFinite(b.passAt1)).map((b) => b.memberId));
+  const arms = run.arms
+    .map((a) => ({ ...a, members: a.members.filter((m) => based.has(m.id) && m.history.length > 0) }))
+    .filter((a) => a.members.length > 0);
+  return { ...run, arms };
+}
+
+/** The sentences for the claims whose arms the run measured; `presetId` null: an edited experiment (no 8-seed figures apply). */
+export function claimSentences(whole: RunSummary, presetId: string | null): ClaimSentence[] {
+  const run = measuredPart(whole);
   const measured = presetId ? MEASURED_CLAIMS[presetId] : undefined;
   const over = measured?.block === 'confirmation' ? `${MEASURED_SEEDS} seeds no one tuned on (${seedList(measured.seeds)})` : `${MEASURED_SEEDS} seeds`;
   return SEED_CLAIMS.filter((c) => c.arms.every((a) => run.arms.some((x) => x.id === a))).map((c) => {
