@@ -18,7 +18,6 @@ import type { KeyValueStore } from '../../room/secrets';
 import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import { validationOf } from '../controls/validation';
 import { downloadText } from '../lib/download';
-import { presetFor } from '../run/importRun';
 import { canonicalJson, lastRunOf } from '../runs/lastRun';
 import { savedRuns, useSavedRuns } from '../runs/runsController';
 import { useLab } from '../store';
@@ -26,9 +25,11 @@ import { inRoom } from '../store/roomSlice';
 import { lab, tapWorkerEvents } from '../trainingWorker';
 import { ClassRecords } from './classRecords';
 import { type Relay, memberPartOf, relayExchanges, startPairedSeat } from './pairing';
-import { type PageLocation, checkServerUrl, defaultPortServer, joinLink, linkRole, sameOriginServer, withoutRoom } from './roomLink';
+import { type PageLocation, checkServerUrl, defaultPortServer, joinAddress, joinLink, linkRole, sameOriginServer, withoutRoom } from './roomLink';
 import { roomRunFile } from './roomExport';
 import { SeatStream } from './seatStream';
+import { projectorRemembered } from './projector';
+import { seatPresetFor } from './seatPreset';
 
 /** How often the class's results are rebuilt, at most. */
 export const RESULTS_EVERY_MS = 1000;
@@ -71,12 +72,15 @@ function follow(c: RoomConnection): void {
         setRoom({ status: ev.status, error: ev.error });
         return;
       case 'created': {
-        const link = joinLink(window.location.href, ev.room, c.url);
-        setRoom({ link });
         // A reload opens the room's link, and this browser (it holds the key) presents the room again.
-        showInAddressBar(link);
+        showInAddressBar(joinLink(window.location.href, ev.room, c.url));
+        shareLink(c, ev.room);
         return;
       }
+      // H2 (issue 28, item 6): the server's LAN addresses can make a localhost page's link reachable.
+      case 'addresses':
+        if (c.roomId) shareLink(c, c.roomId);
+        return;
       case 'room':
         roomChanged(ev.room);
         return;
@@ -108,6 +112,15 @@ function stepsCame(index: number, events: readonly { type: string; step?: number
   for (const e of events) if (e.type === 'step' && e.step !== undefined && e.step > step) step = e.step;
   if (step === seat.lastStep) return;
   setRoom({ info: { ...info, seats: info.seats.map((x) => (x.index === index ? { ...x, lastStep: step } : x)) } });
+}
+
+/**
+ * H2 (issue 28, item 6): the link students get (and its QR code), with a warning in words where
+ * their devices cannot open it (roomLink.ts joinAddress). The address bar keeps this page's own.
+ */
+function shareLink(c: RoomConnection, roomId: string): void {
+  const { link, warning } = joinAddress(window.location.href, roomId, c.url, c.lanOrigins);
+  setRoom({ link, linkWarning: warning });
 }
 
 function roomChanged(info: RoomInfo): void {
@@ -166,8 +179,10 @@ export const room = {
       return false;
     }
     leave();
-    const name = `${s.presetId}${s.edited ? ' (edited)' : ''}, seed ${v.spec.seed}`;
-    const preset = !s.edited && getPreset(s.presetId) ? s.presetId : null;
+    // H3 (issue 29): a seed is no edit (seatPreset.ts), and the room's name is the preset's title, not its id.
+    const match = seatPresetFor(v.spec, s.presetId, s.presetId);
+    const preset = !match.edited && getPreset(match.presetId) ? match.presetId : null;
+    const name = `${preset ? getPreset(preset)!.title : 'An edited experiment'}, seed ${v.spec.seed}`;
     client = connectRoom(server.value, { kind: 'presenter', create: { name, preset, spec: v.spec, baseSeed: v.spec.seed, pairing: s.room.pairing } });
     state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl: s.room.serverUrl, pairing: s.room.pairing, status: client.status });
     follow(client);
@@ -186,6 +201,41 @@ export const room = {
     return ok;
   },
 
+  // ---- H2 (issue 28, items 4 and 5): the teacher's controls, a seat in two tabs, a foreign server
+
+  /** Presenter: lock the room to new students, or open it again. */
+  setLocked(locked: boolean): boolean {
+    const ok = client?.lock(locked) ?? false;
+    if (!ok) setRoom({ error: 'The room server cannot be reached now: try again when the status says online.' });
+    return ok;
+  },
+
+  /** Presenter: remove a seat (the seats table asks first); its student is told, the seat is freed. */
+  removeSeat(seat: number): boolean {
+    const ok = client?.removeSeat(seat) ?? false;
+    if (!ok) setRoom({ error: 'The room server cannot be reached now: try again when the status says online.' });
+    return ok;
+  },
+
+  /** A student whose seat is open in another tab: take it in this one ("Use this tab here"). */
+  useThisTab(): boolean {
+    return client?.takeOver() ?? false;
+  },
+
+  /** A student asked about a link's room server on another host: join through it. */
+  joinAskedServer(): void {
+    const join = askedJoin;
+    askedJoin = null;
+    join?.();
+  },
+
+  /** ... or not: nothing was sent to it, and the lab works alone. */
+  declineAskedServer(): void {
+    const server = state().room.askServer;
+    room.leave();
+    if (server) setRoom({ notice: `You did not join the class room on ${server}: nothing was sent to it, and the lab works alone.` });
+  },
+
   /** Every run of the class with an RL step (seats, or pairs) as one run file (roomExport.ts); false when there is none. */
   exportRoom(): boolean {
     const info = state().room.info;
@@ -200,6 +250,7 @@ export const room = {
 
   /** Leave the room (presenter or student): the lab works alone again, also after a reload. */
   leave(): void {
+    askedJoin = null;
     leave();
     showInAddressBar(withoutRoom(window.location.href));
     state().resetRoom({ panelOpen: state().room.panelOpen, serverUrl: state().room.serverUrl, pairing: state().room.pairing });
@@ -265,9 +316,14 @@ function showInAddressBar(url: string): void {
   }
 }
 
+/** H2 (issue 28, item 4): the join that waits for its student's yes (a link's server on another host). */
+let askedJoin: (() => void) | null = null;
+
 /**
  * Read ?room=&server= once at start: present the room again (this browser made it: a
  * presenter's reload), join it as a student, or say in words why not (the lab works alone).
+ * A link naming a server on another host than the page's is only joined once the student says
+ * yes (linkRole's `ask`): until then nothing connects to it.
  */
 export function startRoomFromUrl(search = window.location.search): () => void {
   const p = linkRole(search, pageLocation(), pageStorage());
@@ -278,19 +334,32 @@ export function startRoomFromUrl(search = window.location.search): () => void {
   }
   if (p.role.kind === 'presenter' && 'room' in p.role) {
     client = connectRoom(p.server, p.role);
-    state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl: p.server, status: client.status, link: joinLink(window.location.href, p.role.room, p.server) });
+    state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl: p.server, status: client.status });
+    shareLink(client, p.role.room);
+    // H3 (issue 29): the projector view reopens after a reload if it was on for this room.
+    setRoom({ projector: projectorRemembered(pageStorage(), p.role.room) });
     follow(client);
     return () => leave();
   }
-  untap ??= tapWorkerEvents((events) => stream.take(events));
-  client = connectRoom(p.server, p.role);
-  setRoom({ role: 'student', serverUrl: p.server, status: client.status });
-  follow(client);
-  // The saved runs load after the page: a seat waiting to resume looks again then.
-  const unsub = useSavedRuns.subscribe((s, prev) => {
-    if (s.loaded && !prev.loaded) void maybeStartSeat();
-  });
+  const role = p.role;
+  const server = p.server;
+  let unsub = () => {};
+  const join = () => {
+    untap ??= tapWorkerEvents((events) => stream.take(events));
+    client = connectRoom(server, role);
+    setRoom({ role: 'student', serverUrl: server, status: client.status, askServer: null });
+    follow(client);
+    // The saved runs load after the page: a seat waiting to resume looks again then.
+    unsub = useSavedRuns.subscribe((s, prev) => {
+      if (s.loaded && !prev.loaded) void maybeStartSeat();
+    });
+  };
+  if (p.ask) {
+    askedJoin = join;
+    setRoom({ role: 'student', serverUrl: server, askServer: server });
+  } else join();
   return () => {
+    askedJoin = null;
     unsub();
     leave();
   };
@@ -303,7 +372,7 @@ function seatSpec(info: RoomInfo, seat: SeatInfo | null) {
 
 function showRoomExperiment(info: RoomInfo, seat: SeatInfo | null): void {
   const spec = seatSpec(info, seat);
-  const { presetId, edited } = presetFor(spec, info.preset ?? undefined, state().presetId);
+  const { presetId, edited } = seatPresetFor(spec, info.preset, state().presetId);
   state().loadSpec(presetId, spec, edited);
 }
 
