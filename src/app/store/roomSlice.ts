@@ -35,8 +35,12 @@ export interface RoomState {
   /** A join link the page could not use, in words; the lab works alone. */
   notice: string | null;
   info: RoomInfo | null;
-  /** The presenter's join link (null: no room yet). */
+  /** The presenter's join link (null: no room yet); on a localhost page the LAN one where it can be (roomLink.ts joinAddress). */
   link: string | null;
+  /** H2 (issue 28): why students' devices may not open `link`, in words (null: they can). */
+  linkWarning: string | null;
+  /** H2 (issue 28): a join link's room server on another host, which the page asks about before it connects (null: not asking). */
+  askServer: string | null;
   /** A student's seat. */
   seat: SeatInfo | null;
   /** A student: the events the room holds of this seat's run, and those this page holds. */
@@ -47,6 +51,8 @@ export interface RoomState {
   results: SeedResult[];
   /** A paired seat waiting for its partner (null: not waiting, or not for long). */
   partnerWait: PartnerWait | null;
+  /** The presenter's projector view of the room (src/app/room/ProjectorView.tsx) is on. */
+  projector: boolean;
 }
 
 export function initialRoomState(): RoomState {
@@ -60,11 +66,14 @@ export function initialRoomState(): RoomState {
     notice: null,
     info: null,
     link: null,
+    linkWarning: null,
+    askServer: null,
     seat: null,
     stream: { acked: 0, held: 0 },
     started: false,
     results: [],
     partnerWait: null,
+    projector: false,
   };
 }
 
