@@ -82,3 +82,15 @@ describe('paired seats', () => {
     expect(lab.replies.map((r) => r.step)).toEqual([4]);
   });
 });
+
+describe('the odd student out of a paired room (issue 29, problem 7)', () => {
+  it('is told no partner has joined yet, not that a partner left', async () => {
+    const { c } = seatedRoom();
+    const lab = fakeLab();
+    let wait: PartnerWait | null = null;
+    relayExchanges(lab, c, { partner: () => ({ seat: null, connected: false }), onWait: (w) => (wait = w) });
+    lab.ask({ runId: 1, step: 0, kind: 'eval', answers: [['1']] });
+    await vi.advanceTimersByTimeAsync(PARTNER_WAIT_MS);
+    expect(wait).toEqual({ partner: null, left: false });
+  });
+});

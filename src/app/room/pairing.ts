@@ -93,7 +93,8 @@ export function relayExchanges(lab: Pick<PairedLab, 'setExchangeHandler' | 'repl
       return;
     }
     const p = opts.partner();
-    opts.onWait({ partner: p.seat, left: !p.connected });
+    // No partner yet (the odd seat out) is not a partner who left: the page words each its own way.
+    opts.onWait({ partner: p.seat, left: p.seat !== null && !p.connected });
   };
 
   lab.setExchangeHandler((req) => {
