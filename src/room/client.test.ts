@@ -1,21 +1,24 @@
 /**
  * Class mode's client (client.ts) against a fake WebSocket: hellos on every reconnect with backoff,
  * the student's stream resent from the server's `stored` count (nothing lost, nothing twice),
- * bad frames counted and ignored, the secrets kept by room id, and the exchange waiters.
+ * bad frames counted and ignored, the secrets kept by server and room id (and sent to no other
+ * server), one seat in two tabs, the presenter's controls, and the exchange waiters.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BACKOFF_CAP_MS, BACKOFF_MS, PING_MS, RoomConnection, type RoomClientEvent } from './client';
 import { EVENT_WINDOW } from './seatOutbox';
-import { readSecrets, secretsKey, writeSecrets } from './secrets';
+import { legacySecretsKey, readSecrets, secretsKey, writeSecrets } from './secrets';
 import { streamedEvent, type SeatEvent } from './protocol';
 import { KEY, ROOM_ID, TOKEN, TOKEN2, memoryStorage, roomInfo, roomSpec, runEvents, seatInfo, socketFactory } from './fakeSocket.testkit';
 
 const URL = 'ws://127.0.0.1:8787/room';
+const ORIGIN = 'ws://127.0.0.1:8787';
+const ATTACKER = 'ws://127.0.0.2:9999/room';
 
-function student(storage = memoryStorage()) {
+function student(storage = memoryStorage(), url = URL) {
   const f = socketFactory();
   const events: RoomClientEvent[] = [];
-  const c = new RoomConnection({ url: URL, role: { kind: 'student', room: ROOM_ID }, socket: f.make, storage, random: () => 0.5 });
+  const c = new RoomConnection({ url, role: { kind: 'student', room: ROOM_ID }, socket: f.make, storage, random: () => 0.5 });
   c.subscribe((e) => events.push(e));
   return { c, f, storage, events };
 }
@@ -28,7 +31,7 @@ afterEach(() => {
 });
 
 describe('a student', () => {
-  it('joins with no seat, keeps the token by room id, and rejoins the same seat after a drop', () => {
+  it('joins with no seat, keeps the token by server and room id, and rejoins the same seat after a drop', () => {
     const { c, f, storage } = student();
     expect(c.status).toBe('connecting');
     f.last.open();
@@ -36,7 +39,8 @@ describe('a student', () => {
     f.last.server({ t: 'seat', seat: seatInfo(3), token: TOKEN, stored: 0 });
     expect(c.status).toBe('online');
     expect(c.seat?.seed).toBe(103);
-    expect(readSecrets(storage, ROOM_ID)).toEqual({ seat: { index: 3, token: TOKEN } });
+    expect(readSecrets(storage, URL, ROOM_ID)).toEqual({ seat: { index: 3, token: TOKEN } });
+    expect([...storage.map.keys()]).toEqual([secretsKey(ORIGIN, ROOM_ID)]);
 
     f.last.drop();
     expect(c.status).toBe('offline');
@@ -44,15 +48,17 @@ describe('a student', () => {
     vi.advanceTimersByTime(BACKOFF_MS);
     expect(f.sockets).toHaveLength(2);
     f.last.open();
-    expect(f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: { index: 3, token: TOKEN } }]);
+    // This tab held the seat: it takes it back from the server's stale connection of this tab.
+    expect(f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: { index: 3, token: TOKEN }, takeover: true }]);
   });
 
   it('a new page with the stored token takes the same seat', () => {
     const storage = memoryStorage();
-    writeSecrets(storage, ROOM_ID, { seat: { index: 5, token: TOKEN2 } });
+    writeSecrets(storage, URL, ROOM_ID, { seat: { index: 5, token: TOKEN2 } });
     const { f } = student(storage);
     f.last.open();
-    expect(f.last.sent[0]).toMatchObject({ t: 'join', seat: { index: 5, token: TOKEN2 } });
+    // A new page does not take the seat from another tab unasked.
+    expect(f.last.sent[0]).toEqual({ t: 'join', v: 1, room: ROOM_ID, seat: { index: 5, token: TOKEN2 } });
   });
 
   it('backs off exponentially up to the cap, and starts again from the first wait once online', () => {
@@ -196,12 +202,12 @@ describe('a student', () => {
 
   it('a seat token the server does not know: a fresh join, with the old token forgotten', () => {
     const storage = memoryStorage();
-    writeSecrets(storage, ROOM_ID, { seat: { index: 2, token: TOKEN } });
+    writeSecrets(storage, URL, ROOM_ID, { seat: { index: 2, token: TOKEN } });
     const { f } = student(storage);
     f.last.open();
     f.last.server({ t: 'error', code: 'bad-seat', message: 'unknown token' });
     expect(f.last.sent.at(-1)).toEqual({ t: 'join', v: 1, room: ROOM_ID, seat: null });
-    expect(readSecrets(storage, ROOM_ID).seat).toBeUndefined();
+    expect(readSecrets(storage, URL, ROOM_ID).seat).toBeUndefined();
   });
 
   it('a silent connection is pinged, then dropped and reconnected', () => {
@@ -218,10 +224,117 @@ describe('a student', () => {
 
   it('a damaged secrets entry reads as none', () => {
     const storage = memoryStorage();
-    storage.setItem(secretsKey(ROOM_ID), '{"seat":{"index":1,"token":"<script>"}}');
-    expect(readSecrets(storage, ROOM_ID)).toEqual({});
-    storage.setItem(secretsKey(ROOM_ID), 'nope');
-    expect(readSecrets(storage, ROOM_ID)).toEqual({});
+    storage.setItem(secretsKey(ORIGIN, ROOM_ID), '{"seat":{"index":1,"token":"<script>"}}');
+    expect(readSecrets(storage, URL, ROOM_ID)).toEqual({});
+    storage.setItem(secretsKey(ORIGIN, ROOM_ID), 'nope');
+    expect(readSecrets(storage, URL, ROOM_ID)).toEqual({});
+    expect(readSecrets(storage, 'https://127.0.0.1:8787/room', ROOM_ID)).toEqual({});
+  });
+});
+
+describe('secrets stay with their server (issue 28, item 4)', () => {
+  /** Everything a socket sent, as one string: no secret may be in it. */
+  const wire = (f: ReturnType<typeof socketFactory>) => JSON.stringify(f.sockets.map((s) => s.sent));
+
+  it("a link naming another server with a real room id gets neither the presenter's key nor a seat token", () => {
+    const storage = memoryStorage();
+    writeSecrets(storage, URL, ROOM_ID, { key: KEY, seat: { index: 1, token: TOKEN } });
+    // As before this change, by room id alone too: the client never reads such an entry.
+    storage.setItem(legacySecretsKey(ROOM_ID), JSON.stringify({ key: KEY, seat: { index: 1, token: TOKEN } }));
+
+    const f = socketFactory();
+    const p = new RoomConnection({ url: ATTACKER, role: { kind: 'presenter', room: ROOM_ID }, socket: f.make, storage });
+    f.last.open();
+    expect(p.status).toBe('closed');
+    expect(p.error).toMatch(/does not hold the key/);
+
+    const s = student(storage, ATTACKER);
+    s.f.last.open();
+    expect(s.f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: null }]);
+    // The attacker hands out a seat: its token is kept for the attacker's server only.
+    s.f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN2, stored: 0 });
+    for (const text of [wire(f), wire(s.f)]) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(TOKEN);
+    }
+    expect(readSecrets(storage, URL, ROOM_ID)).toEqual({ key: KEY, seat: { index: 1, token: TOKEN } });
+    expect(readSecrets(storage, ATTACKER, ROOM_ID)).toEqual({ seat: { index: 0, token: TOKEN2 } });
+  });
+
+  it('the same server at another path is the same server; another port or scheme is another', () => {
+    const storage = memoryStorage();
+    writeSecrets(storage, URL, ROOM_ID, { key: KEY });
+    expect(readSecrets(storage, 'ws://127.0.0.1:8787/other', ROOM_ID)).toEqual({ key: KEY });
+    expect(readSecrets(storage, 'ws://127.0.0.1:8788/room', ROOM_ID)).toEqual({});
+    expect(readSecrets(storage, 'wss://127.0.0.1:8787/room', ROOM_ID)).toEqual({});
+    expect(readSecrets(storage, 'not a url', ROOM_ID)).toEqual({});
+  });
+});
+
+describe('one seat, two tabs (issue 28, item 5)', () => {
+  it("a second tab of a seat says so and waits: no reconnect until its student chooses it, then it joins with takeover", () => {
+    const storage = memoryStorage();
+    writeSecrets(storage, URL, ROOM_ID, { seat: { index: 2, token: TOKEN } });
+    const { c, f } = student(storage);
+    f.last.open();
+    f.last.server({ t: 'error', code: 'seat-in-use', message: '' });
+    expect(c.status).toBe('elsewhere');
+    expect(c.error).toBe('This seat is open in another tab.');
+    expect(f.last.closed).toBe(true);
+    vi.advanceTimersByTime(10 * 60_000);
+    expect(f.sockets).toHaveLength(1);
+    // Its exchange waiters are kept for when it comes back.
+    let answered = false;
+    void c.partnerAnswers(1, 'train').then(() => (answered = true));
+
+    expect(c.takeOver()).toBe(true);
+    expect(f.sockets).toHaveLength(2);
+    f.last.open();
+    expect(f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: { index: 2, token: TOKEN }, takeover: true }]);
+    f.last.server({ t: 'seat', seat: seatInfo(2), token: TOKEN, stored: 0 });
+    expect(c.status).toBe('online');
+    expect(c.takeOver()).toBe(false);
+    f.last.server({ t: 'exchange', step: 1, kind: 'train', answers: [['3']] });
+    return Promise.resolve().then(() => expect(answered).toBe(true));
+  });
+
+  it('the tab whose seat another tab took (close 4001) waits too, instead of taking it back', () => {
+    const { c, f } = student();
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 0 });
+    f.last.server({ t: 'error', code: 'not-allowed', message: 'This seat was joined again from another connection.' });
+    f.last.drop(4001);
+    expect(c.status).toBe('elsewhere');
+    expect(c.error).toBe('This seat is open in another tab.');
+    vi.advanceTimersByTime(10 * 60_000);
+    expect(f.sockets).toHaveLength(1);
+    // Leave works from there.
+    c.close();
+    expect(c.status).toBe('closed');
+    expect(c.takeOver()).toBe(false);
+  });
+
+  it('a seat the presenter removed is said in words, its token forgotten, and not joined again', () => {
+    const { c, f, storage } = student();
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(4), token: TOKEN, stored: 0 });
+    f.last.server({ t: 'error', code: 'seat-removed', message: '' });
+    expect(c.status).toBe('closed');
+    expect(c.error).toBe('The presenter removed this seat from the room.');
+    expect(readSecrets(storage, URL, ROOM_ID)).toEqual({});
+    f.last.drop();
+    vi.advanceTimersByTime(60_000);
+    expect(f.sockets).toHaveLength(1);
+  });
+
+  it('a locked room refuses a new student in words', () => {
+    const { c, f } = student();
+    f.last.open();
+    f.last.server({ t: 'error', code: 'room-locked', message: '' });
+    expect(c.status).toBe('closed');
+    expect(c.error).toBe('The presenter locked the room to new students.');
+    vi.advanceTimersByTime(60_000);
+    expect(f.sockets).toHaveLength(1);
   });
 });
 
@@ -277,7 +390,7 @@ describe('paired seats: the exchange relay', () => {
 describe('a presenter', () => {
   const create = { name: 'class', preset: 'quick', spec: roomSpec, baseSeed: 100, pairing: false };
 
-  it('creates once, keeps the key by room id, and presents it on every reconnect', () => {
+  it('creates once, keeps the key by server and room id, and presents it on every reconnect', () => {
     const f = socketFactory();
     const storage = memoryStorage();
     const c = new RoomConnection({ url: URL, role: { kind: 'presenter', create }, socket: f.make, storage, random: () => 0.5 });
@@ -289,7 +402,7 @@ describe('a presenter', () => {
     f.last.server({ t: 'room', room: roomInfo() });
     expect(c.status).toBe('online');
     expect(c.roomId).toBe(ROOM_ID);
-    expect(JSON.parse(storage.getItem(secretsKey(ROOM_ID))!)).toEqual({ key: KEY });
+    expect(JSON.parse(storage.getItem(secretsKey(ORIGIN, ROOM_ID))!)).toEqual({ key: KEY });
     f.last.server({ t: 'events', seat: 0, from: 0, events: [] });
     expect(seen.filter((e) => e.type === 'events')).toHaveLength(1);
     expect(c.start()).toBe(true);
@@ -300,6 +413,37 @@ describe('a presenter', () => {
     vi.advanceTimersByTime(BACKOFF_MS);
     f.last.open();
     expect(f.last.sent).toEqual([{ t: 'present', v: 1, room: ROOM_ID, key: KEY }]);
+  });
+
+  it("locks the room, removes a seat, and hears the server's LAN addresses", () => {
+    const f = socketFactory();
+    const storage = memoryStorage();
+    writeSecrets(storage, URL, ROOM_ID, { key: KEY });
+    const c = new RoomConnection({ url: URL, role: { kind: 'presenter', room: ROOM_ID }, socket: f.make, storage });
+    const seen: RoomClientEvent[] = [];
+    c.subscribe((e) => seen.push(e));
+    expect(c.lock(true)).toBe(false); // offline: nothing queued
+    f.last.open();
+    f.last.server({ t: 'room', room: roomInfo({ seats: [seatInfo(0)] }) });
+    f.last.server({ t: 'addresses', origins: ['http://192.168.1.20:8787', 'http://10.0.0.5:8787'] });
+    expect(c.lanOrigins).toEqual(['http://192.168.1.20:8787', 'http://10.0.0.5:8787']);
+    expect(seen.filter((e) => e.type === 'addresses')).toEqual([{ type: 'addresses', origins: ['http://192.168.1.20:8787', 'http://10.0.0.5:8787'] }]);
+    expect(c.lock(true)).toBe(true);
+    expect(c.removeSeat(0)).toBe(true);
+    expect(c.lock(false)).toBe(true);
+    expect(f.last.sent.slice(1)).toEqual([
+      { t: 'lock', locked: true },
+      { t: 'remove-seat', seat: 0 },
+      { t: 'lock', locked: false },
+    ]);
+  });
+
+  it("a student's page ignores addresses (they are the presenter's)", () => {
+    const { c, f } = student();
+    f.last.open();
+    f.last.server({ t: 'addresses', origins: ['http://192.168.1.20:8787'] });
+    expect(c.lanOrigins).toEqual([]);
+    expect(c.badFrames).toBe(1);
   });
 
   it('presenting a room without its key says why and does not connect again', () => {

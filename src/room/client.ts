@@ -20,7 +20,16 @@
  *     its checkpoint (exchanges.ts); a room that ends rejects a seat still waiting.
  *
  * The presenter's key and a student's seat token are secrets: they live in the injected storage
- * (localStorage) keyed by room id, never in a URL (secrets.ts). The server's errors in words: errors.ts.
+ * (localStorage) keyed by the server's origin and the room id, never in a URL, and are read only for
+ * the server of `url`, the one this connection talks to (secrets.ts): a link naming another server
+ * with a real room id gets none of them. The server's errors in words: errors.ts.
+ *
+ * One seat in two tabs (issue 28, item 5): a page that opens a seat another tab holds is refused
+ * (`seat-in-use`), and one whose seat another tab took is closed with 4001; either way the status
+ * is 'elsewhere' and nothing reconnects by itself (two tabs reconnecting would take the seat from
+ * each other forever), until takeOver() ("use this tab here") joins with `takeover`. A tab that
+ * held the seat reconnects with `takeover` too: after a network drop the server may still hold the
+ * stale connection of this very tab.
  */
 import type { RecordedEvent } from '../share/record';
 import {
@@ -53,9 +62,12 @@ export type SocketFactory = (url: string) => SocketLike;
 
 /** WebSocket.OPEN. */
 const OPEN = 1;
+/** The server's close code for a seat joined again from another connection (server/hub.ts). */
+export const TAKEN_OVER = 4001;
 
 
-export type RoomStatus = 'connecting' | 'online' | 'offline' | 'closed';
+/** 'elsewhere': a student's seat is open in another tab (nothing reconnects until takeOver()). */
+export type RoomStatus = 'connecting' | 'online' | 'offline' | 'closed' | 'elsewhere';
 
 /** What the experiment of a new room is. */
 export interface CreateRoom {
@@ -80,7 +92,9 @@ export type RoomClientEvent =
   /** A seat's events from position `from` on (the presenter: live; a student: the class, batched). */
   | { type: 'events'; seat: number; from: number; events: SeatEvent[] }
   /** The server acknowledged the student's events up to `acked` (exclusive). */
-  | { type: 'acked'; acked: number };
+  | { type: 'acked'; acked: number }
+  /** A presenter: the origins (http://<LAN IPv4>:<port>) at which other devices reach the server. */
+  | { type: 'addresses'; origins: string[] };
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -137,11 +151,15 @@ export class RoomConnection {
   room: RoomInfo | null = null;
   roomId: Secret | null = null;
   seat: SeatInfo | null = null;
+  /** A presenter: where other devices reach the server (the server's `addresses`; [] until then). */
+  lanOrigins: string[] = [];
 
   // A student's stream: the run's events by position, how many the server holds, the next to send.
   private outbox: SeatOutbox;
   /** Whether the hello of this connection was answered (a seat, or the presenter's room). */
   private welcomed = false;
+  /** A student: join with `takeover` (this tab held the seat last, or its student chose this tab). */
+  private takeover = false;
 
   // Paired rooms.
   private exchanges = new AnswerExchanges();
@@ -181,6 +199,29 @@ export class RoomConnection {
   /** Presenter: close the room for everybody. */
   closeRoom(): boolean {
     return this.sendNow({ t: 'close' });
+  }
+
+  /** Presenter: lock the room to new students (true) or open it again. False when offline. */
+  lock(locked: boolean): boolean {
+    return this.sendNow({ t: 'lock', locked });
+  }
+
+  /** Presenter: remove a seat (its student is told, the seat is freed). False when offline. */
+  removeSeat(seat: number): boolean {
+    return this.sendNow({ t: 'remove-seat', seat });
+  }
+
+  /**
+   * A student whose seat is open in another tab ('elsewhere'): take it here ("use this tab here");
+   * the other tab is closed by the server and waits in turn. False when the seat is not elsewhere.
+   */
+  takeOver(): boolean {
+    if (this.ended || this.status !== 'elsewhere' || this.role.kind !== 'student') return false;
+    this.takeover = true;
+    this.attempt = 0;
+    this.error = null;
+    this.connect();
+    return true;
   }
 
   /**
@@ -248,8 +289,9 @@ export class RoomConnection {
       this.lastHeard = this.timers.now();
       this.receive(ev.data);
     };
-    s.onclose = () => {
+    s.onclose = (ev) => {
       if (this.socket !== s) return;
+      if (ev.code === TAKEN_OVER && this.role.kind === 'student') return this.elsewhere(errorText('seat-in-use', ''));
       this.dropSocket();
       this.retry();
     };
@@ -263,15 +305,16 @@ export class RoomConnection {
     if (r.kind === 'presenter' && 'create' in r) {
       this.sendNow({ t: 'create', v: ROOM_PROTOCOL_VERSION, ...r.create });
     } else if (r.kind === 'presenter') {
-      const key = readSecrets(this.storage, r.room).key;
+      const key = readSecrets(this.storage, this.url, r.room).key;
       if (!key) {
         this.fail('This browser does not hold the key of that room: only the page that created it can present it.');
         return;
       }
       this.sendNow({ t: 'present', v: ROOM_PROTOCOL_VERSION, room: r.room, key });
     } else {
-      const seat = readSecrets(this.storage, r.room).seat ?? null;
-      this.sendNow({ t: 'join', v: ROOM_PROTOCOL_VERSION, room: r.room, seat });
+      const seat = readSecrets(this.storage, this.url, r.room).seat ?? null;
+      // `takeover` only with a seat to take (and left out otherwise, as older servers expect).
+      this.sendNow({ t: 'join', v: ROOM_PROTOCOL_VERSION, room: r.room, seat, ...(seat && this.takeover ? { takeover: true } : {}) });
     }
   }
 
@@ -345,6 +388,17 @@ export class RoomConnection {
     this.setStatus('closed', error);
   }
 
+  /**
+   * The seat is open in another tab: no socket, no reconnect (see the header), the stream and the
+   * exchange waiters kept for a takeOver().
+   */
+  private elsewhere(text: string): void {
+    this.takeover = false;
+    // No socket and no timer is left, so nothing reconnects; close() still ends it for good.
+    this.dropSocket(1000, 'seat open elsewhere');
+    this.setStatus('elsewhere', text);
+  }
+
   private setStatus(status: RoomStatus, error: string | null): void {
     if (this.status === status && this.error === error) return;
     this.status = status;
@@ -385,7 +439,7 @@ export class RoomConnection {
     switch (m.t) {
       case 'created':
         if (this.role.kind !== 'presenter' || !('create' in this.role)) return this.ignored('created');
-        writeSecrets(this.storage, m.room, { ...readSecrets(this.storage, m.room), key: m.key });
+        writeSecrets(this.storage, this.url, m.room, { ...readSecrets(this.storage, this.url, m.room), key: m.key });
         this.roomId = m.room;
         // From now on a reconnect presents this room rather than making another.
         this.role = { kind: 'presenter', room: m.room };
@@ -414,6 +468,11 @@ export class RoomConnection {
         return this.serverError(m.code, m.message);
       case 'pong':
         return;
+      case 'addresses':
+        if (this.role.kind !== 'presenter') return this.ignored('addresses');
+        this.lanOrigins = m.origins;
+        this.emit({ type: 'addresses', origins: m.origins });
+        return;
     }
   }
 
@@ -430,8 +489,10 @@ export class RoomConnection {
 
   private seated(seat: SeatInfo, token: Secret, stored: number): void {
     if (this.role.kind !== 'student') return this.ignored('seat');
-    writeSecrets(this.storage, this.role.room, { ...readSecrets(this.storage, this.role.room), seat: { index: seat.index, token } });
+    writeSecrets(this.storage, this.url, this.role.room, { ...readSecrets(this.storage, this.url, this.role.room), seat: { index: seat.index, token } });
     this.seat = seat;
+    // This tab holds the seat now: its own reconnects take it back from a stale connection.
+    this.takeover = true;
     // The server's count is the truth: send on from there (events it holds are never sent again).
     this.outbox.seated(stored);
     this.online();
@@ -446,13 +507,25 @@ export class RoomConnection {
     if (code === 'bad-seat' && this.role.kind === 'student') {
       // The stored seat is not this room's any more: take a new one.
       const room = this.role.room;
-      const secrets = readSecrets(this.storage, room);
+      const secrets = readSecrets(this.storage, this.url, room);
       if (secrets.seat) {
-        writeSecrets(this.storage, room, { key: secrets.key });
+        writeSecrets(this.storage, this.url, room, { key: secrets.key });
         this.error = text;
         this.hello();
         return;
       }
+    }
+    if (code === 'seat-in-use' && this.role.kind === 'student') {
+      // Refused (another tab holds the seat) or taken (another tab chose to hold it): wait here.
+      this.elsewhere(text);
+      return;
+    }
+    if (code === 'seat-removed' && this.role.kind === 'student') {
+      // The seat is gone for good: its token with it, so a reload does not offer it again.
+      const secrets = readSecrets(this.storage, this.url, this.role.room);
+      writeSecrets(this.storage, this.url, this.role.room, { key: secrets.key });
+      this.fail(text);
+      return;
     }
     if (FATAL.includes(code) && !this.welcomed) {
       this.fail(text);

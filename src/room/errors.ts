@@ -6,7 +6,7 @@
 import type { RoomErrorCode } from './protocol';
 
 /** The server's error codes that end the connection for good (the room cannot be had). */
-export const FATAL: readonly RoomErrorCode[] = ['no-such-room', 'room-closed', 'room-full', 'not-allowed', 'version'];
+export const FATAL: readonly RoomErrorCode[] = ['no-such-room', 'room-closed', 'room-full', 'not-allowed', 'version', 'seat-in-use', 'room-locked', 'seat-removed'];
 
 /** An error from the server, in words for the page. */
 export function errorText(code: RoomErrorCode, message: string): string {
@@ -21,6 +21,11 @@ export function errorText(code: RoomErrorCode, message: string): string {
     'bad-seat': 'The room server did not know this seat',
     'out-of-order': 'The room server expected other events',
     version: 'The room server speaks another version of class mode: reload the page',
+    'seat-in-use': 'This seat is open in another tab',
+    'room-locked': 'The presenter locked the room to new students',
+    'seat-removed': 'The presenter removed this seat from the room',
+    'over-quota': 'The room server is at one of its limits',
+    timeout: 'The room server closed a connection that was too slow',
   };
   return message ? `${what[code]}: ${message}` : `${what[code]}.`;
 }

@@ -35,9 +35,10 @@ export class FakeSocket implements SocketLike {
   server(message: ServerMessage | string): void {
     this.onmessage?.({ data: typeof message === 'string' ? message : JSON.stringify(message) });
   }
-  drop(): void {
+  /** The connection ends (1006: lost; the server's own codes, e.g. 4001: the seat taken by another tab). */
+  drop(code = 1006): void {
     this.readyState = 3;
-    this.onclose?.({ code: 1006, reason: '' });
+    this.onclose?.({ code, reason: '' });
   }
   /** Messages of type `t` sent so far. */
   of<T extends string>(t: T): ({ t: T } & Record<string, unknown>)[] {
@@ -78,7 +79,7 @@ export function seatInfo(index: number, over: Partial<SeatInfo> = {}): SeatInfo 
 }
 
 export function roomInfo(over: Partial<RoomInfo> = {}): RoomInfo {
-  return { id: ROOM_ID, name: 'class', preset: 'quick', spec: roomSpec, baseSeed: 100, pairing: false, status: 'open', expiresAt: 2e12, seats: [], ...over };
+  return { id: ROOM_ID, name: 'class', preset: 'quick', spec: roomSpec, baseSeed: 100, pairing: false, status: 'open', locked: false, expiresAt: 2e12, seats: [], ...over };
 }
 
 /** A run of roomSpec's shape: base, steps 1..n (each with one rollout sample), 'done' after the last. */
