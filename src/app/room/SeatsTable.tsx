@@ -2,15 +2,77 @@
  * A room's seats as the presenter (and a student) sees them: index, seed, connection, step, done;
  * in a paired room also the pair (seats 2k and 2k+1: one run of the peer arm, classRecords.ts),
  * the member the seat trains and its partner's seat.
+ *
+ * The presenter's page also holds the teacher's controls (issue 28, item 5): lock the room to new
+ * students (or unlock it), and remove a seat (asked first, in the row: the student is disconnected
+ * and told, the seat is freed for the next join).
  */
+import { useState } from 'react';
 import type { RoomInfo } from '../../room/protocol';
+import { useLab } from '../store';
 import { pairOf } from './classRecords';
+import { room } from './roomController';
+
+/** The presenter's controls show on the presenter's page of a room that is online and not closed. */
+function usePresenterControls(info: RoomInfo): boolean {
+  return useLab((s) => s.room.role === 'presenter' && s.room.status === 'online') && info.status !== 'closed';
+}
+
+function LockToggle({ info }: { info: RoomInfo }) {
+  return (
+    <p className="room-lock">
+      <button type="button" data-testid="room-lock" aria-pressed={info.locked} onClick={() => room.setLocked(!info.locked)}>
+        {info.locked ? 'Unlock' : 'Lock to new students'}
+      </button>{' '}
+      <span className="sub" data-testid="room-lock-state">
+        {info.locked ? 'Locked: no new student can join; students already seated can still come back.' : 'Open: anyone with the link can join.'}
+      </span>
+    </p>
+  );
+}
+
+/** A seat's Remove, asked first in the row (no browser dialog: the projector shows the question). */
+function RemoveSeat({ seat }: { seat: number }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" data-testid="room-seat-remove" aria-label={`Remove seat ${seat}`} onClick={() => setAsking(true)}>
+        Remove
+      </button>
+    );
+  return (
+    <span role="group" aria-label={`Remove seat ${seat}?`}>
+      Remove seat {seat}? Its browser leaves the room (its run goes on there alone) and the seat is freed.{' '}
+      <button
+        type="button"
+        data-testid="room-seat-remove-confirm"
+        onClick={() => {
+          setAsking(false);
+          room.removeSeat(seat);
+        }}
+      >
+        Remove seat {seat}
+      </button>{' '}
+      <button type="button" data-testid="room-seat-remove-cancel" onClick={() => setAsking(false)}>
+        Keep it
+      </button>
+    </span>
+  );
+}
 
 /** `mine`: this student's seat; `mineStep`: its own run's step, newer than the room's word for it. */
 export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?: number | null; mineStep?: number }) {
-  if (info.seats.length === 0) return <p data-testid="room-no-seats">No browser has joined yet.</p>;
+  const controls = usePresenterControls(info);
+  if (info.seats.length === 0)
+    return (
+      <>
+        {controls && <LockToggle info={info} />}
+        <p data-testid="room-no-seats">No browser has joined yet.</p>
+      </>
+    );
   return (
     <div className="table-scroll">
+      {controls && <LockToggle info={info} />}
       <table className="room-seats" data-testid="room-seats">
         <caption>
           {info.seats.length} browser{info.seats.length === 1 ? '' : 's'}, {info.seats.filter((x) => x.connected).length} connected
@@ -25,6 +87,7 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
             <th scope="col">connected</th>
             <th scope="col">step</th>
             <th scope="col">done</th>
+            {controls && <th scope="col">remove</th>}
           </tr>
         </thead>
         <tbody>
@@ -48,6 +111,11 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
                   {x.lastStep} of {info.spec.steps}
                 </td>
                 <td>{x.done ? 'yes' : 'no'}</td>
+                {controls && (
+                  <td>
+                    <RemoveSeat seat={x.index} />
+                  </td>
+                )}
               </tr>
             );
           })}
