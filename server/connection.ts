@@ -1,18 +1,28 @@
 /**
- * One WebSocket connection to the room server, untrusted: every frame is rate-limited (a token
- * bucket: ROOM_LIMITS.messagesPerSecond, bursts of messageBurst), must be a text frame, and is
- * parsed by the protocol's parseClientMessage (size, JSON, schema) before the hub sees it. A
- * message over the rate is dropped with a `rate-limited` error (at most one a second); a connection
- * that keeps sending regardless is closed. Messages are handled one after the other, in order.
+ * One WebSocket connection to the room server, untrusted. In:
+ *   - every frame is rate-limited (a token bucket: ROOM_LIMITS.messagesPerSecond, bursts of
+ *     messageBurst); a frame costs one token plus one per millisecond its checking took, and its
+ *     checking time is also charged to its source address (limits.ts: checkMsPerSecond), so frames
+ *     built to be slow to check run out of budget as fast as floods of cheap ones;
+ *   - it must be a text frame, and is parsed by parseClientMessage (size, JSON, shape, schema);
+ *   - over the rate a frame is dropped with `rate-limited` (at most one such error a second); the
+ *     drops decay (messageBurst every 10 s), and a connection that drops more than messageBurst
+ *     before they decay is closed;
+ *   - messages are handled one after the other, in order; a handler that fails closes this
+ *     connection alone, and the failure is logged.
+ * Out: every send checks the socket's backlog (`bufferedAmount`): a socket over backlogHardBytes,
+ * or over backlogBytes for stallMs, is dropped; replays wait for `drained()` between pages.
+ * A connection that has not created, presented or joined within handshakeMs gets `timeout`.
  */
 import type { RawData, WebSocket } from 'ws';
+import { performance } from 'node:perf_hooks';
 import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, parseClientMessage } from '../src/room/protocol';
 import { errorFrame } from './frames';
 import type { HubClient, Role, RoomHub } from './hub';
-import { TokenBucket } from './rateLimit';
+import { Bucket, type AddressBudgets } from './limits';
 
 /** WebSocket close codes the server uses (4000-4999 are the application's). */
-export const CLOSE = { rateLimited: 1008, serverError: 1011, goingAway: 1001 } as const;
+export const CLOSE = { rateLimited: 1008, serverError: 1011, goingAway: 1001, timeout: 4008, overQuota: 4029 } as const;
 
 /** A `version` error for a create, present or join of another protocol version (a page older or newer than the server). */
 function versionMismatch(text: string): string | null {
@@ -29,33 +39,96 @@ function versionMismatch(text: string): string | null {
   return errorFrame('version', `This room server speaks version ${ROOM_PROTOCOL_VERSION} of the room protocol and this page version ${v}: reload the page, or use a room server of the same version as the lab.`);
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export class Connection implements HubClient {
   role: Role = { kind: 'none' };
   creates = 0;
   /** Answered a heartbeat ping since the last one. */
   alive = true;
   private held: string[] | null = null;
-  private readonly bucket: TokenBucket;
+  private heldChars = 0;
+  private readonly bucket: Bucket;
   private dropped = 0;
+  private droppedAt: number;
   private lastLimitNote = -Infinity;
   private queue: Promise<void> = Promise.resolve();
+  private pendingChars = 0;
+  /** When the backlog last went over limits.backlogBytes (null: it is under). */
+  private backedUpSince: number | null = null;
+  private ended = false;
+  private readonly handshake: ReturnType<typeof setTimeout>;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly hub: RoomHub,
     private readonly now: () => number,
     private readonly log: (line: string) => void,
+    readonly address: string,
+    private readonly budgets: AddressBudgets,
   ) {
-    this.bucket = new TokenBucket(ROOM_LIMITS.messagesPerSecond, ROOM_LIMITS.messageBurst, now());
+    this.bucket = new Bucket(ROOM_LIMITS.messagesPerSecond, ROOM_LIMITS.messageBurst, now());
+    this.droppedAt = now();
+    this.handshake = setTimeout(() => {
+      if (this.role.kind !== 'none') return;
+      this.refuse('timeout', `A connection must create, present or join a room within ${budgets.limits.handshakeMs / 1000} s.`, CLOSE.timeout);
+    }, budgets.limits.handshakeMs);
+    this.handshake.unref?.();
+  }
+
+  private get limits() {
+    return this.budgets.limits;
   }
 
   send(frame: string): void {
-    if (this.held) this.held.push(frame);
-    else this.sendNow(frame);
+    if (!this.held) return this.sendNow(frame);
+    this.held.push(frame);
+    this.heldChars += frame.length;
+    if (this.heldChars > this.limits.backlogHardBytes) this.overflow();
   }
 
   sendNow(frame: string): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(frame);
+    if (this.ended || this.ws.readyState !== this.ws.OPEN) return;
+    if (this.ws.bufferedAmount + frame.length > this.limits.backlogHardBytes) return this.overflow();
+    this.ws.send(frame);
+    this.checkBacklog();
+  }
+
+  /** Drop the socket if its backlog has stayed over the bound for stallMs (the server's timer calls this too). */
+  checkBacklog(): void {
+    if (this.ended) return;
+    if (this.ws.bufferedAmount <= this.limits.backlogBytes) {
+      this.backedUpSince = null;
+      return;
+    }
+    const now = this.now();
+    this.backedUpSince ??= now;
+    if (now - this.backedUpSince >= this.limits.stallMs) this.overflow();
+  }
+
+  /** Its backlog is beyond bounds: the socket is cut at once (a close frame would wait behind the backlog). */
+  private overflow(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.log(`dropped a connection from ${this.address} (${this.describe()}): it did not read what it was sent (${this.ws.bufferedAmount} bytes queued)`);
+    this.ws.terminate();
+  }
+
+  /**
+   * Resolves true once the socket's backlog is under limits.drainedBytes, false if the
+   * connection ends or does not drain within stallMs (it is then dropped).
+   */
+  async drained(): Promise<boolean> {
+    const start = this.now();
+    for (;;) {
+      if (this.ended || this.ws.readyState !== this.ws.OPEN) return false;
+      if (this.ws.bufferedAmount < this.limits.drainedBytes) return true;
+      if (this.now() - start >= this.limits.stallMs) {
+        this.overflow();
+        return false;
+      }
+      await sleep(20);
+    }
   }
 
   hold(): void {
@@ -65,46 +138,85 @@ export class Connection implements HubClient {
   release(): void {
     const queued = this.held ?? [];
     this.held = null;
+    this.heldChars = 0;
     for (const f of queued) this.sendNow(f);
+  }
+
+  open(): boolean {
+    return !this.ended && this.ws.readyState === this.ws.OPEN;
   }
 
   buffered(): number {
     return this.ws.bufferedAmount;
   }
 
+  /** Close with a close frame; cut the socket if the peer has not closed within 2 s (it may not be reading). */
   close(code: number, reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
     this.ws.close(code, reason);
+    setTimeout(() => this.ws.terminate(), 2000).unref?.();
+  }
+
+  /** An error the client is told, logged with its address, then the connection closed. */
+  refuse(code: Parameters<typeof errorFrame>[0], message: string, closeCode: number): void {
+    this.log(`refused ${this.address} (${this.describe()}): ${code}: ${message}`);
+    this.sendNow(errorFrame(code, message));
+    this.close(closeCode, code);
+  }
+
+  /** Who this is, for the log: no secrets, a room's id only by its first characters. */
+  private describe(): string {
+    const r = this.role;
+    if (r.kind === 'presenter') return `presenter of ${r.room.id.slice(0, 4)}…`;
+    if (r.kind === 'student') return `seat ${r.seat} of ${r.room.id.slice(0, 4)}…`;
+    return 'no room';
+  }
+
+  private drop(now: number, why: string): void {
+    this.dropped = Math.max(0, this.dropped - ((now - this.droppedAt) / 10_000) * ROOM_LIMITS.messageBurst) + 1;
+    this.droppedAt = now;
+    if (this.dropped > ROOM_LIMITS.messageBurst) {
+      this.refuse('rate-limited', `Too many messages after being told to slow down (${why}): closing this connection.`, CLOSE.rateLimited);
+    } else if (now - this.lastLimitNote >= 1000) {
+      this.lastLimitNote = now;
+      this.log(`rate-limited ${this.address} (${this.describe()}): ${why}`);
+      this.sendNow(errorFrame('rate-limited', `At most ${ROOM_LIMITS.messagesPerSecond} messages a second (bursts of ${ROOM_LIMITS.messageBurst}), and a limited time a second to check them: this message and any more this second are dropped (${why}).`));
+    }
   }
 
   /** A frame from the client. Never throws. */
   receive(data: RawData, isBinary: boolean): void {
+    if (this.ended) return;
     const now = this.now();
-    if (!this.bucket.take(now)) {
-      this.dropped++;
-      if (this.dropped > ROOM_LIMITS.messageBurst) {
-        this.sendNow(errorFrame('rate-limited', 'Too many messages after being told to slow down: closing this connection.'));
-        this.close(CLOSE.rateLimited, 'rate limit');
-      } else if (now - this.lastLimitNote >= 1000) {
-        this.lastLimitNote = now;
-        this.sendNow(errorFrame('rate-limited', `At most ${ROOM_LIMITS.messagesPerSecond} messages a second (bursts of ${ROOM_LIMITS.messageBurst}): this message and any more this second are dropped.`));
-      }
-      return;
-    }
+    if (!this.bucket.take(now)) return this.drop(now, 'too many messages');
+    if (!this.budgets.mayCheck(this.address)) return this.drop(now, 'too much to check from this address');
     if (isBinary) return this.sendNow(errorFrame('bad-message', 'Messages are JSON in text frames, not binary frames.'));
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+    if (this.pendingChars + text.length > this.limits.pendingChars) return this.drop(now, 'too many messages waiting to be handled');
+    const t0 = performance.now();
     const parsed = parseClientMessage(text);
+    const ms = performance.now() - t0;
+    this.budgets.checked(this.address, ms);
+    this.bucket.charge(now, Math.floor(ms));
     if (!parsed.ok) return this.sendNow(versionMismatch(text) ?? errorFrame(parsed.code, parsed.message));
     const msg = parsed.message;
+    this.pendingChars += text.length;
     this.queue = this.queue
-      .then(() => this.hub.handle(this, msg))
+      .then(() => (this.ended ? undefined : this.hub.handle(this, msg)))
       .catch((e: unknown) => {
-        // Only the store failing gets here (the hub answers every bad request itself).
-        this.log(`error handling a ${msg.t}: ${e instanceof Error ? e.message : String(e)}`);
+        // The hub answers every bad request itself: what gets here is a failure of ours (the store,
+        // a bug). It ends this connection only; the client may connect again.
+        this.log(`error handling a ${msg.t} from ${this.address} (${this.describe()}): ${e instanceof Error ? e.message : String(e)}`);
+        this.sendNow(errorFrame('not-allowed', 'The room server failed to handle that message; connect again.'));
         this.close(CLOSE.serverError, 'server error');
-      });
+      })
+      .finally(() => (this.pendingChars -= text.length));
   }
 
   closed(): void {
+    this.ended = true;
+    clearTimeout(this.handshake);
     this.hub.disconnected(this);
   }
 }

@@ -14,13 +14,14 @@
  *
  * A batch (seat, from, to) is read from the store and serialised once per flush and the same
  * string goes to every student at the same point, so serialisation is linear in the class too. A
- * student whose socket is backed up (more than FEED_BUFFER_BYTES not yet sent) is skipped this time.
+ * student whose socket is backed up (more than FEED_BUFFER_BYTES not yet sent) is skipped this time
+ * (well under the connection's backlog bound, limits.ts, so a slow reader is skipped, not dropped).
  */
 import { eventFrames } from './frames';
 import type { Room, StudentFeed } from './roomState';
 import type { RoomStore } from './store';
 
-export const FEED_BUFFER_BYTES = 4 * 1024 * 1024;
+export const FEED_BUFFER_BYTES = 512 * 1024;
 export const FEED_BYTES_PER_SECOND = 128 * 1024;
 
 export async function flushFeed(room: Room, store: RoomStore, now: number, bytesPerSecond: number): Promise<void> {
@@ -28,7 +29,8 @@ export async function flushFeed(room: Room, store: RoomStore, now: number, bytes
   room.feedRunning = true;
   room.feedDirty = false;
   try {
-    const counts = room.seats.map((s) => s.events);
+    // A freed seat counts as none (a student's `sent` for it is reset when it is freed: hub.ts).
+    const counts = room.seats.map((s) => s?.events ?? 0);
     const reads = new Map<string, Promise<string[]>>();
     const frames = new Map<string, string[]>();
     const read = (s: number, from: number, to: number) => {
@@ -53,6 +55,8 @@ export async function flushFeed(room: Room, store: RoomStore, now: number, bytes
         const s = news[(start + k) % news.length];
         const from = feed.sent[s] ?? 0;
         const events = await read(s, from, counts[s]);
+        // The seat was freed while this batch was read: nothing of it to send.
+        if (events.length === 0) continue;
         let n = 1;
         let bytes = events[0].length;
         while (n < events.length && bytes + events[n].length <= share) bytes += events[n++].length;

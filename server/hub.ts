@@ -9,26 +9,41 @@
  *   - an exchange (paired rooms): stored for the room's life and relayed to the partner.
  * Rooms expire (`sweep` deletes them and all their data). Errors are plain-language `error` frames;
  * nothing a client sends can throw out of here.
+ *
+ * What must survive a restart is written to the store before the room in memory changes, so a
+ * failed write leaves memory as the store has it. Budgets (limits.ts): rooms per creating
+ * address, joins per address, seats and bytes per room, events and bytes per seat (events up to
+ * the spec's steps), and the server's disk quota (`over-quota`, also told to the presenters).
+ * Replays (a room to its presenter, a partner's exchanges to a seat) go a page at a time, each
+ * after the socket has drained. Seats are freed by the presenter (`remove-seat`) and when their
+ * student left before the room started (seats.ts).
  */
 import type { ClientMessage, RoomErrorCode, SeatEvent } from '../src/room/protocol';
 import { ROOM_LIMITS, streamedEvent } from '../src/room/protocol';
 import { flushFeed } from './feed';
 import { errorFrame, eventFrames, frame } from './frames';
+import type { ServerLimits } from './limits';
 import { Room, peerArmMembers, type RoomPeer, type Seat } from './roomState';
 import { matchesHash, newSecret, secretHash } from './secrets';
-import type { RoomStore, SeatRecord } from './store';
+import type { RoomRecord, RoomStore, SeatRecord } from './store';
 
 /** What a connection is to the hub. */
 export type Role = { kind: 'none' } | { kind: 'presenter'; room: Room } | { kind: 'student'; room: Room; seat: number };
 
 export interface HubClient extends RoomPeer {
   role: Role;
+  /** The source address (limits.ts). */
+  readonly address: string;
   /** Rooms this connection created (at most MAX_CREATES_PER_CONNECTION). */
   creates: number;
   /** Queue frames sent with send() until release() (a presenter's snapshot goes first, with sendNow). */
   hold(): void;
   release(): void;
   sendNow(frame: string): void;
+  /** Resolves once the socket has sent what was queued (false: it did not, and is being dropped). */
+  drained(): Promise<boolean>;
+  /** Still open (a join that awaited the store may find its connection gone). */
+  open(): boolean;
 }
 
 export interface HubOptions {
@@ -42,15 +57,28 @@ export interface HubOptions {
   /** Delay of the debounced `room` broadcast, ms. */
   roomDebounceMs: number;
   log: (line: string) => void;
+  limits: ServerLimits;
+  /** Whether a join from this address is within its budget now (limits.ts). */
+  mayJoin: (address: string) => boolean;
+  /** Where other devices reach this server (the `addresses` frame to a presenter). */
+  origins: () => string[];
+  /** How long a seat whose student left before the room started is kept for them, ms. */
+  seatGraceMs: number;
 }
 
 const MAX_CREATES_PER_CONNECTION = 10;
 /** An exchange as stored (the message without its t). */
-type ExchangeBody = Omit<Extract<ClientMessage, { t: 'exchange' }>, 't'>;
+export type ExchangeBody = Omit<Extract<ClientMessage, { t: 'exchange' }>, 't'>;
+/** Events (or exchanges) read and sent at a time in a replay, before waiting for the socket to drain. */
+export const REPLAY_PAGE = 64;
 const MAX_SEED = 2 ** 31 - 1;
 
 export class RoomHub {
   private readonly rooms = new Map<string, Room>();
+  /** Characters stored over every room (the disk quota counts these: limits.diskBytes). */
+  private storedBytes = 0;
+  /** When each room's presenters were last told the server is over its disk quota. */
+  private quotaNoted = new Map<string, number>();
 
   private constructor(
     readonly store: RoomStore,
@@ -60,13 +88,22 @@ export class RoomHub {
   /** A hub with every room the store holds (expired ones deleted). */
   static async load(store: RoomStore, opts: HubOptions): Promise<RoomHub> {
     const hub = new RoomHub(store, opts);
-    for (const { room, seats } of await store.loadAll()) hub.rooms.set(room.id, new Room(room, seats));
+    for (const { room, seats } of await store.loadAll()) {
+      const r = new Room(room, seats);
+      hub.rooms.set(room.id, r);
+      hub.storedBytes += r.bytes();
+    }
     await hub.sweep();
     return hub;
   }
 
   get roomCount(): number {
     return this.rooms.size;
+  }
+
+  /** Characters stored over every room. */
+  get bytes(): number {
+    return this.storedBytes;
   }
 
   /** A live room by id (an expired one counts as gone even before the sweep deletes it). */
@@ -84,10 +121,14 @@ export class RoomHub {
       case 'present':
         return this.present(client, msg.room, msg.key);
       case 'join':
-        return this.join(client, msg.room, msg.seat);
+        return this.join(client, msg.room, msg.seat, msg.takeover ?? false);
       case 'start':
       case 'close':
         return this.setStatus(client, msg.t);
+      case 'lock':
+        return this.lock(client, msg.locked);
+      case 'remove-seat':
+        return this.removeSeat(client, msg.seat);
       case 'event':
         return this.event(client, msg.seq, msg.event);
       case 'exchange':
@@ -101,13 +142,30 @@ export class RoomHub {
     client.role = { kind: 'none' };
     if (role.kind === 'presenter') role.room.presenters.delete(client);
     if (role.kind === 'student') {
-      role.room.students.delete(client);
-      const seat = role.room.seats[role.seat];
-      if (seat.conn === client) {
+      const room = role.room;
+      room.students.delete(client);
+      const seat = room.seats[role.seat];
+      if (seat && seat.conn === client) {
         seat.conn = null;
-        this.announce(role.room);
+        this.announce(room);
+        this.maybeFreeLater(room, seat);
       }
     }
+  }
+
+  /**
+   * A seat whose student left before the room started, with nothing stored, is freed unless they
+   * are back within seatGraceMs (a reload is back in a second or two): joining and leaving cannot
+   * use up a room's seats.
+   */
+  private maybeFreeLater(room: Room, seat: Seat): void {
+    if (room.record.status !== 'open' || seat.events > 0 || seat.leftTimer) return;
+    seat.leftTimer = setTimeout(() => {
+      seat.leftTimer = undefined;
+      if (seat.conn || seat.events > 0 || room.record.status !== 'open' || room.seats[seat.index] !== seat || !this.room(room.id)) return;
+      this.freeSeat(room, seat.index, 'its student left before the room started').catch((e: unknown) => this.opts.log(`freeing seat ${seat.index} of ${room.id.slice(0, 4)}…: ${e instanceof Error ? e.message : String(e)}`));
+    }, this.opts.seatGraceMs);
+    seat.leftTimer.unref?.();
   }
 
   /** Delete every expired room and its data, telling who is still connected; returns how many. */
@@ -117,7 +175,8 @@ export class RoomHub {
     for (const room of [...this.rooms.values()]) {
       if (room.record.expiresAt > now) continue;
       this.rooms.delete(room.id);
-      if (room.roomTimer) clearTimeout(room.roomTimer);
+      this.storedBytes -= room.bytes();
+      this.stopTimers(room);
       for (const peer of room.everyone()) {
         peer.send(errorFrame('no-such-room', 'This room has expired; it and everything in it are deleted.'));
         peer.close(4004, 'room expired');
@@ -135,9 +194,14 @@ export class RoomHub {
     }
   }
 
-  /** Stop the debounce timers (the server is closing). */
+  /** Stop the timers (the server is closing). */
   stop(): void {
-    for (const room of this.rooms.values()) if (room.roomTimer) clearTimeout(room.roomTimer);
+    for (const room of this.rooms.values()) this.stopTimers(room);
+  }
+
+  private stopTimers(room: Room): void {
+    if (room.roomTimer) clearTimeout(room.roomTimer);
+    for (const s of room.seats) if (s?.leftTimer) clearTimeout(s.leftTimer);
   }
 
   private fail(client: HubClient, code: RoomErrorCode, message: string): void {
@@ -155,10 +219,18 @@ export class RoomHub {
     room.roomTimer.unref?.();
   }
 
+  private addressesFrame(): string {
+    return frame({ t: 'addresses', origins: this.opts.origins().slice(0, 16).filter((o) => o.length <= 100) });
+  }
+
   private async create(client: HubClient, msg: Extract<ClientMessage, { t: 'create' }>): Promise<void> {
     if (client.role.kind !== 'none') return this.fail(client, 'not-allowed', 'This connection already presents a room or holds a seat; open a new connection to create a room.');
     if (client.creates >= MAX_CREATES_PER_CONNECTION) return this.fail(client, 'not-allowed', `One connection creates at most ${MAX_CREATES_PER_CONNECTION} rooms.`);
-    if (this.rooms.size >= this.opts.maxRooms) return this.fail(client, 'not-allowed', `This server holds its maximum of ${this.opts.maxRooms} rooms; try again when one has expired.`);
+    const limits = this.opts.limits;
+    const mine = [...this.rooms.values()].filter((r) => r.record.creator === client.address && this.room(r.id)).length;
+    if (mine >= limits.roomsPerAddress) return this.refuse(client, 'over-quota', `One address has at most ${limits.roomsPerAddress} live rooms on this server; close one, or wait until one expires.`);
+    if (this.rooms.size >= this.opts.maxRooms) return this.refuse(client, 'over-quota', `This server holds its maximum of ${this.opts.maxRooms} rooms; try again when one has expired.`);
+    if (this.storedBytes >= limits.diskBytes) return this.refuse(client, 'over-quota', `This server has used its disk quota (${Math.round(limits.diskBytes / 2 ** 20)} MiB); its operator can raise it or delete old rooms.`);
     if (msg.pairing && !peerArmMembers(msg.spec)) {
       const arms = msg.spec.arms.map((a) => `${a.id} (${a.scheme}, ${a.members.length} members)`).join(', ');
       return this.fail(client, 'bad-message', `A paired room needs an arm with the peer reward and two members, whose members two students train; this experiment has none (its arms: ${arms}).`);
@@ -177,21 +249,30 @@ export class RoomHub {
         baseSeed: msg.baseSeed,
         pairing: msg.pairing,
         status: 'open',
+        locked: false,
+        creator: client.address,
         createdAt: now,
         expiresAt: now + this.opts.ttlMs,
       },
       [],
     );
     client.creates++;
-    this.rooms.set(room.id, room);
     await this.store.putRoom(room.record);
+    this.rooms.set(room.id, room);
     // The creator holds the key: it presents the room from here on.
     client.role = { kind: 'presenter', room };
     room.presenters.add(client);
     client.send(frame({ t: 'created', room: room.id, key }));
     client.send(frame({ t: 'room', room: room.info() }));
+    client.send(this.addressesFrame());
     // Only the id's first characters: the id is the join link's secret, and logs get shared.
-    this.opts.log(`room ${room.id.slice(0, 4)}… created: "${room.record.name}"${room.record.pairing ? ', paired' : ''}`);
+    this.opts.log(`room ${room.id.slice(0, 4)}… created from ${client.address}: "${room.record.name}"${room.record.pairing ? ', paired' : ''}`);
+  }
+
+  /** An error for a budget or a timing, logged with the client's address. */
+  private refuse(client: HubClient, code: RoomErrorCode, message: string): void {
+    this.opts.log(`refused ${client.address}: ${code}: ${message}`);
+    this.fail(client, code, message);
   }
 
   private async present(client: HubClient, id: string, key: string): Promise<void> {
@@ -201,76 +282,175 @@ export class RoomHub {
     }
     const room = this.room(id);
     if (!room) return this.fail(client, 'no-such-room', 'There is no such room on this server (it may have expired).');
-    if (!matchesHash(key, room.record.keyHash)) return this.fail(client, 'not-allowed', "That is not this room's presenter key.");
+    if (!matchesHash(key, room.record.keyHash)) return this.refuse(client, 'not-allowed', "That is not this room's presenter key.");
     client.role = { kind: 'presenter', room };
     room.presenters.add(client);
     // The whole room first, then what came in meanwhile: counts are taken now, and every event
-    // stored from here on is sent live (queued until the snapshot is out).
-    const counts = room.seats.map((s) => s.events);
+    // stored from here on is sent live (queued until the snapshot is out). The snapshot goes a
+    // page at a time, each once the socket has sent the last: a presenter that does not read
+    // holds at most a page, and is dropped when it stays behind (connection.ts).
+    const counts = room.seats.map((s) => s?.events ?? 0);
     client.hold();
     try {
       client.sendNow(frame({ t: 'room', room: room.info() }));
+      client.sendNow(this.addressesFrame());
       for (let s = 0; s < counts.length; s++) {
-        const events = await this.store.readEvents(room.id, s, 0, counts[s]);
-        for (const f of eventFrames(s, 0, events)) client.sendNow(f);
+        for (let from = 0; from < counts[s]; from += REPLAY_PAGE) {
+          const events = await this.store.readEvents(room.id, s, from, Math.min(counts[s], from + REPLAY_PAGE));
+          for (const f of eventFrames(s, from, events)) client.sendNow(f);
+          if (!(await client.drained())) return;
+        }
       }
     } finally {
       client.release();
     }
   }
 
-  private async join(client: HubClient, id: string, claim: { index: number; token: string } | null): Promise<void> {
+  private async join(client: HubClient, id: string, claim: { index: number; token: string } | null, takeover: boolean): Promise<void> {
     if (client.role.kind !== 'none') return this.fail(client, 'not-allowed', 'This connection already holds a seat or presents a room; open a new connection to join.');
     const room = this.room(id);
     if (!room) return this.fail(client, 'no-such-room', 'There is no such room on this server (it may have expired): ask for a new link.');
     if (room.record.status === 'closed') return this.fail(client, 'room-closed', 'This room is closed: the presenter has ended it.');
+    if (!this.opts.mayJoin(client.address)) return this.refuse(client, 'over-quota', `At most ${this.opts.limits.joinsPerMinute} joins a minute from one address: wait a little and join again.`);
     let seat: Seat;
     let token: string;
     if (claim) {
       const held = room.seats[claim.index];
-      if (!held || !matchesHash(claim.token, held.tokenHash)) return this.fail(client, 'bad-seat', `This room has no seat ${claim.index} with that token: join again without a seat to take a new one.`);
+      if (!held || held.freeing || !matchesHash(claim.token, held.tokenHash)) return this.fail(client, 'bad-seat', `This room has no seat ${claim.index} with that token: join again without a seat to take a new one.`);
       seat = held;
       token = claim.token;
       if (seat.conn && seat.conn !== client) {
-        // The same student reconnecting (the old connection is stale): the newest wins.
+        if (!takeover) return this.fail(client, 'seat-in-use', 'This seat is open in another tab or window: use that one, or take the seat over here.');
+        // The student chose this tab: the other one is told and closed, and does not come back by itself.
         const old = seat.conn as HubClient;
-        old.send(errorFrame('not-allowed', 'This seat was joined again from another connection.'));
+        old.send(errorFrame('seat-in-use', 'This seat was taken over by another tab or window.'));
         this.disconnected(old);
         old.close(4001, 'seat joined from another connection');
       }
     } else {
-      if (room.seats.length >= ROOM_LIMITS.seats) return this.fail(client, 'room-full', `This room is full: it has ${ROOM_LIMITS.seats} seats.`);
-      const index = room.seats.length;
-      token = newSecret();
-      const record: SeatRecord = { index, tokenHash: secretHash(token), seed: room.seedOf(index), member: room.memberOf(index), events: 0, lastStep: 0, done: false };
-      seat = { ...record, conn: null, chain: Promise.resolve() };
-      room.seats.push(seat);
-      await this.store.putSeat(room.id, record);
+      if (room.record.locked) return this.fail(client, 'room-locked', 'The presenter has locked this room: no new seats (a student who has one may still come back to it).');
+      const taken = await this.takeSeat(room);
+      if (!taken) return this.fail(client, 'room-full', `This room is full: it has ${ROOM_LIMITS.seats} seats.`);
+      ({ seat, token } = taken);
     }
+    // The store write above took time: the connection may be gone, or another tab may hold the seat.
+    if (!client.open()) return this.maybeFreeLater(room, seat);
+    if (seat.conn && seat.conn !== client) return this.fail(client, 'seat-in-use', 'This seat is open in another tab or window: use that one, or take the seat over here.');
+    if (seat.leftTimer) clearTimeout(seat.leftTimer);
+    seat.leftTimer = undefined;
     seat.conn = client;
     client.role = { kind: 'student', room, seat: seat.index };
     room.students.set(client, { seat: seat.index, sent: [], budget: this.opts.feedBytesPerSecond, refilled: this.opts.now(), turn: 0 });
     room.feedDirty = true;
     client.send(frame({ t: 'seat', seat: room.seatInfo(seat), token, stored: seat.events }));
     client.send(frame({ t: 'room', room: room.info() }));
-    const partner = room.partnerOf(seat.index);
-    if (partner !== null) {
-      for (const x of await this.store.readExchanges(room.id, partner)) client.send(frame({ t: 'exchange', ...(JSON.parse(x) as ExchangeBody) }));
-    }
     this.announce(room);
+    const partner = room.partnerOf(seat.index);
+    if (partner !== null) await this.replayExchanges(client, room, partner);
+  }
+
+  /** A new seat at the lowest free index, stored before the room has it; null when the room is full. */
+  private takeSeat(room: Room): Promise<{ seat: Seat; token: string } | null> {
+    const op = room.seatOps.then(async () => {
+      const index = room.freeIndex(ROOM_LIMITS.seats);
+      if (index === null) return null;
+      const token = newSecret();
+      const record: SeatRecord = { index, tokenHash: secretHash(token), seed: room.seedOf(index), member: room.memberOf(index), events: 0, lastStep: 0, done: false, bytes: 0 };
+      await this.store.putSeat(room.id, record);
+      const seat: Seat = { ...record, conn: null, chain: Promise.resolve() };
+      room.seats[index] = seat;
+      return { seat, token };
+    });
+    room.seatOps = op.catch(() => undefined);
+    return op;
+  }
+
+  /** A partner's stored exchanges to a seat, a page at a time as its socket drains. */
+  private async replayExchanges(client: HubClient, room: Room, partner: number): Promise<void> {
+    let after: string | null = null;
+    for (;;) {
+      const page = await this.store.readExchangePage(room.id, partner, after, REPLAY_PAGE);
+      for (const [, x] of page) client.send(frame({ t: 'exchange', ...(JSON.parse(x) as ExchangeBody) }));
+      if (page.length < REPLAY_PAGE || !(await client.drained())) return;
+      after = page[page.length - 1][0];
+    }
+  }
+
+  /**
+   * Free a seat: its student is told (`seat-removed`) and disconnected, its pending writes finish,
+   * then its record, events and exchanges are deleted from the store, and only then is its index
+   * free in memory (for the next new student, with the same seed and member).
+   */
+  private freeSeat(room: Room, index: number, why: string): Promise<void> {
+    const op = room.seatOps.then(async () => {
+      const seat = room.seats[index];
+      if (!seat) return;
+      seat.freeing = true;
+      const conn = seat.conn as HubClient | null;
+      if (conn) {
+        conn.send(errorFrame('seat-removed', `This seat was freed: ${why}.`));
+        this.disconnected(conn);
+        conn.close(4003, 'seat removed');
+      }
+      await seat.chain;
+      try {
+        await this.store.deleteSeat(room.id, index);
+      } catch (e) {
+        seat.freeing = false;
+        throw e;
+      }
+      if (seat.leftTimer) clearTimeout(seat.leftTimer);
+      room.seats[index] = null;
+      this.storedBytes -= seat.bytes ?? 0;
+      // Every student's feed starts the index over: its next occupant's events are new.
+      for (const feed of room.students.values()) feed.sent[index] = 0;
+      this.opts.log(`seat ${index} of ${room.id.slice(0, 4)}… freed: ${why}`);
+      this.announce(room);
+    });
+    room.seatOps = op.catch(() => undefined);
+    return op;
+  }
+
+  /** The room a presenter's message is about, or null (with the reason sent). */
+  private ownRoom(client: HubClient, what: string): Room | null {
+    const role = client.role;
+    if (role.kind !== 'presenter') {
+      this.fail(client, 'not-allowed', `Only the presenter may ${what}.`);
+      return null;
+    }
+    if (this.room(role.room.id) !== role.room) {
+      this.fail(client, 'no-such-room', 'This room has expired.');
+      return null;
+    }
+    return role.room;
   }
 
   private async setStatus(client: HubClient, what: 'start' | 'close'): Promise<void> {
-    const role = client.role;
-    if (role.kind !== 'presenter') return this.fail(client, 'not-allowed', `Only the presenter may ${what} the room.`);
-    const room = role.room;
-    if (this.room(room.id) !== room) return this.fail(client, 'no-such-room', 'This room has expired.');
+    const room = this.ownRoom(client, `${what} the room`);
+    if (!room) return;
     if (room.record.status === 'closed') return this.fail(client, 'room-closed', 'This room is closed already.');
-    const status = what === 'start' ? 'running' : 'closed';
+    const status: RoomRecord['status'] = what === 'start' ? 'running' : 'closed';
     if (room.record.status === status) return;
-    room.record = { ...room.record, status };
-    await this.store.putRoom(room.record);
+    const record = { ...room.record, status };
+    await this.store.putRoom(record);
+    room.record = record;
     this.announce(room);
+  }
+
+  private async lock(client: HubClient, locked: boolean): Promise<void> {
+    const room = this.ownRoom(client, 'lock the room');
+    if (!room || (room.record.locked ?? false) === locked) return;
+    const record = { ...room.record, locked };
+    await this.store.putRoom(record);
+    room.record = record;
+    this.announce(room);
+  }
+
+  private async removeSeat(client: HubClient, index: number): Promise<void> {
+    const room = this.ownRoom(client, 'remove a seat');
+    if (!room) return;
+    if (!room.seats[index]) return this.fail(client, 'bad-seat', `This room has no seat ${index}.`);
+    await this.freeSeat(room, index, 'the presenter removed it');
   }
 
   /** The seat a student's message is about, or null (with the reason sent). */
@@ -289,7 +469,30 @@ export class RoomHub {
       this.fail(client, 'room-closed', 'This room is closed: nothing more is stored.');
       return null;
     }
-    return { room, seat: room.seats[role.seat] };
+    const seat = room.seats[role.seat];
+    if (!seat || seat.freeing) {
+      this.fail(client, 'seat-removed', 'This seat was freed: nothing more is stored for it.');
+      return null;
+    }
+    return { room, seat };
+  }
+
+  /** Null if `chars` more may be stored for the seat, else the over-quota sentence (the presenters are told of a full disk). */
+  private overBudget(room: Room, seat: Seat, chars: number): string | null {
+    const l = this.opts.limits;
+    const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
+    if ((seat.bytes ?? 0) + chars > l.seatBytes) return `A seat stores at most ${mib(l.seatBytes)}.`;
+    if (room.bytes() + chars > l.roomBytes) return `A room stores at most ${mib(l.roomBytes)}.`;
+    if (this.storedBytes + chars > l.diskBytes) {
+      const now = this.opts.now();
+      if (now - (this.quotaNoted.get(room.id) ?? -Infinity) > 60_000) {
+        this.quotaNoted.set(room.id, now);
+        const f = errorFrame('over-quota', `The room server has used its disk quota (${mib(l.diskBytes)}): nothing more is stored until its operator raises it or deletes rooms.`);
+        for (const p of room.presenters) p.send(f);
+      }
+      return `This server has used its disk quota (${mib(l.diskBytes)}).`;
+    }
+    return null;
   }
 
   private event(client: HubClient, seq: number, event: SeatEvent): Promise<void> {
@@ -302,13 +505,22 @@ export class RoomHub {
   }
 
   private async storeEvent(client: HubClient, room: Room, seat: Seat, seq: number, event: SeatEvent): Promise<void> {
+    if (seat.freeing) return this.fail(client, 'seat-removed', 'This seat was freed: nothing more is stored for it.');
     if (seq < seat.events) return client.send(frame({ t: 'ack', seq }));
     if (seq > seat.events) {
       return this.fail(client, 'out-of-order', `Event ${seq} came before event ${seat.events}: the room holds ${seat.events} of this seat's events; send them from ${seat.events} on.`);
     }
     if (seat.done) return this.fail(client, 'not-allowed', "This seat's run has ended (its last event is stored): nothing more is stored for it.");
     if (seat.conn !== client) return this.fail(client, 'not-allowed', 'This seat was joined again from another connection.');
+    // A run of the room's experiment makes a base, one step event per RL step and a done.
+    const steps = room.record.spec.steps;
+    if (seq > steps + 1) return this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: a seat has at most ${steps + 2} events (base, steps, done).`);
+    if ((event.type === 'step' || event.type === 'nonfinite') && event.step > steps) {
+      return this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: this event is of step ${event.step}.`);
+    }
     const json = JSON.stringify(streamedEvent(event));
+    const over = this.overBudget(room, seat, json.length);
+    if (over) return this.refuse(client, 'over-quota', `${over} Event ${seq} was not stored.`);
     const next: SeatRecord = {
       index: seat.index,
       tokenHash: seat.tokenHash,
@@ -317,11 +529,14 @@ export class RoomHub {
       events: seat.events + 1,
       lastStep: event.type === 'step' ? event.step : seat.lastStep,
       done: event.type === 'done' || event.type === 'nonfinite',
+      bytes: (seat.bytes ?? 0) + json.length,
     };
     await this.store.appendEvent(room.id, next, seq, json);
     seat.events = next.events;
     seat.lastStep = next.lastStep;
     seat.done = next.done;
+    seat.bytes = next.bytes;
+    this.storedBytes += json.length;
     client.send(frame({ t: 'ack', seq }));
     const live = eventFrames(seat.index, seq, [json]);
     for (const p of room.presenters) for (const f of live) p.send(f);
@@ -329,16 +544,32 @@ export class RoomHub {
     if (seat.done || seq === 0) this.announce(room);
   }
 
-  private async exchange(client: HubClient, msg: Extract<ClientMessage, { t: 'exchange' }>): Promise<void> {
+  private exchange(client: HubClient, msg: Extract<ClientMessage, { t: 'exchange' }>): Promise<void> {
     const own = this.ownSeat(client, 'answers');
-    if (!own) return;
+    if (!own) return Promise.resolve();
     const { room, seat } = own;
-    if (!room.record.pairing) return this.fail(client, 'not-allowed', 'This room is not paired: there is no partner to send answers to.');
+    if (!room.record.pairing) return Promise.resolve(this.fail(client, 'not-allowed', 'This room is not paired: there is no partner to send answers to.'));
+    const steps = room.record.spec.steps;
+    if (msg.step > steps) return Promise.resolve(this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: there are no answers of step ${msg.step}.`));
+    const write = seat.chain.then(() => this.storeExchange(client, room, seat, msg));
+    seat.chain = write.catch(() => undefined);
+    return write;
+  }
+
+  private async storeExchange(client: HubClient, room: Room, seat: Seat, msg: Extract<ClientMessage, { t: 'exchange' }>): Promise<void> {
+    if (seat.freeing || seat.conn !== client) return;
+    // Once stored, a step's answers are the pair's for good: a resend changes nothing (nor can a rewrite).
+    if (await this.store.hasExchange(room.id, seat.index, msg.step, msg.kind)) return;
     const body: ExchangeBody = { step: msg.step, kind: msg.kind, answers: msg.answers };
-    await this.store.putExchange(room.id, seat.index, msg.step, msg.kind, JSON.stringify(body));
-    const out = frame({ t: 'exchange', ...body });
+    const json = JSON.stringify(body);
+    const over = this.overBudget(room, seat, json.length);
+    if (over) return this.refuse(client, 'over-quota', `${over} These answers were not stored.`);
+    const next: SeatRecord = { index: seat.index, tokenHash: seat.tokenHash, seed: seat.seed, member: seat.member, events: seat.events, lastStep: seat.lastStep, done: seat.done, bytes: (seat.bytes ?? 0) + json.length };
+    await this.store.putExchange(room.id, next, msg.step, msg.kind, json);
+    seat.bytes = next.bytes;
+    this.storedBytes += json.length;
     const partner = room.partnerOf(seat.index);
-    const conn = partner === null ? null : room.seats[partner].conn;
-    conn?.send(out);
+    const conn = partner === null ? null : (room.seats[partner]?.conn ?? null);
+    conn?.send(frame({ t: 'exchange', ...body }));
   }
 }

@@ -81,14 +81,25 @@ describe('seats', () => {
     await Promise.all([presenter, a.client, back.client, c.client, wrong].map((x) => x.close()));
   });
 
-  it('gives a rejoined seat to the newest connection and disconnects the stale one', async () => {
+  it('refuses a second tab of a seat with seat-in-use, and gives the seat to a tab that takes it over', async () => {
     const { presenter, room } = await createRoom(local.url);
     const first = await joinRoom(local.url, room);
-    const second = await joinRoom(local.url, room, { index: 0, token: first.seat.token });
+    const claim = { index: 0, token: first.seat.token };
+    // A second tab: refused, and the first keeps the seat (no flapping).
+    const second = await RoomClient.connect(local.url);
+    second.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: claim });
+    expect((await second.waitFor('error')).code).toBe('seat-in-use');
+    first.client.send({ t: 'event', seq: 0, event: run[0] });
+    expect((await first.client.waitFor('ack')).seq).toBe(0);
+    // The student chooses the second tab: the first is told and closed with 4001.
+    const third = await RoomClient.connect(local.url);
+    third.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: claim, takeover: true });
+    expect((await third.waitFor('seat')).stored).toBe(1);
+    expect((await first.client.waitFor('error')).code).toBe('seat-in-use');
     expect((await first.client.closed).code).toBe(4001);
-    second.client.send({ t: 'event', seq: 0, event: run[0] });
-    expect((await second.client.waitFor('ack')).seq).toBe(0);
-    await Promise.all([presenter.close(), second.client.close()]);
+    third.send({ t: 'event', seq: 1, event: run[1] });
+    expect((await third.waitFor('ack')).seq).toBe(1);
+    await Promise.all([presenter.close(), second.close(), third.close()]);
   });
 
   it('says when the room is full', async () => {

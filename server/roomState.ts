@@ -3,6 +3,11 @@
  * presenters' connections, each seat's connection) and the seat rules: seeds by join order
  * (baseSeed + index; in paired rooms baseSeed + the pair's index) and, in paired rooms, the peer
  * arm's member each seat trains (seat 2k the arm's first member, 2k+1 its second) and its partner.
+ *
+ * A seat can be freed (the presenter removed it, or its student left before the room started):
+ * its place in `seats` is then null, RoomInfo.seats leaves it out (so its indexes can have gaps),
+ * and the next new student takes the lowest free index, with that index's seed and member, as if
+ * it had been the first to take it. Its partner's exchanges stay and are replayed to the newcomer.
  */
 import type { ExperimentSpec } from '../src/core/experiment/spec';
 import type { RoomInfo, SeatInfo } from '../src/room/protocol';
@@ -18,8 +23,12 @@ export interface RoomPeer {
 
 export interface Seat extends SeatRecord {
   conn: RoomPeer | null;
-  /** Event writes of this seat, one after the other (a new connection's may follow a kicked one's). */
+  /** Event and exchange writes of this seat, one after the other (a new connection's may follow a kicked one's). */
   chain: Promise<void>;
+  /** Set while the seat is being freed: nothing more is stored for it. */
+  freeing?: boolean;
+  /** Frees the seat if its student stays away (it left before the room started). */
+  leftTimer?: ReturnType<typeof setTimeout>;
 }
 
 /** A student connection's feed of the class (feed.ts). */
@@ -41,7 +50,8 @@ export function peerArmMembers(spec: ExperimentSpec): [string, string] | null {
 }
 
 export class Room {
-  readonly seats: Seat[];
+  /** By index; null where a seat was freed. */
+  readonly seats: (Seat | null)[];
   readonly presenters = new Set<RoomPeer>();
   /** Students' connections and their feed of the class (feed.ts). */
   readonly students = new Map<RoomPeer, StudentFeed>();
@@ -51,12 +61,16 @@ export class Room {
   /** Whether events were stored since the students' feed last ran. */
   feedDirty = false;
   feedRunning = false;
+  /** Seat changes (take, free) one after the other, so that two joins never take one index. */
+  seatOps: Promise<unknown> = Promise.resolve();
 
   constructor(
     public record: RoomRecord,
     seats: SeatRecord[],
   ) {
-    this.seats = seats.map((s) => ({ ...s, conn: null, chain: Promise.resolve() }));
+    this.seats = [];
+    for (const s of seats) this.seats[s.index] = { ...s, conn: null, chain: Promise.resolve() };
+    for (let i = 0; i < this.seats.length; i++) this.seats[i] ??= null;
     this.pairMembers = record.pairing ? peerArmMembers(record.spec) : null;
   }
 
@@ -72,11 +86,28 @@ export class Room {
     return this.pairMembers ? this.pairMembers[index & 1] : null;
   }
 
-  /** The partner's seat index in a paired room, once someone has taken it. */
+  /** The partner's seat index in a paired room, while someone holds it. */
   partnerOf(index: number): number | null {
     if (!this.record.pairing) return null;
     const p = index ^ 1;
-    return p < this.seats.length ? p : null;
+    return this.seats[p] ? p : null;
+  }
+
+  /** The seats taken, in index order. */
+  taken(): Seat[] {
+    return this.seats.filter((s): s is Seat => s !== null);
+  }
+
+  /** The index a new student gets: the lowest free one (null: the room is full). */
+  freeIndex(limit: number): number | null {
+    const i = this.seats.indexOf(null);
+    if (i >= 0) return i;
+    return this.seats.length < limit ? this.seats.length : null;
+  }
+
+  /** Characters stored for the room's seats. */
+  bytes(): number {
+    return this.taken().reduce((n, s) => n + (s.bytes ?? 0), 0);
   }
 
   seatInfo(seat: Seat): SeatInfo {
@@ -102,8 +133,9 @@ export class Room {
       baseSeed: r.baseSeed,
       pairing: r.pairing,
       status: r.status,
+      locked: r.locked ?? false,
       expiresAt: r.expiresAt,
-      seats: this.seats.map((s) => this.seatInfo(s)),
+      seats: this.taken().map((s) => this.seatInfo(s)),
     };
   }
 

@@ -1,16 +1,22 @@
 /**
  * The room server: HTTP (the built app, static.ts) and the WebSocket endpoint /room on one port,
  * the hub (hub.ts) over the store (store.ts) in `dataDir`, and three timers: the students' feed
- * (once a second), the expiry sweep, and a heartbeat that drops connections that stopped
- * answering pings (so a seat whose laptop slept shows as disconnected).
+ * (once a second, with each connection's backlog check), the expiry sweep, and a heartbeat that
+ * drops connections that stopped answering pings (so a seat whose laptop slept shows as
+ * disconnected). Every socket has an error handler from the moment it exists (a client that
+ * resets its connection mid-upgrade once ended the process), connections are counted per source
+ * address (limits.ts), and every logged line has its control characters escaped (a room's name
+ * once rewrote the operator's terminal).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ROOM_LIMITS } from '../src/room/protocol';
 import { CLOSE, Connection } from './connection';
 import { FEED_BYTES_PER_SECOND } from './feed';
 import { RoomHub } from './hub';
+import { AddressBudgets, DEFAULT_LIMITS, type ServerLimits } from './limits';
+import { lanOrigins, safeLogLine } from './operator';
 import { staticHandler } from './static';
 import { RoomStore } from './store';
 
@@ -23,8 +29,12 @@ export interface RoomServerOptions {
   ttlHours: number;
   /** The built app to serve (null: none). */
   distDir: string | null;
-  /** Flush every write to the disk (survives a power cut), not only to the operating system. */
+  /** Flush each write an acknowledgement promises to the disk (survives a power cut; default true). */
   fsync?: boolean;
+  /** Budgets (limits.ts), any of them. */
+  limits?: Partial<ServerLimits>;
+  /** Behind a reverse proxy on this machine: a connection from loopback counts as the address its X-Forwarded-For ends with. */
+  proxied?: boolean;
   maxRooms?: number;
   now?: () => number;
   /** The students' feed: how often (ms) and each student's budget (bytes a second; feed.ts). */
@@ -33,6 +43,8 @@ export interface RoomServerOptions {
   sweepMs?: number;
   heartbeatMs?: number;
   roomDebounceMs?: number;
+  /** How long the seat of a student who left before the room started is kept for them (ms). */
+  seatGraceMs?: number;
   log?: (line: string) => void;
 }
 
@@ -54,9 +66,17 @@ export const MAX_PAYLOAD_BYTES = ROOM_LIMITS.frameChars * 3;
 
 export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer> {
   const now = o.now ?? Date.now;
-  const log = o.log ?? (() => {});
-  const store = await RoomStore.open(o.dataDir, { fsync: o.fsync });
+  const rawLog = o.log ?? (() => {});
+  const log = (line: string) => rawLog(safeLogLine(line));
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...o.limits };
+  const budgets = new AddressBudgets(limits, now);
+  const store = await RoomStore.open(o.dataDir, { fsync: o.fsync ?? true });
+  let port = 0;
   const hub = await RoomHub.load(store, {
+    limits,
+    origins: () => lanOrigins(o.host, port),
+    mayJoin: (address) => budgets.join(address),
+    seatGraceMs: o.seatGraceMs ?? 15_000,
     ttlMs: o.ttlHours * 3600_000,
     now,
     maxRooms: o.maxRooms ?? 1000,
@@ -68,28 +88,64 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   const conns = new Map<WebSocket, Connection>();
 
-  http.on('upgrade', (req, socket, head) => {
+  /** The address a request comes from (behind a local proxy: the one the proxy says). */
+  const addressOf = (req: IncomingMessage): string => {
+    const peer = req.socket.remoteAddress ?? 'unknown';
+    if (!o.proxied || !/^(127\.|::1$|::ffff:127\.)/.test(peer)) return peer;
+    const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim();
+    return forwarded && forwarded.length <= 64 ? forwarded : peer;
+  };
+  /** Refuse an upgrade with a plain HTTP answer; the socket may already be gone (a reset), which is fine. */
+  const refuseUpgrade = (socket: Socket, status: string, why: string) => {
+    if (socket.destroyed) return;
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${why}\n`);
+    setTimeout(() => socket.destroy(), 1000).unref?.();
+  };
+
+  http.on('upgrade', (req, socket: Socket, head) => {
+    // First of all: a reset from the client now, or at any later point, is an error event on this
+    // socket, and an error event with no listener ends the process.
+    socket.on('error', () => socket.destroy());
     const path = (req.url ?? '').split('?')[0];
-    if (path !== ROOM_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
-      return;
+    if (path !== ROOM_PATH) return refuseUpgrade(socket, '404 Not Found', `the room is at ${ROOM_PATH}`);
+    const address = addressOf(req);
+    const over = budgets.connect(address);
+    if (over) {
+      log(`refused a connection from ${address}: ${over}`);
+      return refuseUpgrade(socket, '503 Service Unavailable', over);
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = new Connection(ws, hub, now, log);
-      conns.set(ws, conn);
-      ws.on('message', (data, isBinary) => conn.receive(data, isBinary));
-      ws.on('pong', () => (conn.alive = true));
-      ws.on('error', () => ws.terminate());
-      ws.on('close', () => {
-        conns.delete(ws);
-        conn.closed();
+    let counted = true;
+    const uncount = () => {
+      if (counted) budgets.disconnect(address);
+      counted = false;
+    };
+    socket.once('close', uncount);
+    try {
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const conn = new Connection(ws, hub, now, log, address, budgets);
+        conns.set(ws, conn);
+        ws.on('message', (data, isBinary) => conn.receive(data, isBinary));
+        ws.on('pong', () => (conn.alive = true));
+        ws.on('error', () => ws.terminate());
+        ws.on('close', () => {
+          conns.delete(ws);
+          uncount();
+          conn.closed();
+        });
       });
-    });
+    } catch (e) {
+      log(`upgrade from ${address} failed: ${e instanceof Error ? e.message : String(e)}`);
+      socket.destroy();
+    }
   });
   http.on('clientError', (_e, socket) => socket.destroy());
+  http.on('connection', (socket: Socket) => socket.on('error', () => socket.destroy()));
 
   const timers = [
-    setInterval(() => void hub.flushFeeds().catch((e: unknown) => log(`feed: ${String(e)}`)), o.feedMs ?? 1000),
+    setInterval(() => {
+      for (const conn of conns.values()) conn.checkBacklog();
+      void hub.flushFeeds().catch((e: unknown) => log(`feed: ${String(e)}`));
+    }, o.feedMs ?? 1000),
     setInterval(() => void hub.sweep().catch((e: unknown) => log(`sweep: ${String(e)}`)), o.sweepMs ?? 60_000),
     setInterval(() => {
       for (const [ws, conn] of conns) {
@@ -109,10 +165,13 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
       done();
     });
   });
+  // After listening, an error of the server itself is logged, not thrown at the process.
+  http.on('error', (e) => log(`http server: ${e.message}`));
+  port = (http.address() as AddressInfo).port;
 
   let closing: Promise<void> | null = null;
   return {
-    port: (http.address() as AddressInfo).port,
+    port,
     hub,
     store,
     connections: () => conns.size,

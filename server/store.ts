@@ -13,8 +13,8 @@
  * An event and its seat's new count are written in one atomic batch, and the server acknowledges
  * an event only after that batch is written: a write reaches the operating system before the
  * callback, so an acknowledged event survives the server's process being killed (kill -9).
- * With `fsync` every write is also flushed to the disk (survives a power cut; about 6 times
- * slower, docs/ROOM.md).
+ * With `fsync` (the server's default) every write is also flushed to the disk before its callback
+ * (survives a power cut; its cost: docs/ROOM.md, "Persistence").
  */
 import { ClassicLevel } from 'classic-level';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
@@ -30,6 +30,10 @@ export interface RoomRecord {
   baseSeed: number;
   pairing: boolean;
   status: RoomStatus;
+  /** The presenter locked the room to new joins (absent in rooms stored before locking existed). */
+  locked?: boolean;
+  /** The source address that created the room (limits.ts counts live rooms per address; absent in older rooms). */
+  creator?: string;
   createdAt: number;
   expiresAt: number;
 }
@@ -44,6 +48,8 @@ export interface SeatRecord {
   events: number;
   lastStep: number;
   done: boolean;
+  /** Characters stored for the seat: its events' and exchanges' JSON (limits.ts; absent in older seats: 0). */
+  bytes?: number;
 }
 
 export interface StoredRoom {
@@ -57,6 +63,7 @@ const seatKey = (room: string, seat: number) => `s!${room}!${pad(seat, 3)}`;
 const eventPrefix = (room: string, seat: number) => `e!${room}!${pad(seat, 3)}!`;
 const eventKey = (room: string, seat: number, seq: number) => eventPrefix(room, seat) + pad(seq, 4);
 const exchangePrefix = (room: string, seat: number) => `x!${room}!${pad(seat, 3)}!`;
+const exchangeKey = (room: string, seat: number, step: number, kind: string) => `${exchangePrefix(room, seat)}${pad(step, 4)}!${kind}`;
 /** "~" sorts after every character a key uses, so [prefix, prefix + "~") is everything under prefix. */
 const under = (prefix: string) => ({ gte: prefix, lt: prefix + '~' });
 
@@ -117,13 +124,42 @@ export class RoomStore {
     return (await this.db.keys(under(eventPrefix(room, seat))).all()).length;
   }
 
-  putExchange(room: string, seat: number, step: number, kind: string, json: string): Promise<void> {
-    return this.db.put(`${exchangePrefix(room, seat)}${pad(step, 4)}!${kind}`, json, { sync: this.sync });
+  /** Store a seat's exchange and the seat's record (its bytes counting it), atomically. */
+  putExchange(room: string, seat: SeatRecord, step: number, kind: string, json: string): Promise<void> {
+    return this.db.batch(
+      [
+        { type: 'put', key: exchangeKey(room, seat.index, step, kind), value: json },
+        { type: 'put', key: seatKey(room, seat.index), value: JSON.stringify(seat) },
+      ],
+      { sync: this.sync },
+    );
+  }
+
+  /** Up to `limit` of a seat's exchanges after the key `after` (null: from the first), as [key, JSON] in step order. */
+  readExchangePage(room: string, seat: number, after: string | null, limit: number): Promise<[string, string][]> {
+    const prefix = exchangePrefix(room, seat);
+    return this.db.iterator({ ...(after === null ? { gte: prefix } : { gt: after }), lt: prefix + '~', limit }).all();
+  }
+
+  /** Whether a seat's exchange at (step, kind) is stored: once stored it is never written again. */
+  async hasExchange(room: string, seat: number, step: number, kind: string): Promise<boolean> {
+    return (await this.db.get(exchangeKey(room, seat, step, kind))) !== undefined;
   }
 
   /** A seat's exchanges in step order (at a step, eval before train), as the JSON strings stored. */
   readExchanges(room: string, seat: number): Promise<string[]> {
     return this.db.values(under(exchangePrefix(room, seat))).all();
+  }
+
+  /** Delete a seat and everything stored for it (its events and exchanges), so that its index can be taken again. */
+  async deleteSeat(room: string, seat: number): Promise<void> {
+    // One atomic batch: a crash midway must not leave a seat's exchanges behind for its next
+    // occupant's partner (a seat has at most 5,002 events and two exchanges a step).
+    const keys = [seatKey(room, seat), ...(await this.db.keys(under(eventPrefix(room, seat))).all()), ...(await this.db.keys(under(exchangePrefix(room, seat))).all())];
+    await this.db.batch(
+      keys.map((key) => ({ type: 'del' as const, key })),
+      { sync: this.sync },
+    );
   }
 
   /** Delete a room and everything in it. */

@@ -16,7 +16,7 @@ import { WebSocket } from 'ws';
 import { DEFAULT_PRESET } from '../../src/core/experiment/presets';
 import { ROOM_PROTOCOL_VERSION, streamedEvent, type SeatEvent, type ServerMessage } from '../../src/room/protocol';
 import { createRoom, presetSpec, startLocalServer, type LocalServer } from './harness';
-import { RoomClient } from './roomClient';
+import { RoomClient, deviceFor } from './roomClient';
 import { syntheticRun } from './syntheticRun';
 
 export interface LoadOptions {
@@ -28,6 +28,8 @@ export interface LoadOptions {
 }
 
 interface Student {
+  /** Its device: a source address of its own (the server's budgets are per address). */
+  from: string | undefined;
   index: number;
   token: string;
   run: SeatEvent[];
@@ -118,9 +120,10 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
 
   // Students: join, then stream at the pace; on a lost connection, rejoin and go on from `stored`.
   const connectStudent = async (prior: Student | null): Promise<Student> => {
+    const from = prior ? prior.from : deviceFor(target);
     for (;;) {
       try {
-        const ws = new WebSocket(target, { perMessageDeflate: false });
+        const ws = new WebSocket(target, { perMessageDeflate: false, localAddress: from });
         await new Promise<void>((done, fail) => {
           ws.once('open', done);
           ws.once('error', fail);
@@ -149,7 +152,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
           ws.once('close', () => fail(new Error('closed')));
           ws.send(JSON.stringify({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: prior ? { index: prior.index, token: prior.token } : null }));
         });
-        s ??= { index: seat.seat.index, token: seat.token, run: syntheticRun(spec, seat.seat.seed).map(streamedEvent), produced: 0, next: 0, acked: 0, sentAt: [], ws: null, timer: null };
+        s ??= { from, index: seat.seat.index, token: seat.token, run: syntheticRun(spec, seat.seat.seed).map(streamedEvent), produced: 0, next: 0, acked: 0, sentAt: [], ws: null, timer: null };
         const me = s;
         me.ws = ws;
         me.next = seat.stored;

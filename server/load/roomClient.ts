@@ -7,6 +7,22 @@
 import { WebSocket } from 'ws';
 import { parseServerMessage, type ClientMessage, type ServerMessage } from '../../src/room/protocol';
 
+let devices = 0;
+
+/**
+ * A loopback address no other client of this process has used: 127.1.0.1, 127.1.0.2, ... (Linux
+ * routes all of 127.0.0.0/8 to the loopback interface, so each is a distinct source address).
+ */
+export function nextDevice(): string {
+  const n = ++devices;
+  return `127.${1 + ((n >> 16) & 0x7f)}.${(n >> 8) & 0xff}.${n & 0xff}`;
+}
+
+/** A fresh loopback source address for a server on loopback; none (the system's choice) for another host. */
+export function deviceFor(url: string): string | undefined {
+  return /^wss?:\/\/(127\.|localhost[:/])/.test(url) ? nextDevice() : undefined;
+}
+
 export class RoomClient {
   readonly messages: ServerMessage[] = [];
   readonly refused: string[] = [];
@@ -36,10 +52,14 @@ export class RoomClient {
     });
   }
 
-  /** check: parse as the page does; keep: keep every message in `messages` (off: only listeners see them). */
-  static connect(url: string, { check = true, keep = true } = {}): Promise<RoomClient> {
+  /**
+   * check: parse as the page does; keep: keep every message in `messages` (off: only listeners
+   * see them); from: the local address to connect from (another 127.x.y.z stands for another
+   * device: the server's budgets are per address), by default a fresh one (nextDevice).
+   */
+  static connect(url: string, { check = true, keep = true, from = deviceFor(url) }: { check?: boolean; keep?: boolean; from?: string } = {}): Promise<RoomClient> {
     return new Promise((done, fail) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false });
+      const ws = new WebSocket(url, { perMessageDeflate: false, localAddress: from });
       ws.once('open', () => done(new RoomClient(ws, check, keep)));
       ws.once('error', fail);
     });

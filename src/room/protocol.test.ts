@@ -16,6 +16,7 @@ const room: RoomInfo = {
   baseSeed: 1,
   pairing: true,
   status: 'open',
+  locked: false,
   expiresAt: 1_800_000_000_000,
   seats: [{ index: 0, seed: 1, member: 'A', partner: null, connected: true, events: 0, lastStep: 0, done: false }],
 };

@@ -130,6 +130,8 @@ export const RoomInfoSchema = z.object({
   baseSeed: seed,
   pairing: z.boolean(),
   status: z.enum(ROOM_STATUSES),
+  /** The presenter locked the room: no new seats (a seat's own student may still rejoin it). */
+  locked: z.boolean(),
   /** Milliseconds since the epoch: when the room and everything in it is deleted. */
   expiresAt: z.number().int().min(0),
   seats: z.array(SeatInfoSchema).max(L.seats),
@@ -156,10 +158,20 @@ export const ClientMessageSchema = z.discriminatedUnion('t', [
     v: z.literal(ROOM_PROTOCOL_VERSION),
     room: SecretSchema,
     seat: z.object({ index: seatIndex, token: SecretSchema }).nullable(),
+    /**
+     * Rejoining a seat that another connection holds: false (or absent) is refused with
+     * `seat-in-use` ("this seat is open in another tab"); true takes the seat over (the student
+     * chose this tab), and the old connection is closed with 4001.
+     */
+    takeover: z.boolean().optional(),
   }),
   /** Presenter only. */
   z.object({ t: z.literal('start') }),
   z.object({ t: z.literal('close') }),
+  /** Presenter only: no new seats while locked (rejoining one's own seat still works). */
+  z.object({ t: z.literal('lock'), locked: z.boolean() }),
+  /** Presenter only: remove a seat; its student is disconnected (`seat-removed`) and the seat is freed for the next join. */
+  z.object({ t: z.literal('remove-seat'), seat: seatIndex }),
   /** Seated students only: the seat's event number seq (0, 1, 2, ... with no gap). */
   z.object({ t: z.literal('event'), seq, event: SeatEventSchema }),
   /** Paired seats only: this seat's answers at a step, per prompt. */
@@ -179,6 +191,16 @@ export const ROOM_ERROR_CODES = [
   'bad-seat',
   'out-of-order',
   'version',
+  /** A rejoin of a seat another connection (another tab) holds, without takeover. */
+  'seat-in-use',
+  /** The presenter locked the room to new joins. */
+  'room-locked',
+  /** The presenter removed this seat. */
+  'seat-removed',
+  /** A budget of this address, room, seat or server is spent (connections, rooms, joins, bytes, disk). */
+  'over-quota',
+  /** The connection did not create, present or join in time, or could not keep up with what it was sent. */
+  'timeout',
 ] as const;
 export type RoomErrorCode = (typeof ROOM_ERROR_CODES)[number];
 
@@ -196,12 +218,65 @@ export const ServerMessageSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('exchange'), step, kind: z.enum(['train', 'eval']), answers }),
   z.object({ t: z.literal('error'), code: z.enum(ROOM_ERROR_CODES), message: z.string().max(500) }),
   z.object({ t: z.literal('pong') }),
+  /**
+   * To a presenter (after `created` and `present`): the origins at which other devices on the
+   * network reach this server (`http://<LAN IPv4>:<port>`, the first the likeliest), so a page
+   * opened on localhost can still put a reachable address in the join link and its QR.
+   */
+  z.object({ t: z.literal('addresses'), origins: z.array(z.string().max(100)).max(16) }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 
 export type ParsedMessage<M> = { ok: true; message: M } | { ok: false; code: 'bad-message' | 'too-large'; message: string };
 
-function parseFrame<M>(schema: z.ZodType<M>, frame: string): ParsedMessage<M> {
+/**
+ * Bounds on a client frame's JSON checked before the schema, by `t`: nesting depth, keys of one
+ * object, items of one array, and values in all. The schema's own cost grows with what it is
+ * given and, for a frame that breaks its rules, with how many places break them (zod collects an
+ * issue for each, and 20,000 bad keys in one record overflowed the stack): a 57 KB event with
+ * 5,000 wrong members took 130-350 ms to refuse. Within these bounds the worst frame costs a few
+ * milliseconds (server/attack/, "costly frames"). The bounds are far above what the lab sends: over
+ * every preset, a create is at most 112 values, a streamed event 244, depth 9, 27 keys an object.
+ * An exchange's answers are checked for their shape (arrays of strings or nulls) by hand first,
+ * stopping at the first wrong one.
+ */
+export const FRAME_SHAPE = {
+  depth: 12,
+  keys: 64,
+  items: L.exchangePrompts,
+  values: { create: 2048, event: 4096, exchange: 40_000, other: 16 } as Record<string, number>,
+} as const;
+
+/** Null if `doc` is within FRAME_SHAPE, or what it breaks. Iterative: no input deepens the stack. */
+export function frameShapeProblem(doc: unknown): string | null {
+  const t = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { t?: unknown }).t : undefined;
+  const maxValues = (typeof t === 'string' && Object.hasOwn(FRAME_SHAPE.values, t) ? FRAME_SHAPE.values[t] : undefined) ?? FRAME_SHAPE.values.other;
+  const stack: [unknown, number][] = [[doc, 0]];
+  let values = 0;
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (++values > maxValues) return `${typeof t === "string" ? `a "${t.slice(0, 20)}"` : "this"} message has at most ${maxValues} values`;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= FRAME_SHAPE.depth) return `a message nests at most ${FRAME_SHAPE.depth} deep`;
+    if (Array.isArray(v)) {
+      if (v.length > FRAME_SHAPE.items) return `an array in a message has at most ${FRAME_SHAPE.items} items`;
+      for (const x of v) stack.push([x, depth + 1]);
+    } else {
+      const keys = Object.keys(v);
+      if (keys.length > FRAME_SHAPE.keys) return `an object in a message has at most ${FRAME_SHAPE.keys} keys`;
+      for (const k of keys) stack.push([(v as Record<string, unknown>)[k], depth + 1]);
+    }
+  }
+  if (t === 'exchange') {
+    const a = (doc as { answers?: unknown }).answers;
+    if (!Array.isArray(a) || !a.every((row) => Array.isArray(row) && row.length <= L.exchangeAnswers && row.every((x) => x === null || (typeof x === 'string' && x.length <= L.answerChars)))) {
+      return `answers: a list (at most ${L.exchangePrompts}) of lists (at most ${L.exchangeAnswers}) of answers, each text of at most ${L.answerChars} characters or null`;
+    }
+  }
+  return null;
+}
+
+function parseFrame<M>(schema: z.ZodType<M>, frame: string, shaped: boolean): ParsedMessage<M> {
   if (frame.length > L.frameChars) return { ok: false, code: 'too-large', message: `a message is at most ${L.frameChars} characters` };
   let doc: unknown;
   try {
@@ -209,15 +284,24 @@ function parseFrame<M>(schema: z.ZodType<M>, frame: string): ParsedMessage<M> {
   } catch {
     return { ok: false, code: 'bad-message', message: 'a message is one JSON object' };
   }
-  const r = schema.safeParse(doc);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    return { ok: false, code: 'bad-message', message: `${issue.path.join('.') || 'message'}: ${issue.message}`.slice(0, 300) };
+  if (shaped) {
+    const problem = frameShapeProblem(doc);
+    if (problem) return { ok: false, code: 'too-large', message: problem };
   }
-  return { ok: true, message: r.data };
+  try {
+    const r = schema.safeParse(doc);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      return { ok: false, code: 'bad-message', message: `${issue.path.join('.') || 'message'}: ${issue.message}`.slice(0, 300) };
+    }
+    return { ok: true, message: r.data };
+  } catch (e) {
+    // safeParse does not throw on bad input, but a RangeError (stack) or the like is refused here, not thrown.
+    return { ok: false, code: 'bad-message', message: `the message could not be checked (${e instanceof Error ? e.name : 'error'})` };
+  }
 }
 
-/** A frame from a client, checked (the server's side). Never throws. */
-export const parseClientMessage = (frame: string) => parseFrame(ClientMessageSchema, frame);
+/** A frame from a client, checked (the server's side): size, JSON, FRAME_SHAPE, then the schema. Never throws. */
+export const parseClientMessage = (frame: string) => parseFrame(ClientMessageSchema, frame, true);
 /** A frame from the server, checked (the page's side). Never throws. */
-export const parseServerMessage = (frame: string) => parseFrame(ServerMessageSchema, frame);
+export const parseServerMessage = (frame: string) => parseFrame(ServerMessageSchema, frame, false);
