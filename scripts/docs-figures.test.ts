@@ -1,0 +1,93 @@
+/**
+ * The docs quote no figure their sources contradict (scripts/docs-figures.ts): every generated
+ * block of README.md and docs/*.md is what the sources give now, and every checked figure in prose
+ * (a time from a preset's link, a shipped file's size, a link's seed, a saved format's version)
+ * agrees with its source. A retuned preset, a remeasured runtime, a rerun science block or a
+ * remade warm start fails here until `npx tsx scripts/docs.ts --write` (and the prose) follow it.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { figureProblems, fillBlocks, generatedBlocks, linkTime, readDocs, readSources, seconds, staleBlocks, summaryRows, type Doc } from './docs-figures';
+import { FORMATS } from './docs-formats';
+import { PRESETS } from '../src/core/experiment/presets';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
+const src = readSources(ROOT);
+const docs = readDocs(ROOT);
+const blocks = generatedBlocks(src);
+const doc = (path: string) => docs.find((d) => d.path === path)!;
+
+describe('the docs against their sources', () => {
+  it('every generated block is what the sources give (npx tsx scripts/docs.ts --write)', () => {
+    const stale = docs.flatMap((d) => staleBlocks(d.text, blocks).map((name) => `${d.path}: ${name}`));
+    expect(stale).toEqual([]);
+  });
+
+  it('the README holds the headline and preset tables, and the docs the rest', () => {
+    const where = (name: string) => docs.filter((d) => d.text.includes(`<!-- generated:${name} -->`)).map((d) => d.path);
+    expect(where('headlines')).toEqual(['README.md']);
+    expect(where('presets')).toEqual(['README.md']);
+    expect(where('references')).toEqual(['docs/LAB.md']);
+    expect(where('workshop')).toEqual(['docs/CLASSROOM.md']);
+    expect(where('warmstarts')).toEqual(['docs/WARMSTARTS.md']);
+  });
+
+  it('every checked figure in prose agrees with its source', () => {
+    expect(figureProblems(docs, src, FORMATS)).toEqual([]);
+  });
+
+  it('the README is a front door: at most 250 lines, and every reader\'s first command on its first screen', () => {
+    const readme = doc('README.md').text.split('\n');
+    expect(readme.length).toBeLessThanOrEqual(250);
+    const firstScreen = readme.slice(0, 45).join('\n');
+    for (const command of ['npm install && npm start', 'npm run build && npm run room', 'npm run experiment --', 'npm test']) {
+      expect(firstScreen, command).toContain(command);
+    }
+  });
+});
+
+describe('the checks can fail', () => {
+  const planted = (path: string, from: string, to: string): Doc[] =>
+    docs.map((d) => {
+      if (d.path !== path) return d;
+      expect(d.text, `${path} holds "${from}"`).toContain(from);
+      return { ...d, text: d.text.replace(from, to) };
+    });
+
+  it('a stale time from a preset\'s link', () => {
+    const said = linkTime('peers-learn')!.text;
+    const problems = figureProblems(planted('docs/LAB.md', `${said} from its link`, '46-54 s from its link'), src, FORMATS);
+    expect(problems.join('\n')).toMatch(/"46-54 s" from peers-learn's link, but it measured/);
+  });
+
+  it('a stale size of the shipped warm starts', () => {
+    const problems = figureProblems(planted('docs/LAB.md', 'about 4.2 MB for all presets', 'about 3.4 MB for all presets'), src, FORMATS);
+    expect(problems.join('\n')).toMatch(/the shipped warm starts are "about 3.4 MB"/);
+  });
+
+  it('a format table that says no migration where the code has one', () => {
+    const problems = figureProblems(planted('docs/RELIABILITY.md', '| 2 | `parseBundle` | 1 migrated to 2 |', '| 1 | `parseBundle` | migrations (none yet) |'), src, FORMATS);
+    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/bundle\.ts writes version 2, the table says 1/), expect.stringMatching(/bundle\.ts migrates from \[1\]/)]));
+  });
+
+  it('a stale generated block, and one filled again', () => {
+    const readme = doc('README.md').text.replace('| 120 |', '| 80 |');
+    expect(staleBlocks(readme, blocks)).toEqual(['presets']);
+    expect(staleBlocks(fillBlocks(readme, blocks), blocks)).toEqual([]);
+  });
+
+  it('a doc that nothing links', () => {
+    const problems = figureProblems([...docs, { path: 'docs/ORPHAN.md', text: '# nobody links me\n' }], src, FORMATS);
+    expect(problems).toContain('docs/ORPHAN.md: no doc reachable from README.md names it');
+  });
+
+  it('reads the headlines and the times it compares', () => {
+    const rows = summaryRows(doc('docs/RESULTS.md').text);
+    expect(rows.length).toBeGreaterThan(20);
+    expect(rows.find((r) => r.preset === 'peers-learn' && r.claim.startsWith('(learns)'))?.headline).toBe('**SHOWN**');
+    expect(seconds('43-44 s')).toEqual({ lo: 43, hi: 44, slack: 0.5 });
+    expect(seconds('1.7 min')).toEqual({ lo: 102, hi: 102, slack: 3 });
+    expect(Object.keys(PRESETS).filter((id) => linkTime(id) === null)).not.toContain('peers-learn');
+  });
+});

@@ -1,0 +1,403 @@
+/**
+ * One source for every figure the docs quote. The README and docs/*.md hold generated blocks
+ * (`<!-- generated:NAME -->` ... `<!-- /generated:NAME -->`) made here from where each figure is
+ * measured or defined:
+ *
+ *   presets.ts          a preset's title, members, arms, RL steps and the seed its link opens
+ *   presetRuntimes.ts   a preset's measured time from its link (else the preset's own `runtime`)
+ *   docs/RESULTS.md     the headline verdicts (its generated summary, `npm run science --summary`)
+ *   public/warmstarts/, public/references/   the shipped files: sizes, members, seeds
+ *   workshop/sequence.ts  the workshop's steps
+ *
+ * and `figureProblems` reads the prose around them for figures that a block cannot hold: a time
+ * "from its link", a shipped file's size, a saved format's version, a seed, a doc nobody links.
+ * `npx tsx scripts/docs.ts --write` fills the blocks; scripts/docs-figures.test.ts (in `npm test`)
+ * fails when a block or a checked figure disagrees with its source.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_PRESET, PRESETS, type Preset } from '../src/core/experiment/presets';
+import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
+import { WORKSHOP } from '../src/app/workshop/sequence';
+import { seedRange } from '../cli/science-plan';
+
+// ---- sources -----------------------------------------------------------------------------------
+
+interface ShippedFile {
+  key: string;
+  bytes: number;
+  members: string[];
+}
+
+interface ShippedReference {
+  preset: string;
+  seeds: number[];
+  bytes: number;
+}
+
+export interface Sources {
+  /** docs/RESULTS.md, whole. */
+  results: string;
+  warmStarts: ShippedFile[];
+  references: ShippedReference[];
+  /** Bytes of tfjs's three wasm binaries, which the offline cache holds too. */
+  wasmBytes: number;
+  /** package.json's engines.node. */
+  nodeEngine: string | undefined;
+}
+
+export function readSources(root: string): Sources {
+  const json = (path: string) => JSON.parse(readFileSync(join(root, path), 'utf8'));
+  const wasmDir = join(root, 'node_modules/@tensorflow/tfjs-backend-wasm/dist');
+  const wasmBytes = existsSync(wasmDir)
+    ? readdirSync(wasmDir).filter((f) => f.endsWith('.wasm')).reduce((n, f) => n + statSync(join(wasmDir, f)).size, 0)
+    : 0;
+  return {
+    results: readFileSync(join(root, 'docs/RESULTS.md'), 'utf8'),
+    warmStarts: json('public/warmstarts/index.json').files,
+    references: json('public/references/index.json').references,
+    wasmBytes,
+    nodeEngine: json('package.json').engines?.node,
+  };
+}
+
+const MB = (bytes: number) => (bytes / 1e6).toFixed(1);
+const presetIds = () => Object.keys(PRESETS);
+
+/** A preset's measured time from its link, as the preset card says it; null where none was measured. */
+export function linkTime(id: string): { text: string; note: string } | null {
+  const measured = PRESET_RUNTIMES[id];
+  if (measured) return { text: measured.range, note: measured.machine };
+  const m = /whole run (?:in )?(\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)? (?:s|min))/.exec(PRESETS[id]?.runtime ?? '');
+  return m ? { text: m[1], note: 'an earlier engine on a quiet 2-core machine (Chromium, wasm)' } : null;
+}
+
+/** A time or a range of times in seconds ("43-44 s" -> [43, 44]; "1.7 min" -> [102, 102]), with half its last digit. */
+export function seconds(text: string): { lo: number; hi: number; slack: number } | null {
+  const m = /^(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(s|min)$/.exec(text.trim());
+  if (!m) return null;
+  const unit = m[3] === 'min' ? 60 : 1;
+  const decimals = Math.max((m[1].split('.')[1] ?? '').length, ((m[2] ?? '').split('.')[1] ?? '').length);
+  return { lo: Number(m[1]) * unit, hi: Number(m[2] ?? m[1]) * unit, slack: (unit * 0.5) / 10 ** decimals };
+}
+
+// ---- generated blocks --------------------------------------------------------------------------
+
+interface SummaryRow {
+  claim: string;
+  preset: string;
+  confirmation: string;
+  headline: string;
+}
+
+/** The rows of RESULTS' generated summary (block `science:summary`). */
+export function summaryRows(results: string): SummaryRow[] {
+  const block = /<!-- science:summary -->\n([\s\S]*?)<!-- \/science:summary -->/.exec(results);
+  if (!block) throw new Error('docs/RESULTS.md has no science:summary block');
+  return block[1]
+    .split('\n')
+    .filter((l) => l.startsWith('| ('))
+    .map((l) => {
+      const [claim, preset, , confirmation, headline] = l.slice(2, -2).split(' | ');
+      return { claim, preset, confirmation, headline };
+    });
+}
+
+/** README's table of headline verdicts: one row per claim, one entry per preset it was read on. */
+function headlinesBlock(src: Sources): string {
+  const byClaim = new Map<string, string[]>();
+  for (const r of summaryRows(src.results)) {
+    // "+0.15 [+0.11, +0.19] SHOWN; Holm SHOWN (seeds 101-108)"
+    const m = /^(\S+ \[\S+, \S+\]) .*\(seeds ([\d,-]+)\)$/.exec(r.confirmation);
+    const verdict = r.headline.replace(/\*/g, '').toLowerCase();
+    const seeds = m && m[2] !== '101-108' ? `, seeds ${m[2]}` : '';
+    const entry = m ? `\`${r.preset}\` **${verdict}** ${m[1]}${seeds}` : `\`${r.preset}\` ${verdict}`;
+    byClaim.set(r.claim, [...(byClaim.get(r.claim) ?? []), entry]);
+  }
+  return [
+    '| claim | headline per preset: Holm verdict, mean [95% CI] of the paired difference on the confirmation seeds (101-108 unless named) |',
+    '|---|---|',
+    ...[...byClaim].map(([claim, entries]) => `| ${claim} | ${entries.join('; ')} |`),
+  ].join('\n');
+}
+
+/** "2 MLPs", "3 transformers, 1 MLP". */
+function models(p: Preset): string {
+  const count = new Map<string, number>();
+  for (const m of p.spec.members) count.set(m.family, (count.get(m.family) ?? 0) + 1);
+  const name = (f: string, n: number) => `${n} ${f === 'mlp' ? 'MLP' : f === 'gru' ? 'GRU' : f}${n === 1 ? '' : 's'}`;
+  return [...count].map(([f, n]) => name(f, n)).join(', ');
+}
+
+function timeCell(id: string): string {
+  const t = linkTime(id);
+  if (!t) return `not timed from its link (CLI: ${PRESETS[id].runtime.split(' per seed')[0].replace(/^CLI: /, '')} per seed)`;
+  return PRESET_RUNTIMES[id] ? t.text : `${t.text} (earlier engine)`;
+}
+
+/** README's presets table. */
+function presetsBlock(src: Sources): string {
+  const refs = new Map(src.references.map((r) => [r.preset, r]));
+  const ids = [DEFAULT_PRESET, ...presetIds().filter((id) => id !== DEFAULT_PRESET)];
+  const machines = new Set(Object.values(PRESET_RUNTIMES).map((r) => r.machine));
+  return [
+    '| preset | the question | models | arms | RL steps | its link\'s seed | reference run (seeds) | time from its link |',
+    '|---|---|---|---|---:|---:|---|---|',
+    ...ids.map((id) => {
+      const p = PRESETS[id];
+      const ref = refs.get(id);
+      const name = id === DEFAULT_PRESET ? `\`${id}\` (default)` : `\`${id}\``;
+      return `| ${name} | ${p.title} | ${models(p)} | ${p.spec.arms.map((a) => a.id).join(', ')} | ${p.spec.steps} | ${p.spec.seed} | ${ref ? seedRange(ref.seeds) : 'none'} | ${timeCell(id)} |`;
+    }),
+    '',
+    `Times: on ${[...machines].join('; ')}; "earlier engine": timed on a quiet 2-core machine before the engine's speed-ups, ` +
+      'not remeasured since; "CLI": `npm run experiment` on a 2-core machine, warm start included, not timed in the page.',
+  ].join('\n');
+}
+
+/** LAB.md's list of shipped reference runs. */
+function referencesBlock(src: Sources): string {
+  const total = src.references.reduce((n, r) => n + r.bytes, 0);
+  return [
+    '| preset | seeds (wasm) | size |',
+    '|---|---|---:|',
+    ...src.references.map((r) => `| \`${r.preset}\` | ${seedRange(r.seeds)} | ${Math.round(r.bytes / 1000)} KB |`),
+    '',
+    `${src.references.length} reference runs, about ${MB(total)} MB in all (\`public/references/index.json\`).`,
+  ].join('\n');
+}
+
+/** CLASSROOM.md's workshop steps. */
+function workshopBlock(): string {
+  return [
+    '| step | preset | title | RL steps | time from its link |',
+    '|---:|---|---|---:|---|',
+    ...WORKSHOP.map((s, i) => `| ${i + 1} | \`${s.presetId}\` | ${s.title} | ${PRESETS[s.presetId].spec.steps} | ${timeCell(s.presetId)} |`),
+  ].join('\n');
+}
+
+/** WARMSTARTS.md: which preset members share a shipped warm start, and the folder's size. */
+function warmStartsBlock(src: Sources): string {
+  const total = src.warmStarts.reduce((n, f) => n + f.bytes, 0);
+  const shared = src.warmStarts.filter((f) => f.members.length > 1).map((f) => f.members.map((m) => `\`${m}\``).join(' = '));
+  return [
+    `\`public/warmstarts/\` holds ${src.warmStarts.length} files, about ${MB(total)} MB in all. Members that share one file:`,
+    '',
+    ...shared.map((s) => `- ${s}`),
+  ].join('\n');
+}
+
+/** Every generated block by name, from the sources. */
+export function generatedBlocks(src: Sources): Record<string, string> {
+  return {
+    headlines: headlinesBlock(src),
+    presets: presetsBlock(src),
+    references: referencesBlock(src),
+    workshop: workshopBlock(),
+    warmstarts: warmStartsBlock(src),
+  };
+}
+
+const BLOCK = /<!-- generated:([\w-]+) -->\n([\s\S]*?)<!-- \/generated:\1 -->/g;
+
+/** The text with every generated block it holds filled from `blocks` (an unknown name throws). */
+export function fillBlocks(text: string, blocks: Record<string, string>): string {
+  return text.replace(BLOCK, (_, name: string) => {
+    if (!(name in blocks)) throw new Error(`no generated block named ${name}`);
+    return `<!-- generated:${name} -->\n${blocks[name]}\n<!-- /generated:${name} -->`;
+  });
+}
+
+/** The names of the blocks of `text` that differ from what the sources give. */
+export function staleBlocks(text: string, blocks: Record<string, string>): string[] {
+  return [...text.matchAll(BLOCK)].filter(([, name, body]) => body !== `${blocks[name]}\n`).map(([, name]) => name);
+}
+
+// ---- figures in prose --------------------------------------------------------------------------
+
+export interface Doc {
+  path: string;
+  text: string;
+}
+
+/** The text without generated blocks and fenced code (checked elsewhere, or not prose). */
+function prose(text: string): string {
+  return text.replace(BLOCK, '').replace(/```[\s\S]*?```/g, '');
+}
+
+/** Sentences, with the heading they sit under. Markdown table rows count as sentences. */
+function sentences(text: string): { heading: string; sentence: string }[] {
+  const out: { heading: string; sentence: string }[] = [];
+  let heading = '';
+  for (const para of prose(text).split(/\n\s*\n/)) {
+    const h = /^#+ (.*)$/m.exec(para);
+    if (h) heading = h[1];
+    const lines = para.startsWith('|') ? para.split('\n') : [para.replace(/\n/g, ' ')];
+    for (const line of lines) for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z(*`"])/)) out.push({ heading, sentence: s });
+  }
+  return out;
+}
+
+/** The preset a sentence speaks of, nearest before `at`: a link's `preset=`, a `backticked` id, "the default", else its heading. */
+function presetOf(sentence: string, at: number, heading: string): string | null {
+  const before = sentence.slice(0, at);
+  const link = /preset=([\w-]+)/.exec(sentence);
+  if (link && PRESETS[link[1]]) return link[1];
+  let found: string | null = null;
+  let pos = -1;
+  for (const id of presetIds()) {
+    const i = before.lastIndexOf(`\`${id}\``);
+    if (i > pos) [found, pos] = [id, i];
+  }
+  if (found) return found;
+  if (/the default\b/i.test(before)) return DEFAULT_PRESET;
+  const h = heading.split(/[\s(]/)[0];
+  return PRESETS[h] ? h : null;
+}
+
+const TIME = String.raw`\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?\s?(?:s|min)\b`;
+
+/** Times said to be "from its link" that disagree with the preset's measured time. */
+function linkTimeProblems(doc: Doc): string[] {
+  const problems: string[] = [];
+  for (const { heading, sentence } of sentences(doc.text)) {
+    if (!/from its link/.test(sentence)) continue;
+    const figures = [
+      ...sentence.matchAll(new RegExp(`(${TIME}) from its link`, 'g')),
+      // Up to the sentence's end: a dot only inside a number ("after 3.4 s, the whole run in 125 s").
+      ...sentence.matchAll(new RegExp(`from its link(?:[^.]|\\.\\d)*?(?:whole run(?: in)?|: ) ?(${TIME})`, 'g')),
+    ];
+    for (const f of figures) {
+      const id = presetOf(sentence, f.index!, heading);
+      const said = seconds(f[1]);
+      if (!id || !said) continue;
+      const source = linkTime(id);
+      const want = source && seconds(source.text);
+      const slack = Math.max(said.slack, want?.slack ?? 0);
+      if (!want || said.lo < want.lo - slack || said.hi > want.hi + slack) {
+        problems.push(`${doc.path}: "${f[1]}" from ${id}'s link, but ${source ? `it measured ${source.text}` : 'no time from its link was measured'}: "${sentence.trim().slice(0, 160)}"`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** "about X MB" of the shipped warm starts or reference runs, and the offline cache's size. */
+function sizeProblems(doc: Doc, src: Sources): string[] {
+  const problems: string[] = [];
+  const ws = src.warmStarts.reduce((n, f) => n + f.bytes, 0);
+  const refs = src.references.reduce((n, r) => n + r.bytes, 0);
+  for (const { sentence } of sentences(doc.text)) {
+    for (const m of sentence.matchAll(/about (\d+(?:\.\d+)?) MB/g)) {
+      const before = sentence.slice(Math.max(0, m.index! - 60), m.index!);
+      // "warm starts (about X MB", "warm start, about X MB", "the warm starts about X MB".
+      const what = /(?:warm starts?|warmstarts\/`?),? \(?$/.test(before) ? (['warm starts', ws] as const)
+        : /reference runs?,? \(?$/.test(before) ? (['reference runs', refs] as const) : null;
+      if (what && m[1] !== MB(what[1])) problems.push(`${doc.path}: the shipped ${what[0]} are "about ${m[1]} MB", but ${MB(what[1])} MB: "${sentence.trim().slice(0, 160)}"`);
+    }
+    // The offline cache holds at least the warm starts, the reference runs and the wasm binaries.
+    const cache = /precache (\d+) entries \((\d+(?:\.\d+)?) KiB\)/.exec(sentence);
+    if (cache && Number(cache[2]) * 1024 < ws + refs + src.wasmBytes) {
+      problems.push(`${doc.path}: a precache of ${cache[2]} KiB cannot hold ${MB(ws + refs + src.wasmBytes)} MB of warm starts, reference runs and wasm: "${sentence.trim().slice(0, 160)}"`);
+    }
+  }
+  return problems;
+}
+
+/** "`preset` ... seed N" (one seed, not a range) names the seed the preset's link opens. */
+function seedProblems(doc: Doc): string[] {
+  const problems: string[] = [];
+  for (const { heading, sentence } of sentences(doc.text)) {
+    for (const m of sentence.matchAll(/(?:the default's|its link's|link opens) seed (\d+)(?![-\d,])|`([\w-]+)`, seed (\d+)(?![-\d,])/g)) {
+      const id = m[2] ?? presetOf(sentence, m.index!, heading);
+      const seed = Number(m[1] ?? m[3]);
+      if (id && PRESETS[id] && PRESETS[id].spec.seed !== seed) {
+        problems.push(`${doc.path}: ${id}'s link opens seed ${PRESETS[id].spec.seed}, not ${seed}: "${sentence.trim().slice(0, 160)}"`);
+      }
+    }
+    for (const m of sentence.matchAll(/the default(?:'s| link's)? (\d+) (?:RL )?steps/g)) {
+      if (Number(m[1]) !== PRESETS[DEFAULT_PRESET].spec.steps) problems.push(`${doc.path}: the default (${DEFAULT_PRESET}) has ${PRESETS[DEFAULT_PRESET].spec.steps} RL steps, not ${m[1]}: "${sentence.trim().slice(0, 160)}"`);
+    }
+  }
+  return problems;
+}
+
+/** The format table of docs/RELIABILITY.md ("Saved formats") against the code's versions and migrations. */
+export interface FormatSource {
+  file: string;
+  version: number;
+  /** The versions a migration starts from (empty: none). */
+  migratesFrom: number[];
+}
+
+function formatProblems(doc: Doc, formats: readonly FormatSource[]): string[] {
+  const problems: string[] = [];
+  for (const f of formats) {
+    const row = doc.text.split('\n').find((l) => l.startsWith('|') && l.includes(`\`${f.file}\``));
+    if (!row) {
+      problems.push(`${doc.path}: no row for ${f.file} in the format table`);
+      continue;
+    }
+    const cells = row.split('|').map((c) => c.trim());
+    const [version, older] = [cells[3], cells[5]];
+    if (Number(version) !== f.version) problems.push(`${doc.path}: ${f.file} writes version ${f.version}, the table says ${version}`);
+    const none = /none yet/.test(older);
+    if (none !== (f.migratesFrom.length === 0) || (!none && /migrat/.test(older) && !f.migratesFrom.every((v) => older.includes(`${v} migrated to ${v + 1}`)))) {
+      problems.push(`${doc.path}: ${f.file} migrates from [${f.migratesFrom.join(', ')}], the table says "${older}"`);
+    }
+  }
+  return problems;
+}
+
+/** Every doc in docs/ is reachable from the README by following the doc names each one mentions. */
+function reachProblems(docs: readonly Doc[]): string[] {
+  const byName = new Map(docs.map((d) => [d.path, d]));
+  const seen = new Set(['README.md']);
+  const queue = ['README.md'];
+  while (queue.length) {
+    const doc = byName.get(queue.shift()!);
+    for (const [, name] of doc?.text.matchAll(/\b(?:docs\/)?([A-Z][\w-]*\.md)\b/g) ?? []) {
+      const path = name === 'README.md' ? name : `docs/${name}`;
+      if (byName.has(path) && !seen.has(path)) {
+        seen.add(path);
+        queue.push(path);
+      }
+    }
+  }
+  return docs.filter((d) => !seen.has(d.path)).map((d) => `${d.path}: no doc reachable from README.md names it`);
+}
+
+/** Where a claim's headline exists, the front door does not quote its tuning seeds' number instead. */
+function tuningQuoteProblems(doc: Doc): string[] {
+  return sentences(doc.text)
+    .filter(({ sentence }) => /tuning seeds/.test(sentence) && /[+−-]0\.\d\d/.test(sentence))
+    .map(({ sentence }) => `${doc.path}: quotes a tuning-seed figure where the headline is the confirmation seeds': "${sentence.trim().slice(0, 160)}"`);
+}
+
+/** Every figure in prose that disagrees with its source, one line each (empty: none). */
+export function figureProblems(docs: readonly Doc[], src: Sources, formats: readonly FormatSource[]): string[] {
+  const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
+  const problems = [
+    ...reachProblems(docs),
+    ...docs.flatMap((d) => [...linkTimeProblems(d), ...sizeProblems(d, src)]),
+    ...docs.filter((d) => front.has(d.path)).flatMap((d) => [...seedProblems(d), ...tuningQuoteProblems(d)]),
+  ];
+  const reliability = docs.find((d) => d.path === 'docs/RELIABILITY.md');
+  if (reliability) problems.push(...formatProblems(reliability, formats));
+  const results = docs.find((d) => d.path === 'docs/RESULTS.md');
+  if (results && summaryRows(results.text).every((r) => !/not confirmed/.test(r.headline)) && /NOT RUN YET/.test(results.text)) {
+    problems.push('docs/RESULTS.md: says a block is NOT RUN YET, but every headline of its summary is confirmed');
+  }
+  const readme = docs.find((d) => d.path === 'README.md');
+  const node = /Node (\d+) or newer/.exec(readme?.text ?? '');
+  if (!src.nodeEngine || !node || src.nodeEngine !== `>=${node[1]}`) {
+    problems.push(`README.md says "Node ${node?.[1] ?? '?'} or newer", package.json's engines.node is ${src.nodeEngine ?? 'missing'}`);
+  }
+  return problems;
+}
+
+/** README.md and every docs/*.md of the checkout. */
+export function readDocs(root: string): Doc[] {
+  const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+  return ['README.md', ...docs.sort()].map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
+}
