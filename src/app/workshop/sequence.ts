@@ -54,14 +54,14 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (a): self start − self end +0.17.
     measured: -0.17,
     talkingPoint:
-      "Measured over 8 seeds: the self arm's reward climbs from 0.53 to 0.81 while its held-out pass@1 falls " +
+      "Measured over the tuning seeds (1-8): the self arm's reward climbs from 0.53 to 0.81 while its held-out pass@1 falls " +
       'from 0.44 to 0.26, lower at the end in all 8 seeds. Its own majority vote is wrong exactly where the ' +
       'model is, so it is paid for its own mistakes. Did not reproduce: the early gain before the fall that ' +
       'TTRL and SRT report (at the first evaluation it is already −0.02). The peer arm ends above the self ' +
       "arm (+0.16), because a partner's vote is right on about a quarter of the items where a model's own vote is wrong, " +
-      'but it only holds its start (−0.01): here it does not learn. The oracle arm gains +0.14.' +
+      'but it only holds its start (−0.01): no gain is shown here. The oracle arm gains +0.14.' +
       ' On 8 fresh seeds (101-108), run after the settings were frozen, the same: self fell in all 8 (+0.15 ' +
-      '[+0.11, +0.19] from start to end), peer ended above self in all 8 (+0.13) and did not learn (−0.02).',
+      '[+0.11, +0.19] from start to end), peer ended above self in all 8 (+0.13), and no gain of the peer arm was shown (−0.02).',
   },
   {
     presetId: 'peers-learn',
@@ -96,7 +96,7 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (d) on collapse: peer pooled − self pooled +0.33.
     measured: 0.33,
     talkingPoint:
-      'Measured over 8 seeds: the peer pair pools +0.33 above the two self-trained models (7 of 8 seeds; in ' +
+      'Measured over the tuning seeds (1-8): the peer pair pools +0.33 above the two self-trained models (7 of 8 seeds; in ' +
       'the eighth neither self-trained model collapsed). Read it with care: a collapsed model casts its votes ' +
       'for a few answers and outvotes its partner, so two self-trained models make a poor ensemble. And both ' +
       'trained pairs pool below the same pair untrained (the peer pair 0.56 against 0.80): the peer reward ' +
@@ -116,7 +116,7 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (learns) on peers-teach: peer end − peer start +0.05.
     measured: 0.05,
     talkingPoint:
-      'Measured over 8 seeds: here the peer arm learns, +0.05 (95% interval +0.01 to +0.10; higher at the end ' +
+      'Measured over the tuning seeds (1-8): the peer arm gained +0.05 (95% interval +0.01 to +0.10; higher at the end ' +
       'in 6 of 8 seeds). A small effect: on the 4 seeds run after the settings were fixed it is the same +0.05 ' +
       'but inside its noise. The same models under self-reward lose 0.06, and on the true answers gain 0.16. ' +
       'Did not reproduce: co-evolution. A learning from a frozen copy of B ends where A learning from B as it ' +
@@ -139,7 +139,7 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (c) on families, designed: A's own gain next to M (+0.07) − next to T (+0.07), +0.01.
     measured: 0.01,
     talkingPoint:
-      "Measured over 8 seeds: A gained about as much next to each partner, its own gain +0.07 next to the " +
+      "Measured over the tuning seeds (1-3, 5-9): A gained about as much next to each partner, its own gain +0.07 next to the " +
       'same-size transformer, +0.07 next to the MLP, +0.05 next to the wider transformer (inside its noise). ' +
       'Independently seeded members hardly share errors here, whatever their family (kappa 0.01-0.06), so ' +
       'difference had nothing to act on: next to the MLP rather than the same-size transformer, A gained +0.01, ' +
@@ -160,14 +160,14 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (a) on length, contradicted: self start − self end −0.15.
     measured: 0.15,
     talkingPoint:
-      'Measured over 8 seeds: here self-reward does not collapse within 80 steps. It gains early (+0.05 at ' +
+      'Measured over the tuning seeds (1-8): here self-reward does not collapse within 80 steps. It gains early (+0.05 at ' +
       'the first evaluation) and ends +0.15, and no arm shortens its answers: every arm moves towards the ' +
-      "scratchpad (about one token longer). The peer arm gains more (+0.23), and the accuracy of its partner's " +
+      "scratchpad (about one token longer). The peer arm gains +0.23, and the accuracy of its partner's " +
       'votes rises with it (+0.27); the oracle gains +0.35. So the collapse depends on the setting; why this ' +
       'one learns is not settled (these members start weaker and less confident). In a 200-step pilot ' +
       '(4 seeds) self-reward rose, then slid a little, and one peer pair colluded on short wrong answers.' +
       ' On 8 fresh seeds (101-108) self-reward gained again in all 8 (start − end −0.18) and the peer arm ' +
-      "+0.24; peer above self (+0.06) holds on its own but not read with the preset's other claims (Holm).",
+      "+0.24; peer above self (+0.06) is shown on its own but not read with the preset's other claims (Holm).",
   },
 ];
 

@@ -172,10 +172,10 @@ const collapse: Preset = {
     'each model for agreeing with its own majority vote; the peer arm rewards it for agreeing with its ' +
     "partner's; the oracle arm uses the true answers. Watch the self arm: the reward climbs towards 1 " +
     'while held-out accuracy and entropy fall and a few answers take over. Each model is teaching ' +
-    'itself its own mistakes (over 8 seeds: pass@1 0.44 to 0.26 while the reward rises 0.53 to ' +
-    '0.81, with no early gain first). With the peer reward the same models end well above the self ' +
+    'itself its own mistakes (over seeds 1-8: pass@1 0.44 to 0.26 while the reward rises 0.53 to ' +
+    '0.81; no early gain first is shown). With the peer reward the same models end well above the self ' +
     "arm, because the partner is wrong on other items (panel 2: it rescues about a quarter of a " +
-    "member's wrong votes). But here the peer arm only holds its start, it does not learn, and " +
+    "member's wrong votes). But here the peer arm only holds its start (no gain is shown, on seeds 1-8 or 101-108), and " +
     "the pair's pooled vote ends below where the untrained pair's was; the oracle gains +0.14. For " +
     "peers that learn, open 'Self-reward collapses, peers learn, the oracle leads' (peers-learn: " +
     'the same pair a little stronger, trained harder and longer; about 16 s here). Why an equal pair: paired with a weaker model, ' +
@@ -201,10 +201,10 @@ const diversity: Preset = {
     'other seeds and data; the stranger X has another shape (a wider window and one wider layer). ' +
     'All four are warm-started to the same strength. ' +
     'The base error overlap of each pair (Cohen\'s kappa of per-item correctness) is shown before ' +
-    'training. Compare how much each pair gains and whether it collapses together. Measured over 8 ' +
-    'seeds: A lost accuracy next to every partner; next to its twin the most (the twin rescues it ' +
-    'least), next to the sibling the least; but that the least similar partner helps more is inside ' +
-    'the noise, and the stranger, as dissimilar as the sibling, did as badly as the twin.',
+    'training. Compare how much each pair gains and whether it collapses together. Means over seeds ' +
+    '1-8: A lost accuracy next to every partner; next to its twin the most (the twin rescues it ' +
+    'least), next to the sibling the least; but that the least similar partner helps more is not ' +
+    'shown (on seeds 1-8 or 101-108), and the stranger, as dissimilar as the sibling, did as badly as the twin.',
   runtime: '24-34 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [
@@ -231,7 +231,7 @@ const ensembleControl: Preset = {
     'together? Both arms train the same two models for the same steps on the same prompts; on every ' +
     'evaluation the lab pools each pair\'s samples into one majority vote (the ensemble chart). If ' +
     'the peer pair only matched the pooled self-trained pair, talking to each other would add nothing. ' +
-    'Measured over 8 seeds: the peer pair pools far better (mostly because a collapsed self-trained ' +
+    'Measured over seeds 1-8 (and shown again on 101-108): the peer pair pools far better (mostly because a collapsed self-trained ' +
     'member outvotes its partner), but both trained pairs pool below the dashed line, the same pair ' +
     'before training.',
   runtime: '16 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
@@ -248,8 +248,8 @@ const ring: Preset = {
     '(A learns from B, B from C, C from A): no pair can simply agree with each other, which is one ' +
     'proposed cure for peers colluding on a wrong answer. The self arm trains the same three alone. ' +
     'Errors can still travel round the ring: in one of eight measured seeds all three converged on ' +
-    'the same wrong answers. Over 8 seeds the ring ended above self-reward in 7; it held, it did ' +
-    'not learn (docs/RESULTS.md).',
+    'the same wrong answers. Over seeds 1-8 the ring ended above self-reward in 7 (shown, and again on ' +
+    'seeds 101-108); a gain of the ring itself is not shown (docs/RESULTS.md).',
   runtime: '27 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     // One warm-start target, so the three shapes start at a similar strength.
@@ -269,8 +269,8 @@ const intrinsic: Preset = {
     'Two label-free rewards that need no vote at all: entropy (RENT: reward low-entropy, confident ' +
     'answers) and self-certainty (Intuitor: reward distributions far from uniform). Both make the ' +
     'model sure of itself, right or wrong; compare them with the peer reward on the same pair. Watch ' +
-    'entropy fall towards zero in both intrinsic arms while held-out accuracy falls with it (over 8 ' +
-    'seeds, from 0.44 to about 0.1 within ~20 steps, every member, every seed).',
+    'entropy fall towards zero in both intrinsic arms while held-out accuracy falls with it (over seeds ' +
+    '1-8, from 0.44 to about 0.1 within ~20 steps, every member, every seed).',
   runtime: '23 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [mlp('A', TARGET), mlp('B', TARGET)],
@@ -354,10 +354,11 @@ const length: Preset = {
     'Here the models may answer in two ways: with the running-sum scratchpad (six tokens, more ' +
     'often right) or with the bare answer (two tokens, a guess). They were warm-started on a fair ' +
     'mix of both, so response length can move, and they start weaker (about 31% right) than in the ' +
-    'collapse preset. Does self-reward drift to short guesses? Measured over 8 seeds, no: every ' +
+    'collapse preset. Does self-reward drift to short guesses? Measured over seeds 1-8, no: every ' +
     'arm moves towards the scratchpad (about +1 token) and every arm learns. The oracle gains ' +
     "+0.35; the peer arm +0.23, and the accuracy of its partner's votes rises with it (panel 2: the " +
-    'virtuous cycle); self-reward gains early and ends +0.15, below the peer arm. Self-reward does ' +
+    'virtuous cycle); self-reward gains early and ends +0.15. On seeds 101-108 the peer arm gains ' +
+    'again (+0.24), but that it ends above the self arm (+0.06) is not shown with Holm. Self-reward does ' +
     'not collapse within 80 steps here. Run longer (200 steps, 4 seeds), it rises, then slides a ' +
     'little; and in one of those seeds the peer pair colluded on short wrong answers (3-4 tokens, ' +
     'pass@1 0.11) while the self pair fell too.',
@@ -390,7 +391,7 @@ const peersLearn: Preset = {
     "arm rewards it for agreeing with its partner's vote, and here the pair learns: both end above " +
     "where they started, and the partner's votes get more accurate as they go (panel 2). The oracle, " +
     'trained on the true answers, ends higher still. Over 8 seeds run only after these settings were ' +
-    "chosen, the self arm's held-out pass@1 fell 0.15 from its start, the peer arm's rose 0.16 and " +
+    "chosen (109-116), the self arm's held-out pass@1 fell 0.15 from its start, the peer arm's rose 0.16 and " +
     "its partner's votes got 0.11 more accurate, and the oracle ended 0.15 above the peer arm. " +
     'One seed can still disagree: run a few.',
   runtime: 'CLI: 15-20 s per seed on a quiet 2-core CPU (wasm, warm start included). GPU not measured',
