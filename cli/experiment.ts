@@ -5,7 +5,7 @@
  * --workers: threads that train the arms (cli/pool.ts; default one per core, at most one per arm;
  * 1 trains in this thread alone). The numbers are the same for every N (bit for bit on wasm).
  * Runs an experiment for each seed, shows progress on stderr, prints a summary table per arm and
- * member and the median GRPO step time, and writes the results as JSON (format: README.md).
+ * member and the median GRPO step time, and writes the results as JSON (format: docs/CLI.md).
  * Bad arguments or an invalid spec: a one-line message and exit code 2. A member that misses its
  * warm-start target stops the run before RL: a one-line message naming it and exit code 1.
  */

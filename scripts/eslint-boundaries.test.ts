@@ -1,5 +1,5 @@
 /**
- * The import boundaries of eslint.config.js (README, "Layers"), linted as if each import were the
+ * The import boundaries of eslint.config.js (docs/ARCHITECTURE.md, "Layers"), linted as if each import were the
  * first line of a file in that folder: each rule fires on an import across its boundary and stays
  * quiet on the imports the layer is allowed. Removing or loosening a boundary fails here.
  */

@@ -1,5 +1,5 @@
 /**
- * The layers' tsconfigs (README, "Layers"): every TypeScript file is checked by some layer, and
+ * The layers' tsconfigs (docs/ARCHITECTURE.md, "Layers"): every TypeScript file is checked by some layer, and
  * each layer sees only its runtime's globals. A probe file is compiled as if it sat in the layer's
  * folder, with the layer's own options and declaration files, one global per line; a line with an
  * error means the name does not exist there. So adding "DOM" to tsconfig.core.json, or Node's

@@ -6,7 +6,7 @@
  * and their checkpoints into one.
  *
  * Only the CPU backends (wasm, cpu) are pooled: on WebGPU and WebGL one device serves every
- * worker and a stack's kernels do not grow with its copies (README, "Architecture"), so splitting
+ * worker and a stack's kernels do not grow with its copies (docs/ARCHITECTURE.md, "Stacks and determinism"), so splitting
  * the arms would only add kernels. Pool size: `?workers=N` (tests, comparisons), else one worker
  * per logical core (navigator.hardwareConcurrency), never more than the arms.
  */

@@ -2,7 +2,7 @@
  * "Too slow to train here": how long this machine would take for a preset's RL steps, from what
  * the worker measured, and the rule that shows the reference run alone instead. Pure.
  *
- * The rule (README, "Reference runs"): the projected time is the preset's RL steps times this
+ * The rule (docs/LAB.md, "Reference runs"): the projected time is the preset's RL steps times this
  * machine's time per RL step of the cohort, which is
  *   - once a run of the preset has MIN_TIMED_STEPS RL steps: the median compute time of its last
  *     steps (run.recent, at most RATE_WINDOW), or else
