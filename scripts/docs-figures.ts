@@ -131,7 +131,10 @@ function models(p: Preset): string {
 
 function timeCell(id: string): string {
   const t = linkTime(id);
-  if (!t) return `not timed from its link (CLI: ${PRESETS[id].runtime.split(' per seed')[0].replace(/^CLI: /, '')} per seed)`;
+  if (!t) {
+    const cli = /(\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)? (?:s|min)) per seed/.exec(PRESETS[id].runtime);
+    return cli ? `not timed from its link (CLI: ${cli[1]} per seed)` : 'not measured';
+  }
   return PRESET_RUNTIMES[id] ? t.text : `${t.text} (earlier engine)`;
 }
 
