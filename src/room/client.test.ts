@@ -277,7 +277,7 @@ describe('one seat, two tabs (issue 28, item 5)', () => {
     writeSecrets(storage, URL, ROOM_ID, { seat: { index: 2, token: TOKEN } });
     const { c, f } = student(storage);
     f.last.open();
-    f.last.server({ t: 'error', code: 'seat-in-use', message: '' });
+    f.last.server({ t: 'error', code: 'seat-in-use', message: 'This seat is open in another tab or window.' });
     expect(c.status).toBe('elsewhere');
     expect(c.error).toBe('This seat is open in another tab.');
     expect(f.last.closed).toBe(true);
@@ -302,7 +302,7 @@ describe('one seat, two tabs (issue 28, item 5)', () => {
     const { c, f } = student();
     f.last.open();
     f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 0 });
-    f.last.server({ t: 'error', code: 'not-allowed', message: 'This seat was joined again from another connection.' });
+    // Without the server's word first: the close code alone.
     f.last.drop(4001);
     expect(c.status).toBe('elsewhere');
     expect(c.error).toBe('This seat is open in another tab.');
@@ -318,13 +318,23 @@ describe('one seat, two tabs (issue 28, item 5)', () => {
     const { c, f, storage } = student();
     f.last.open();
     f.last.server({ t: 'seat', seat: seatInfo(4), token: TOKEN, stored: 0 });
-    f.last.server({ t: 'error', code: 'seat-removed', message: '' });
+    f.last.server({ t: 'error', code: 'seat-removed', message: 'This seat was freed: the presenter removed it.' });
     expect(c.status).toBe('closed');
     expect(c.error).toBe('The presenter removed this seat from the room.');
     expect(readSecrets(storage, URL, ROOM_ID)).toEqual({});
-    f.last.drop();
+    f.last.drop(4003);
     vi.advanceTimersByTime(60_000);
     expect(f.sockets).toHaveLength(1);
+
+    // The close code alone says the same.
+    const b = student();
+    b.f.last.open();
+    b.f.last.server({ t: 'seat', seat: seatInfo(5), token: TOKEN2, stored: 0 });
+    b.f.last.drop(4003);
+    expect(b.c.status).toBe('closed');
+    expect(b.c.error).toBe('The presenter removed this seat from the room.');
+    vi.advanceTimersByTime(60_000);
+    expect(b.f.sockets).toHaveLength(1);
   });
 
   it('a locked room refuses a new student in words', () => {

@@ -62,8 +62,11 @@ export type SocketFactory = (url: string) => SocketLike;
 
 /** WebSocket.OPEN. */
 const OPEN = 1;
-/** The server's close code for a seat joined again from another connection (server/hub.ts). */
+/** The server's close codes (server/hub.ts): a seat taken over by another connection, a seat removed. */
 export const TAKEN_OVER = 4001;
+export const SEAT_REMOVED = 4003;
+/** Codes whose own words say it all to a student (the server's sentence would only repeat them). */
+const SHORT: readonly RoomErrorCode[] = ['seat-in-use', 'seat-removed', 'room-locked'];
 
 
 /** 'elsewhere': a student's seat is open in another tab (nothing reconnects until takeOver()). */
@@ -292,6 +295,8 @@ export class RoomConnection {
     s.onclose = (ev) => {
       if (this.socket !== s) return;
       if (ev.code === TAKEN_OVER && this.role.kind === 'student') return this.elsewhere(errorText('seat-in-use', ''));
+      // Told by an error frame first, as a rule; the close alone says the same.
+      if (ev.code === SEAT_REMOVED && this.role.kind === 'student') return this.serverError('seat-removed', '');
       this.dropSocket();
       this.retry();
     };
@@ -503,7 +508,7 @@ export class RoomConnection {
   }
 
   private serverError(code: RoomErrorCode, message: string): void {
-    const text = errorText(code, message);
+    const text = errorText(code, SHORT.includes(code) ? '' : message);
     if (code === 'bad-seat' && this.role.kind === 'student') {
       // The stored seat is not this room's any more: take a new one.
       const room = this.role.room;
