@@ -4,14 +4,30 @@
  * seed's difference, so a student sees the seeds disagree. Nothing when no seed has finished.
  * In a class room the same over its browsers, live: runs still training count as they are so far.
  */
-import { useMemo } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { CLAIM_TIE, claimHeld, countSeedClaims } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
 import { useLab } from '../store';
 import { bandResults, bandUnit } from '../store/roomSlice';
+import { shownDifference } from './claimSentences';
 import { fmtSigned } from './scoreboard';
 
-export function SeedClaims() {
+/** Its children as they are, or folded under a summary line (compact). */
+function Fold({ compact, summary, children }: { compact: boolean; summary: string; children: ReactNode }) {
+  if (!compact) return <>{children}</>;
+  return (
+    <details className="seed-claims-fold" data-testid="seed-claims-fold">
+      <summary>{summary}</summary>
+      {children}
+    </details>
+  );
+}
+
+/**
+ * `compact`: the projector view's (ProjectorView.tsx): the counts stay on the screen, the table of
+ * each run's differences (one row per browser: thirty in a class) folds under them.
+ */
+export function SeedClaims({ compact = false }: { compact?: boolean }) {
   const results = useLab(bandResults);
   const unit = useLab(bandUnit);
   const plan = useLab((s) => (unit === 'seed' ? s.seeds.plan : null));
@@ -28,7 +44,7 @@ export function SeedClaims() {
         {plan ? ` (${plan.count - results.length} more to run)` : ''}
         {running ? ` (so far: ${running} still training)` : ''}
       </h2>
-      <p className="seed-claims-lead">
+      <p className="seed-claims-lead" hidden={compact}>
         {unit === 'pair'
           ? `Every pair of browsers in the class trains the peer arm, one member each, with the pair's own seed: each pair is one run of the arm. See how the pairs disagree.${running ? ' A run still training counts as it is so far.' : ''}`
           : unit === 'browser'
@@ -46,15 +62,18 @@ export function SeedClaims() {
               </li>
             ))}
           </ul>
+          <Fold compact={compact} summary={`Each ${unit}'s differences`}>
           <div className="table-scroll">
             <table className="seed-claims-table" data-testid="seed-claims-table">
-              <caption>Each {unit}'s difference of held-out pass@1 (arm means over members); a claim held where it is at least {CLAIM_TIE}.</caption>
+              <caption>
+                Each {unit}'s held-out pass@1 (arm means over members): a change is end − start, so a fall is negative; ✓ where the claim held by at least {CLAIM_TIE}.
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">{unit === 'seed' ? 'seed' : `${unit} (seed)`}</th>
                   {claims.map((c) => (
-                    <th scope="col" key={c.id}>
-                      {c.measure}
+                    <th scope="col" key={c.id} title={c.measure}>
+                      {shownDifference(c.id, 0).head}
                     </th>
                   ))}
                 </tr>
@@ -65,7 +84,7 @@ export function SeedClaims() {
                     <th scope="row">{r.seed}</th>
                     {claims.map((c) => (
                       <td key={c.id} className={`num ${claimHeld(c.diffs[i]) ? 'held' : 'not-held'}`} data-claim={c.id} data-diff={c.diffs[i]} data-held={claimHeld(c.diffs[i])}>
-                        {fmtSigned(c.diffs[i])} {claimHeld(c.diffs[i]) ? '✓' : '✗'}
+                        {fmtSigned(shownDifference(c.id, c.diffs[i]).value)} {claimHeld(c.diffs[i]) ? '✓' : '✗'}
                       </td>
                     ))}
                   </tr>
@@ -73,9 +92,10 @@ export function SeedClaims() {
               </tbody>
             </table>
           </div>
+          </Fold>
         </>
       )}
-      <p className="seed-claims-note" data-testid="seed-claims-tie">
+      <p className="seed-claims-note" data-testid="seed-claims-tie" hidden={compact}>
         A tie (|difference| &lt; {CLAIM_TIE}) counts as not held. Start: the warm-started models; end: the last held-out evaluation.
       </p>
     </section>

@@ -30,31 +30,31 @@ describe('claim sentences', () => {
   it('says what this seed showed, computed from its numbers, next to the 8-seed result', () => {
     const s = claimSentences(seed1, 'collapse');
     expect(s.map((x) => x.id)).toEqual(['a', 'b', 'learns', 'oracle']);
-    expect(s[0].thisSeed).toBe("self's held-out pass@1 went from 0.46 to 0.34 (−0.12): it ended below its start.");
+    expect(s[0].thisSeed).toBe("self's held-out pass@1 fell by 0.12: 0.46 to 0.34 (−0.12).");
     expect(s[0].held).toBe(true);
     expect(s[1].thisSeed).toBe('peer ended level with self (0.34 against 0.34).');
     expect(s[1].held).toBe(false);
     expect(s[1].overSeeds).toBe('Over 8 seeds no one tuned on (101-108), peer ended above self in 8, mean +0.13: shown.');
-    expect(s[2].thisSeed).toBe('peer ended below its start (0.46 to 0.34).');
+    expect(s[2].thisSeed).toBe("peer's held-out pass@1 fell by 0.12: 0.46 to 0.34 (−0.12).");
     expect(s[3].thisSeed).toBe('oracle ended above peer (0.57 against 0.34).');
   });
 
   it('the default is quoted from its confirmation seeds, and says so', () => {
     const s = claimSentences(summary({ oracle: [0.8, 0.8], self: [0.3, 0.3], peer: [0.6, 0.6] }), 'peers-learn');
-    expect(s[2].overSeeds).toBe('Over 8 seeds no one tuned on (109-116), peer ended above its start in 8, mean +0.16: shown.');
-    expect(s[0].overSeeds).toBe("Over 8 seeds no one tuned on (109-116), self fell (end pass@1 below start) in 6, mean +0.15: shown.");
+    expect(s[2].overSeeds).toBe("Over 8 seeds no one tuned on (109-116), peer's held-out pass@1 rose in 8, mean change +0.16: shown.");
+    expect(s[0].overSeeds).toBe("Over 8 seeds no one tuned on (109-116), self's held-out pass@1 fell in 6, mean change −0.15: shown.");
   });
 
   it('says so where the claim read with its preset\'s others (Holm) is not what it is alone', () => {
     const s = claimSentences(summary({ oracle: [0.6, 0.6], self: [0.3, 0.3], peer: [0.5, 0.5] }), 'peers-teach');
     expect(s[2].overSeeds).toBe(
-      "Over 8 seeds no one tuned on (101-108), peer ended above its start in 6, mean +0.07: shown on its own, not shown read with the preset's other claims (Holm).",
+      "Over 8 seeds no one tuned on (101-108), peer's held-out pass@1 rose in 6, mean change +0.07: shown on its own, not shown read with the preset's other claims (Holm).",
     );
   });
 
   it('another seed reads differently: nothing about the outcome is fixed', () => {
     const s = claimSentences(summary({ oracle: [0.6, 0.6], self: [0.5, 0.5], peer: [0.55, 0.55] }), 'collapse');
-    expect(s[0].thisSeed).toBe("self's held-out pass@1 went from 0.46 to 0.50 (+0.04): it ended above its start.");
+    expect(s[0].thisSeed).toBe("self's held-out pass@1 rose by 0.04: 0.46 to 0.50 (+0.04).");
     expect(s[1].thisSeed).toBe('peer ended above self (0.55 against 0.50).');
     expect(s[1].held).toBe(true);
   });
@@ -87,7 +87,7 @@ describe('claim sentences of a member part (a paired room: this browser trains o
   it('reads only the claims of the arm it trained, from its own member: no NaN, no self claim', () => {
     const s = claimSentences(part, 'peers-learn');
     expect(s.map((x) => x.id)).toEqual(['learns']);
-    expect(s[0].thisSeed).toBe('peer ended above its start (0.40 to 0.55).');
+    expect(s[0].thisSeed).toBe("peer's held-out pass@1 rose by 0.15: 0.40 to 0.55 (+0.15).");
     expect(s[0].held).toBe(true);
     for (const x of s) expect(`${x.thisSeed} ${x.overSeeds}`).not.toMatch(/NaN/);
   });

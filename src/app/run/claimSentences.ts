@@ -6,11 +6,12 @@
  */
 import { CLAIM_TIE, SEED_CLAIMS, type SeedClaimId, armPassAt1, seedDifference } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
+import { LEVEL_BAND } from '../workshop/sequence';
 import { MEASURED_CLAIMS, MEASURED_SEEDS, type MeasuredClaim } from './measuredClaims';
 
 export interface ClaimSentence {
   id: SeedClaimId;
-  /** "self's pass@1 fell from 0.46 to 0.34 (−0.12): it collapsed." */
+  /** "self's held-out pass@1 fell by 0.12: 0.46 to 0.34 (−0.12)." */
   thisSeed: string;
   /** The claim held in this seed (a difference of at least CLAIM_TIE). */
   held: boolean;
@@ -30,28 +31,56 @@ function relation(diff: number): string {
   return Math.abs(diff) < CLAIM_TIE ? 'level with' : diff > 0 ? 'above' : 'below';
 }
 
-function thisSeed(id: SeedClaimId, run: RunSummary, diff: number): string {
+/**
+ * A change of held-out pass@1 in words, one convention everywhere on the page (issue 29, problem 4):
+ * end − start, so a fall is negative and is said "fell by". Under LEVEL_BAND (what one evaluation
+ * varies by) the workshop card reads the same change as "hold": the sentence says it is that small.
+ */
+export function changeWords(start: number, end: number): string {
+  const c = end - start;
+  const [s0, s1] = pair(start, end);
+  const by = Math.abs(c) < CLAIM_TIE ? 'stayed level' : `${c < 0 ? 'fell' : 'rose'} by ${Math.abs(c).toFixed(2)}`;
+  const small = Math.abs(c) >= CLAIM_TIE && Math.abs(c) < LEVEL_BAND ? `, less than the ${LEVEL_BAND} one evaluation varies by` : '';
+  return `${by}: ${s0} to ${s1} (${signed(c)})${small}`;
+}
+
+function thisSeed(id: SeedClaimId, run: RunSummary): string {
   const p = (arm: string) => armPassAt1(run, arm) ?? { start: NaN, end: NaN };
   switch (id) {
-    case 'a': {
+    case 'a':
       // The claim is "end below start" (claims.ts), not the scoreboard's collapse rule: say that.
-      const [start, end] = pair(p('self').start, p('self').end);
-      const moved = Math.abs(diff) < CLAIM_TIE ? 'stayed level' : diff > 0 ? 'ended below its start' : 'ended above its start';
-      return `self's held-out pass@1 went from ${start} to ${end} (${signed(-diff)}): it ${moved}.`;
-    }
+      return `self's held-out pass@1 ${changeWords(p('self').start, p('self').end)}.`;
     case 'b': {
       const [peer, self] = pair(p('peer').end, p('self').end);
-      return `peer ended ${relation(diff)} self (${peer} against ${self}).`;
+      return `peer ended ${relation(p('peer').end - p('self').end)} self (${peer} against ${self}).`;
     }
-    case 'learns': {
-      const [start, end] = pair(p('peer').start, p('peer').end);
-      return `peer ended ${relation(diff)} its start (${start} to ${end}).`;
-    }
+    case 'learns':
+      return `peer's held-out pass@1 ${changeWords(p('peer').start, p('peer').end)}.`;
     case 'oracle': {
       const [oracle, peer] = pair(p('oracle').end, p('peer').end);
-      return `oracle ended ${relation(diff)} peer (${oracle} against ${peer}).`;
+      return `oracle ended ${relation(p('oracle').end - p('peer').end)} peer (${oracle} against ${peer}).`;
     }
   }
+}
+
+/**
+ * A claim's per-run number as the page prints it, in the one convention: claim a's difference is
+ * "self start − self end" (positive when self fell), printed as self's change, end − start, so a
+ * fall reads negative as on the scoreboard and the workshop card; the others as they are.
+ */
+export function shownDifference(id: SeedClaimId, diff: number): { head: string; value: number } {
+  if (id === 'a') return { head: "self's change (end − start)", value: -diff };
+  if (id === 'learns') return { head: "peer's change (end − start)", value: diff };
+  const def = SEED_CLAIMS.find((c) => c.id === id)!;
+  return { head: def.measure, value: diff };
+}
+
+/** What 8 seeds measured of a claim, in the same convention (claim a: self's mean change, negative for a fall). */
+function overSeedsWords(id: SeedClaimId, text: string, m: MeasuredClaim): string {
+  const ties = m.ties ? ` (${m.ties} tied)` : '';
+  if (id === 'a') return `self's held-out pass@1 fell in ${m.wins}${ties}, mean change ${signed(-m.mean)}`;
+  if (id === 'learns') return `peer's held-out pass@1 rose in ${m.wins}${ties}, mean change ${signed(m.mean)}`;
+  return `${text} in ${m.wins}${ties}, mean ${signed(m.mean)}`;
 }
 
 /** The verdict, and where reading the claim with the preset's others (Holm) changes it, both. */
@@ -87,9 +116,7 @@ export function claimSentences(whole: RunSummary, presetId: string | null): Clai
   return SEED_CLAIMS.filter((c) => c.arms.every((a) => run.arms.some((x) => x.id === a))).map((c) => {
     const diff = seedDifference(run, c.id);
     const m = measured?.claims[c.id];
-    const overSeeds = m
-      ? `Over ${over}, ${c.text} in ${m.wins}${m.ties ? ` (${m.ties} tied)` : ''}, mean ${signed(m.mean)}: ${verdictWords(m)}.`
-      : null;
-    return { id: c.id, thisSeed: thisSeed(c.id, run, diff), held: Number.isFinite(diff) && diff >= CLAIM_TIE, overSeeds };
+    const overSeeds = m ? `Over ${over}, ${overSeedsWords(c.id, c.text, m)}: ${verdictWords(m)}.` : null;
+    return { id: c.id, thisSeed: thisSeed(c.id, run), held: Number.isFinite(diff) && diff >= CLAIM_TIE, overSeeds };
   });
 }
