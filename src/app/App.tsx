@@ -18,6 +18,7 @@ import { PwaNotices } from './pwa/PwaNotices';
 import { ClassroomNotices } from './workshop/ClassroomNotices';
 import { WorkshopPanel } from './workshop/WorkshopPanel';
 import { RoomPanel } from './room/RoomPanel';
+import { ProjectorView } from './room/ProjectorView';
 import { startRoomFromUrl } from './room/roomController';
 import { startClassroom } from './workshop/startClassroom';
 import { ReferenceBar } from './reference/ReferenceBar';
@@ -36,6 +37,7 @@ export function App() {
   const theme = useLab((s) => s.ui.theme);
   const presenter = useLab((s) => s.ui.presenter);
   const workshopOpen = useLab((s) => s.classroom.workshop != null);
+  const projector = useLab((s) => s.room.role === 'presenter' && s.room.projector);
 
   // The experiment a shared URL names, then the URL following every edit. First: the worker is
   // told the cohort on screen (for a backend choice remembered for it).
@@ -53,6 +55,15 @@ export function App() {
     root.dataset.theme = theme;
     root.classList.toggle('presenter', presenter);
   }, [theme, presenter]);
+
+  // The presenter's projector view of a room is the whole window (issue 29): the class alone.
+  if (projector) {
+    return (
+      <ErrorBoundary where="The projector view">
+        <ProjectorView />
+      </ErrorBoundary>
+    );
+  }
 
   return (
     <ErrorBoundary where="Cohort Lab">

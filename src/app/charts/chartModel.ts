@@ -95,6 +95,12 @@ export function seedBandLabel(seeds: number, unit: SeedUnit = 'seed'): string {
 
 /** Dash of every compare line: short and even, unlike any member dash. */
 export const COMPARE_DASH = [3, 3];
+/**
+ * A class room's mean where this browser's own run is drawn too (a student's page): long dashes,
+ * so "you" (solid) and "class: mean of N" are two different lines, not two bold lines of one
+ * colour (issue 29, problem 3).
+ */
+export const CLASS_DASH = [10, 5];
 
 /** The sorted union of step columns. */
 export function unionX(...xs: readonly (readonly number[])[]): number[] {
@@ -156,6 +162,7 @@ export function buildChartModel(
     });
   }
 
+  const classBesideYou = withSeeds && seeds.unit != null && seeds.unit !== 'seed' && x.length > 0;
   if (withSeeds) {
     // One band per colour (an arm, or a measure drawn in its own colour): the envelope of its
     // lines' seeds, so an arm's members share one band and the arms' bands stay apart.
@@ -170,7 +177,7 @@ export function buildChartModel(
       });
       const label = seedMeanLabel(seeds.seeds, s.label, seeds.unit);
       const mean = onX(seeds.x, line.mean);
-      out.series.push({ ...s, label, width: 3, role: 'seed-mean' });
+      out.series.push(classBesideYou ? { ...s, label, width: 2.5, dash: CLASS_DASH, role: 'seed-mean' } : { ...s, label, width: 3, role: 'seed-mean' });
       out.ys.push(drawn(mean));
       out.seedLabels.push(label);
       out.table.push({ label, col: mean }, { label: `${label} (min)`, col: onX(seeds.x, line.min) }, { label: `${label} (max)`, col: onX(seeds.x, line.max) });

@@ -8,7 +8,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ChartCard } from '../charts/ChartCard';
 import { LineSwatch } from '../charts/LineSwatch';
-import { COMPARE_DASH } from '../charts/chartModel';
+import { CLASS_DASH, COMPARE_DASH } from '../charts/chartModel';
+import type { SeedUnit } from '../charts/seedAggregate';
+import { withAlpha } from '../lib/colors';
+import { bandUnit } from '../store/roomSlice';
 import { TRUTH_COLOR } from '../charts/seriesDefs';
 import { useRunView } from '../charts/useRunView';
 import { SCHEME_COLORS } from '../lib/colors';
@@ -47,6 +50,11 @@ export function heroChartHeight(viewportHeight: number, presenter: boolean): num
   return Math.round(Math.max(150, Math.min(360, h)));
 }
 
+/** The projector view's charts (ProjectorView.tsx): the window less its header, the heading and the key. */
+export function classChartHeight(viewportHeight: number): number {
+  return Math.round(Math.max(150, Math.min(640, viewportHeight - 300)));
+}
+
 function useViewportHeight(): number {
   const [h, setH] = useState(() => (typeof window === 'undefined' ? 800 : window.innerHeight));
   useEffect(() => {
@@ -80,9 +88,37 @@ function HeroChart({ armId, scheme, oracleId, height }: { armId: string; scheme:
   );
 }
 
-function HeroKey({ arms, oracle, reference }: { arms: { id: string; color: string }[]; oracle: boolean; reference: string | null }) {
+/** How the class is drawn beside (or without) this browser's run: "you" and "class: mean of N". */
+interface ClassKey {
+  /** This page draws its own run too (a student's): "you" is keyed. */
+  you: boolean;
+  runs: number;
+  unit: SeedUnit;
+}
+
+function HeroKey({ arms, oracle, reference, klass }: { arms: { id: string; color: string }[]; oracle: boolean; reference: string | null; klass: ClassKey | null }) {
+  const color = arms[0]?.color ?? 'currentColor';
+  const units = klass ? `${klass.runs} ${klass.unit}${klass.runs === 1 ? '' : 's'}` : '';
   return (
     <ul className="hero-key" aria-label="Key to the charts above" data-testid="hero-key">
+      {klass?.you && (
+        <li data-testid="hero-key-you">
+          <LineSwatch entry={{ color, dash: [], width: 3 }} />
+          you: this browser's run
+        </li>
+      )}
+      {klass && (
+        <li data-testid="hero-key-class">
+          <LineSwatch entry={{ color, dash: klass.you ? CLASS_DASH : [], width: 2.5 }} />
+          class: mean of {units}
+        </li>
+      )}
+      {klass && (
+        <li>
+          <LineSwatch entry={{ color: withAlpha(color, 0.25), dash: [], width: 1, band: true }} />
+          the class's range; each {klass.unit} faint
+        </li>
+      )}
       <li>
         {arms.map((a) => (
           <LineSwatch key={a.id} entry={{ color: a.color, dash: [], width: 3 }} />
@@ -109,43 +145,73 @@ function HeroKey({ arms, oracle, reference }: { arms: { id: string; color: strin
   );
 }
 
-export function HeroView() {
+/**
+ * `classView`: the projector view's (ProjectorView.tsx): the class's runs alone, the arms they
+ * trained (a paired room's pairs: the peer arm), charts as tall as the window allows, and none of
+ * this browser's own run (its Start, its sentences, the detail links).
+ */
+export function HeroView({ classView = false }: { classView?: boolean }) {
   const { spec, styles } = useRunView();
   const presenter = useLab((s) => s.ui.presenter);
   const smoothing = useLab((s) => s.ui.smoothing);
   const compare = useLab((s) => s.compare);
+  const results = useLab((s) => s.room.results);
+  const unit = useLab(bandUnit);
+  const student = useLab((s) => s.room.role === 'student');
   const viewport = useViewportHeight();
-  const arms = heroArms(spec.arms);
-  const oracleId = ceilingArm(spec.arms);
-  const height = heroChartHeight(viewport, presenter);
+  // The class's runs name their arms (a pair's run is its peer arm alone): the charts follow them.
+  const classArms = classView && results.length ? results[0].record.spec.arms : null;
+  const arms = heroArms(classArms ?? spec.arms);
+  const oracleId = ceilingArm(classArms ?? spec.arms);
+  const height = classView ? classChartHeight(viewport) : heroChartHeight(viewport, presenter);
+  const klass: ClassKey | null = results.length && unit !== 'seed' ? { you: student, runs: results.length, unit } : null;
   const reference = compare.length ? `${compare.map((c) => c.label).join(', ')} (dashed)` : null;
   if (arms.length === 0) return null;
   return (
-    <section className="hero" aria-labelledby="hero-title" data-testid="hero" data-arms={arms.map((a) => a.id).join('|')}>
+    <section className={`hero${classView ? ' hero-class' : ''}`} aria-labelledby="hero-title" data-testid="hero" data-arms={arms.map((a) => a.id).join('|')}>
       <div className="hero-head">
-        <h2 id="hero-title">What the reward says, and what is true</h2>
+        <h2 id="hero-title">{classView ? "The class: what the reward says, and what is true" : 'What the reward says, and what is true'}</h2>
         <p className="hero-caption">
-          Each model is paid by a vote, not by the answer key (<GlossaryTerm term="GRPO" /> on a label-free reward). When the reward
-          climbs while held-out <GlossaryTerm term="pass@1" /> falls, the arm is fooling itself. Mean of each arm's members{smoothing > 0 ? `, smoothed ${smoothing.toFixed(1)} (raw faint; pass@1 dots never smoothed)` : ''}.
+          {classView
+            ? 'Each model is paid by a vote, not by the answer key. When the reward climbs while held-out pass@1 falls, the arm is fooling itself.'
+            : null}
+          {classView ? null : (
+            <>
+              {/* On a phone only the middle sentence stays: it says what to watch (issue 29, problem 6). */}
+              <span className="hero-more">
+                Each model is paid by a vote, not by the answer key (<GlossaryTerm term="GRPO" /> on a label-free reward).{' '}
+              </span>
+              <span className="hero-watch" data-testid="hero-watch">
+                When the reward climbs while held-out <GlossaryTerm term="pass@1" /> falls, the arm is fooling itself.
+              </span>
+              <span className="hero-more">
+                {' '}
+                Mean of each arm's members
+                {smoothing > 0 ? `, smoothed ${smoothing.toFixed(1)} (raw faint; pass@1 dots never smoothed)` : ''}.
+              </span>
+            </>
+          )}
         </p>
       </div>
-      <HeroStart />
-      <HeroRestored />
+      {!classView && <HeroStart />}
+      {!classView && <HeroRestored />}
       <div className="hero-charts" style={{ ['--hero-cols' as string]: String(arms.length) }}>
         {arms.map((a) => (
           <HeroChart key={a.id} armId={a.id} scheme={a.scheme} oracleId={oracleId} height={height} />
         ))}
       </div>
-      <HeroKey arms={arms.map((a) => ({ id: a.id, color: styles.arm[a.id] }))} oracle={oracleId != null} reference={reference} />
-      <ClaimSentences />
-      <nav className="hero-links" aria-label="Detailed panels" data-testid="hero-links">
-        <span className="sub">Details:</span>
-        {DETAIL_LINKS.map(([id, name]) => (
-          <button key={id} type="button" className="link" data-testid={`open-${id}`} onClick={() => openPanel(id)}>
-            {name}
-          </button>
-        ))}
-      </nav>
+      <HeroKey arms={arms.map((a) => ({ id: a.id, color: styles.arm[a.id] }))} oracle={oracleId != null} reference={reference} klass={klass} />
+      {!classView && <ClaimSentences />}
+      {!classView && (
+        <nav className="hero-links" aria-label="Detailed panels" data-testid="hero-links">
+          <span className="sub">Details:</span>
+          {DETAIL_LINKS.map(([id, name]) => (
+            <button key={id} type="button" className="link" data-testid={`open-${id}`} onClick={() => openPanel(id)}>
+              {name}
+            </button>
+          ))}
+        </nav>
+      )}
     </section>
   );
 }

@@ -13,6 +13,8 @@ import { RoomStatusLine } from './RoomStatusLine';
 import { SeatsTable } from './SeatsTable';
 import { pairOf } from './classRecords';
 import { room } from './roomController';
+import { setProjector } from './projectorActions';
+import { runAlone } from './runAlone';
 import './room.css';
 
 function CopyLink({ link }: { link: string }) {
@@ -35,13 +37,14 @@ function CopyLink({ link }: { link: string }) {
   );
 }
 
-function Presenter() {
+export function Presenter() {
   const r = useLab((s) => s.room);
   const fieldId = useId();
   const checked = checkServerUrl(r.serverUrl);
   const inRoom = r.role === 'presenter';
   const running = r.info?.status === 'running';
   const closed = r.info?.status === 'closed' || r.status === 'closed';
+  const projector = r.projector;
   return (
     <>
       {!inRoom || closed ? (
@@ -97,7 +100,8 @@ function Presenter() {
       )}
       {inRoom && r.info?.pairing && (
         <p className="sub" data-testid="room-pairs-note">
-          Paired room: seats 2k and 2k+1 are pair k. Each trains one member of the peer arm and they exchange their answers every step; the class's charts and claims count one run per pair.
+          Paired room: students are paired in the order they join (seats 0 and 1 are the first pair, seats 2 and 3 the next). Each of a pair trains one of the
+          peer arm's two models and they exchange their answers every step; the class's charts and claims count one run per pair.
         </p>
       )}
       {inRoom && r.info && <SeatsTable info={r.info} />}
@@ -112,12 +116,42 @@ function Presenter() {
           <button type="button" data-testid="room-export" disabled={r.results.length === 0} onClick={() => room.exportRoom()}>
             Export the room
           </button>
+          {!projector && (
+            <button type="button" data-testid="room-projector" title="The class on the whole window: the join code, then the class's charts and claims" onClick={() => setProjector(true)}>
+              Projector view
+            </button>
+          )}
           <button type="button" data-testid="room-leave" onClick={() => room.leave()}>
             Leave
           </button>
         </div>
       )}
     </>
+  );
+}
+
+/** The odd seat out of a paired room: no partner has joined; wait for one, or run alone. */
+function NoPartner() {
+  const [waiting, setWaiting] = useState(false);
+  return (
+    <div role="status" className="notice" data-testid="room-no-partner">
+      <p>
+        No partner has joined yet: pairs are made in the order students join, and you are the odd one out. Your run waits here until a classmate joins as
+        your partner.
+      </p>
+      {waiting ? (
+        <p className="sub">Waiting for a partner…</p>
+      ) : (
+        <div className="room-actions">
+          <button type="button" data-testid="room-wait-partner" onClick={() => setWaiting(true)}>
+            Wait for a partner
+          </button>
+          <button type="button" data-testid="room-run-alone" title="Leave the room and train the whole experiment in this browser; the class does not count it" onClick={() => runAlone()}>
+            Run alone (not counted for the class)
+          </button>
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -140,9 +174,15 @@ function Student() {
           {r.started ? ` Sent to the room: ${r.stream.acked} events.` : ''}
         </p>
       )}
-      {r.partnerWait && (
+      {r.partnerWait && r.partnerWait.partner !== null && (
         <p role="status" className="notice" data-testid="room-partner-wait">
-          {r.partnerWait.left ? 'Your partner left; the run waits for them.' : `Waiting for your partner${r.partnerWait.partner === null ? '' : ` (seat ${r.partnerWait.partner})`}…`}
+          {r.partnerWait.left ? `Your partner (seat ${r.partnerWait.partner}) left; the run waits for them to come back.` : `Waiting for your partner (seat ${r.partnerWait.partner})…`}
+        </p>
+      )}
+      {r.partnerWait && r.partnerWait.partner === null && <NoPartner />}
+      {seat?.done && (
+        <p role="status" className="notice" data-testid="room-class-over">
+          Your run for the class is done and the room has all of it. The class run is over; a new run here is yours alone: it is not sent to the room.
         </p>
       )}
       {r.info && <SeatsTable info={r.info} mine={seat?.index ?? null} mineStep={myStep} />}

@@ -15,22 +15,29 @@ import type { Styles } from '../charts/seriesDefs';
 import type { SeedUnit } from '../charts/seedAggregate';
 
 /** "Run N seeds": the scoreboard over the seeds' mean first (issue 23: the claims cover all seeds, so must the scores). */
-function SeedMeanTable({ rows, styles, unit }: { rows: SeedMeanRow[]; styles: Styles; unit: SeedUnit }) {
+function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRow[]; styles: Styles; unit: SeedUnit; short?: boolean }) {
   const n = rows[0]?.seeds ?? 0;
   return (
     <div className="table-scroll">
       <table className="scoreboard-table" data-testid="scoreboard-mean" data-seeds={n}>
-        <caption>
-          Mean over {n} {unit}s: held-out pass@1 at the start and at the end, the change, the last reward, and in how many {unit}s a member collapsed
-          {unit !== 'seed' ? ' (runs still training count as they are so far)' : ''}.
-        </caption>
+        {short ? (
+          <caption>
+            Mean over {n} {unit}
+            {n === 1 ? '' : 's'} of held-out pass@1{unit !== 'seed' ? '; runs still training count as they are so far' : ''}.
+          </caption>
+        ) : (
+          <caption>
+            Mean over {n} {unit}s: held-out pass@1 at the start and at the end, the change, the last reward, and in how many {unit}s a member collapsed
+            {unit !== 'seed' ? ' (runs still training count as they are so far)' : ''}.
+          </caption>
+        )}
         <thead>
           <tr>
             <th scope="col">arm</th>
-            <th scope="col">pass@1 start</th>
-            <th scope="col">pass@1 end</th>
+            <th scope="col">{short ? 'start' : 'pass@1 start'}</th>
+            <th scope="col">{short ? 'end' : 'pass@1 end'}</th>
             <th scope="col">change</th>
-            <th scope="col">reward</th>
+            {!short && <th scope="col">reward</th>}
             <th scope="col">collapsed</th>
           </tr>
         </thead>
@@ -39,17 +46,21 @@ function SeedMeanTable({ rows, styles, unit }: { rows: SeedMeanRow[]; styles: St
             <tr key={r.armId} data-testid={`score-mean-${r.armId}`} data-now={r.now ?? ''} data-change={r.change ?? ''} data-collapsed-in={r.collapsedIn}>
               <th scope="row">
                 <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
-                {r.armId} <span className="sub">({r.scheme})</span>
+                {r.armId}
+                {short ? '' : ' '}
+                {short ? null : <span className="sub">({r.scheme})</span>}
               </th>
               <td className="num" data-label="pass@1 start">{fmt2(r.start)}</td>
               <td className="num" data-label="pass@1 end">{fmt2(r.now)}</td>
               <td className={`num change ${r.change == null ? '' : r.change < 0 ? 'down' : 'up'}`} data-label="change">
                 {fmtSigned(r.change)}
               </td>
-              <td className="num" data-label="reward">{fmt2(r.reward)}</td>
-              <td data-label="collapsed">
-                in {r.collapsedIn} of {r.seeds} {unit}s
-              </td>
+              {!short && (
+                <td className="num" data-label="reward">
+                  {fmt2(r.reward)}
+                </td>
+              )}
+              <td data-label="collapsed">{short ? `${r.collapsedIn} of ${r.seeds}` : `in ${r.collapsedIn} of ${r.seeds} ${unit}s`}</td>
             </tr>
           ))}
         </tbody>
@@ -58,7 +69,12 @@ function SeedMeanTable({ rows, styles, unit }: { rows: SeedMeanRow[]; styles: St
   );
 }
 
-export function Scoreboard() {
+/**
+ * `classOnly`: the projector view's (ProjectorView.tsx): the class's means alone, from one run on
+ * (not this browser's own run, which in a presenter's projector view is nothing: issue 29 saw an
+ * empty "This run" table of dashes beside the class's).
+ */
+export function Scoreboard({ classOnly = false }: { classOnly?: boolean }) {
   const { version, series, base, styles, spec } = useRunView();
   const summary = useLab((s) => s.run.summary);
   const step = useLab((s) => s.run.step);
@@ -75,7 +91,7 @@ export function Scoreboard() {
   const unit = useLab(bandUnit);
   const meanRows = useMemo(
     () =>
-      seedResults.length >= 2
+      seedResults.length >= (classOnly ? 1 : 2)
         ? seedMeanRows(
             seedResults.map((r) => {
               const replayed = replayRecord(r.record, 0);
@@ -83,7 +99,7 @@ export function Scoreboard() {
             }),
           )
         : [],
-    [seedResults],
+    [seedResults, classOnly],
   );
   const delta = spec.collapseDelta ?? 0.1;
   const definition = collapseDefinition(delta);
@@ -103,6 +119,15 @@ export function Scoreboard() {
       setSaving(false);
     }
   };
+
+  if (classOnly) {
+    return (
+      <section className="panel panel-wide scoreboard scoreboard-class" aria-labelledby="scoreboard-title" data-testid="scoreboard" data-class="true">
+        <h2 id="scoreboard-title">Class scoreboard</h2>
+        {meanRows.length > 0 ? <SeedMeanTable rows={meanRows} styles={styles} unit={unit} short /> : <p data-testid="scoreboard-waiting">The class's numbers come with its first RL steps.</p>}
+      </section>
+    );
+  }
 
   return (
     <section className="panel panel-wide scoreboard" aria-labelledby="scoreboard-title" data-testid="scoreboard" data-seed={spec.seed}>

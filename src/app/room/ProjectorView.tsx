@@ -1,0 +1,139 @@
+/**
+ * The presenter's projector view of a room (issue 29, build 1): the whole window is the class.
+ * Before Start, a large join QR code and address with the count of browsers joined; once the room
+ * runs, the class's hero charts (mean, band, each browser faint), the class scoreboard and the
+ * claims over the class on one screen. None of the presenter's own run controls (no run bar, no
+ * experiment panel, no keyboard shortcuts): the presenter's browser trains nothing here. Seats and
+ * room controls (Start, Close, Export, the join link for latecomers) are in a side drawer. The
+ * view is remembered per room (projector.ts), so a reload of the presenter's page reopens it.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { RoomInfo } from '../../room/protocol';
+import { ErrorBoundary } from '../ErrorBoundary';
+import { HeroView } from '../hero/HeroView';
+import { Scoreboard } from '../run/Scoreboard';
+import { SeedClaims } from '../run/SeedClaims';
+import { useLab } from '../store';
+import { Presenter } from './RoomPanel';
+import { RoomQr } from './RoomQr';
+import { statusText } from './RoomStatusLine';
+import { setProjector } from './projectorActions';
+import { room } from './roomController';
+import './projector.css';
+
+/** The class's progress in words: how many joined, how far the slowest and fastest are, how many are done. */
+export function classProgress(info: RoomInfo): string {
+  const seats = info.seats;
+  const unit = 'browser';
+  const n = seats.length;
+  const joined = `${n} ${unit}${n === 1 ? '' : 's'} joined`;
+  if (info.status === 'open') return `${joined}; the class starts when you press Start.`;
+  const done = seats.filter((x) => x.done).length;
+  if (n > 0 && done === n) return `The class run is over: all ${n} ${unit}${n === 1 ? '' : 's'} finished ${info.spec.steps} RL steps.`;
+  const steps = seats.filter((x) => !x.done).map((x) => x.lastStep);
+  const lo = Math.min(...steps);
+  const hi = Math.max(...steps);
+  const at = lo === hi ? `RL step ${lo}` : `RL steps ${lo} to ${hi}`;
+  return `${info.status === 'closed' ? 'Room closed. ' : ''}${joined}; training at ${at} of ${info.spec.steps}${done ? `, ${done} done` : ''}.`;
+}
+
+/** Before Start: the code and address as large as the screen allows, and who has joined. */
+function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null }) {
+  const seats = info?.seats.length ?? 0;
+  const connected = info?.seats.filter((x) => x.connected).length ?? 0;
+  const online = useLab((s) => s.room.status === 'online');
+  return (
+    <section className="projector-join" aria-label="Join the class" data-testid="projector-join">
+      {link ? <RoomQr link={link} /> : <p>Waiting for the room server…</p>}
+      <div className="projector-join-words">
+        <h2>Join the class</h2>
+        <p>Scan the code with a phone, or open this address on a laptop on the same network:</p>
+        {link && (
+          <p className="projector-address" data-testid="projector-address">
+            {link}
+          </p>
+        )}
+        <p className="projector-count" data-testid="projector-count" data-seats={seats}>
+          {seats} joined{seats > connected ? ` (${connected} connected now)` : ''}
+        </p>
+        {info?.pairing && (
+          <p data-testid="projector-pairs">
+            Students are paired in the order they join: the first two are one pair, the next two the next. Each of a pair trains one of the peer arm's two models, and
+            each model learns from its partner's answers.
+          </p>
+        )}
+        <button type="button" className="primary" data-testid="projector-start" disabled={!online || seats === 0} onClick={() => room.startForEverybody()}>
+          Start for everybody
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function ClassScreen() {
+  return (
+    <div className="projector-class" data-testid="projector-class">
+      <ErrorBoundary where="The class's charts">
+        <HeroView classView />
+      </ErrorBoundary>
+      <div className="projector-side">
+        <ErrorBoundary where="The class scoreboard">
+          <Scoreboard classOnly />
+        </ErrorBoundary>
+        <ErrorBoundary where="The claims over the class">
+          <SeedClaims compact />
+        </ErrorBoundary>
+      </div>
+    </div>
+  );
+}
+
+export function ProjectorView() {
+  const r = useLab((s) => s.room);
+  const [drawer, setDrawer] = useState(false);
+  const drawerRef = useRef<HTMLElement>(null);
+  // The drawer takes the focus when it opens (keyboard users land in it), Escape closes it.
+  useEffect(() => {
+    if (!drawer) return;
+    drawerRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setDrawer(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawer]);
+  const info = r.info;
+  const open = !info || info.status === 'open';
+  return (
+    <div className="projector" data-testid="projector" data-room-status={info?.status ?? 'none'}>
+      <header className="projector-head">
+        <h1>{info ? info.name : 'Class room'}</h1>
+        <p role="status" className="projector-progress" data-testid="projector-progress">
+          {r.status === 'online' && info ? classProgress(info) : statusText(r)}
+        </p>
+        <div className="projector-buttons">
+          <button type="button" aria-expanded={drawer} aria-controls="projector-drawer" data-testid="projector-drawer-toggle" onClick={() => setDrawer(!drawer)}>
+            Seats and room
+          </button>
+          <button type="button" data-testid="projector-exit" title="Back to the lab's page, with this room's panel" onClick={() => setProjector(false)}>
+            Leave projector view
+          </button>
+        </div>
+      </header>
+      {open ? <JoinScreen info={info} link={r.link} /> : <ClassScreen />}
+      {drawer && (
+        <aside id="projector-drawer" className="projector-drawer" aria-label="Seats and room controls" data-testid="projector-drawer" tabIndex={-1} ref={drawerRef}>
+          <div className="projector-drawer-head">
+            <h2>Seats and room</h2>
+            <button type="button" data-testid="projector-drawer-close" onClick={() => setDrawer(false)}>
+              Close
+            </button>
+          </div>
+          <ErrorBoundary where="The class room">
+            <Presenter />
+          </ErrorBoundary>
+        </aside>
+      )}
+    </div>
+  );
+}
