@@ -89,17 +89,31 @@ export interface ChartProps {
   exactHeight?: boolean;
 }
 
+/**
+ * A value's name in the read-out: its label, with its arm where the label does not say it (the
+ * hero's lines are "label-free reward" in every arm's chart), so each value names its arm and its
+ * source ("you · label-free reward (peer)" beside "mean of 2 browsers · label-free reward (peer)";
+ * issue 29 read "label-free reward 0.88 · label-free reward 0.92", two values under one name).
+ */
+export function readoutName(s: Pick<SeriesDef, 'label' | 'armId'> & { role?: string }, besideClass = false): string {
+  const named = s.armId && !s.label.split(' · ').includes(s.armId) && !s.label.includes(`(${s.armId})`) ? `${s.label} (${s.armId})` : s.label;
+  // A student's own run beside the class's mean (chartModel's seed-mean lines of a class room).
+  return besideClass && s.role === 'data' ? `you · ${named}` : named;
+}
+
 /** "step 12: reward 0.81 · held-out pass@1 0.32": the values at the cursor, raw lines left out. */
 export function readoutText(u: Pick<uPlot, 'data'>, series: readonly SeriesDef[], idx: number | null | undefined, xLabel: string): string {
   if (idx == null) return '';
   const x = u.data[0]?.[idx];
   if (x == null) return '';
   const parts: string[] = [];
-  series.forEach((s, i) => {
+  const roles = series as readonly (SeriesDef & { role?: string })[];
+  const besideClass = roles.some((s) => s.role === 'seed-mean' && /^mean of \d+ (browser|pair)s? · /.test(s.label));
+  roles.forEach((s, i) => {
     if (s.raw) return;
     const v = u.data[i + 1]?.[idx];
     if (v == null || !Number.isFinite(v)) return;
-    parts.push(`${s.label} ${Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)}`);
+    parts.push(`${readoutName(s, besideClass)} ${Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)}`);
   });
   return parts.length ? `${xLabel} ${x}: ${parts.join(' · ')}` : `${xLabel} ${x}: no value here`;
 }

@@ -59,8 +59,17 @@ export interface UiSlice {
   setPanelOpen(id: string, open: boolean): void;
 }
 
+/** The system's colour scheme where the browser says it (issue 29: dark mode ignored it); light otherwise. */
+export function systemTheme(): Theme {
+  try {
+    return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  } catch {
+    return 'light';
+  }
+}
+
 export function initialUiState(): UiState {
-  return { theme: 'light', presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0, linkNotice: null, smoothing: DEFAULT_SMOOTHING, panels: {} };
+  return { theme: systemTheme(), presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0, linkNotice: null, smoothing: DEFAULT_SMOOTHING, panels: {} };
 }
 
 export const createUiSlice: LabSlice<UiSlice> = (set) => {
