@@ -1,12 +1,13 @@
 /**
  * The teacher's controls and one seat in two tabs (issue 28, item 5), in Chromium with the real
- * room server (cli/room.ts):
+ * room server (cli/room.ts); and the presenter's page on localhost warned that students' devices
+ * cannot open its join link (item 6; the LAN link itself: roomLink.test.ts, no LAN address here):
  *   1. Lock to new students: a new student is refused in words, a seated one still comes back;
  *      Remove (asked first in the row): the student is told in words and the seat is freed for
  *      the next join once the room is unlocked;
  *   2. the seat's link opened in a second tab of the same browser: that tab says the seat is open
- *      in another tab and waits (no flapping: before, two tabs took the seat from each other
- *      about twice a second); "Use this tab here" moves the seat, and the first tab waits in turn.
+ *      in another tab and waits (no flapping: the issue saw two tabs take the seat from each other
+ *      60 times in 31 s); "Use this tab here" moves the seat, and the first tab waits in turn.
  */
 import { expect, test } from '@playwright/test';
 import { ClassView, Presenter, Student } from './helpers/classRoom';
@@ -33,6 +34,10 @@ test('the teacher locks the room and removes a seat; the students are told in wo
   test.setTimeout(300_000);
   const presenter = await Presenter.open(page);
   const link = await presenter.createRoom(server.url);
+  // Item 6: this page is on 127.0.0.1 and the server (bound to 127.0.0.1) has no LAN address to offer.
+  await expect(page.getByTestId('room-link-warning')).toHaveText(
+    /^This page is open at 127\.0\.0\.1:\d+, a localhost address: students' devices cannot open it\. Open the lab at this computer's network address and create the room there\.$/,
+  );
   const first = await Student.join(browser, link);
   students.push(first);
   const { seat, seed } = await first.seatAndSeed();
