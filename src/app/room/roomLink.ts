@@ -1,5 +1,6 @@
 /**
- * Class mode's addresses (pure): the room server's WebSocket URL (the default, and checking one a
+ * Class mode's addresses (pure, but for linkRole's one-time move of secrets kept the old way,
+ * secrets.ts adoptLegacySecrets): the room server's WebSocket URL (the default, and checking one a
  * presenter typed), and the join link a presenter shares, `<page>/?room=<id>&server=<ws url>`
  * plus the experiment's share-link parameters (the room's spec wins anyway). A join link is
  * untrusted input: the id must be a SecretSchema id and the server a ws: or wss: URL; anything
