@@ -358,14 +358,28 @@ test('a paired room: two students each train one member of the peer arm, and the
   await expect(presenter.seat(1)).toHaveAttribute('data-pair', '0');
   await expect(presenter.seat(0)).toContainText('trains A (partner: seat 1)');
   await expect(presenter.seat(1)).toContainText('trains B (partner: seat 0)');
+  // A third student is the odd one out (issue 29, problem 7): told so, not that a partner left.
+  const odd = await join(browser, link);
+  await expect(odd.seatLine).toContainText('pair 1: you train member A of the peer arm, your partner (not joined yet) trains the other');
 
   await presenter.startForEverybody();
+  await expect(odd.page.getByTestId('room-no-partner')).toContainText('No partner has joined yet', { timeout: 60_000 });
+  await expect(odd.page.getByTestId('room-partner-wait')).toHaveCount(0);
   for (const s of [a, b]) {
     await s.lab.waitForPhase('done', 300_000);
     // Each seat's own run: base, every step, done, all acknowledged by the room.
     await expect(s.seatLine).toContainText(`Sent to the room: ${STEPS + 2} events.`);
+    // Its sentences read the member it trained (issue 29, problem 1: "self went from NaN to NaN").
+    await expect(s.page.getByTestId('claim-sentences')).toBeVisible();
+    await expect(s.page.getByTestId('claim-sentences')).not.toContainText('NaN');
+    await expect(s.page.getByTestId('claim-sentence-a')).toHaveCount(0);
+    await expect(s.page.getByTestId('claim-sentence-learns')).toContainText(/^. This seed: peer's held-out pass@1 (fell by|rose by|stayed level)/);
   }
-  await presenter.waitAllDone(2, STEPS);
+  await expect.poll(async () => Object.values(await presenter.seatSteps()).filter((x) => x.done && x.step === STEPS).length, { timeout: 60_000 }).toBe(2);
+  // The odd one out chooses to run alone: it leaves the room and trains the whole experiment here.
+  await odd.page.getByTestId('room-run-alone').click();
+  await expect(odd.panel).toHaveCount(0);
+  await expect(odd.lab.phase).not.toHaveAttribute('data-phase', 'idle', { timeout: 30_000 });
 
   // One pair: one run of the class on the presenter's charts and claims.
   await expect(presenter.lab.chart('chart-pass1')).toHaveAttribute('data-seeds', '1');

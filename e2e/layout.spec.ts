@@ -6,6 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { collectErrors } from './helpers';
 import { LabPage } from './helpers/lab';
+import { outsideFirstScreen } from './helpers/firstScreen';
 import { cutAxisLabels, heroOutsideFirstScreen, horizontalOverflow, legendsOverLimit, unfoldAll } from './helpers/layout';
 
 const MAX_KEY_ENTRIES = 6; // src/app/charts/legendKeys.ts
@@ -26,6 +27,8 @@ test.describe('1280x720', () => {
     // A short run of the same pair (quick: 6 steps) for during and after.
     await lab.choosePreset('quick');
     await page.getByTestId('hero-start-button').click();
+    // The keyboard's focus moves to Pause, not to the body (issue 29, problem 9).
+    await expect(page.getByTestId('pause')).toBeFocused();
     await lab.waitForStep(2, 120_000);
     await expect(page.getByTestId('run-bar-progress')).toHaveAttribute('data-stage', 'RL steps');
     expect(await heroOutsideFirstScreen(page), 'during the run').toEqual([]);
@@ -74,6 +77,12 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 740 }
     await lab.open('?backend=wasm&v=1&preset=quick');
     expect(await horizontalOverflow(page), 'before the run').toEqual([]);
     expect(await heroOutsideFirstScreen(page)).toEqual([]);
+    // The one sentence that says what to watch stays on a phone, on the first screen (issue 29, problem 6).
+    expect(await outsideFirstScreen(page, ['hero-watch'])).toEqual([]);
+    await expect(page.getByTestId('hero-watch')).toHaveText('When the reward climbs while held-out pass@1 falls, the arm is fooling itself.');
+    // The offline notice, where it shows, is a one-line chip, not a banner.
+    const offline = page.getByTestId('offline-ready');
+    if (await offline.isVisible()) expect((await offline.boundingBox())!.height).toBeLessThan(32);
     await lab.button('start').click();
     await lab.waitForPhase('done', 120_000);
     await unfoldAll(page);

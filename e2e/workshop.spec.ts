@@ -7,6 +7,7 @@
 import { type Page, expect, test } from '@playwright/test';
 import { collectErrors } from './helpers';
 import { LabPage } from './helpers/lab';
+import { outsideFirstScreen } from './helpers/firstScreen';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -78,6 +79,12 @@ test('workshop mode: predict first, next and previous change the preset and the 
   await expect(page.getByTestId('outcome-verdict')).toHaveText(direction === 'down' ? 'As predicted.' : 'Not what was predicted.');
   await expect(page.getByTestId('outcome-measured')).toContainText('fall (−0.17 on average)');
   await expect(page.getByTestId('workshop-talking-point')).toBeVisible();
+  // On a 1280x720 projector the reveal is beside the charts on the first screen (issue 29, problem 5).
+  await page.setViewportSize({ width: 1280, height: 720 });
+  expect(await outsideFirstScreen(page, ['workshop-outcome', 'outcome-measured', 'chart-hero-self'])).toEqual([]);
+  const talk = await page.getByTestId('workshop-talking-point').boundingBox();
+  expect(talk!.y, 'the talking point starts on the first screen').toBeLessThan(720 - 40);
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // Leaving: no card, normal type, Start as usual, the URL without the workshop.
   await page.getByTestId('workshop-toggle').click();

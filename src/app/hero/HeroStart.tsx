@@ -7,6 +7,7 @@ import { presetRuntime } from '../controls/presetRuntimes';
 import { useLab } from '../store';
 import { lab } from '../trainingWorker';
 import { useStartReason } from '../run/useStartReason';
+import { focusPauseSoon } from '../run/focusAfterStart';
 
 export function HeroStart() {
   const phase = useLab((s) => s.run.phase);
@@ -25,7 +26,7 @@ export function HeroStart() {
         <strong>{preset && !edited ? preset.title : 'Your experiment'}:</strong> {draft.steps} RL steps of the arms {arms}, all from the same
         warm-started models{runtime ? `; about ${runtime.range} on ${runtime.machine}` : ''}.
       </p>
-      <button type="button" className="primary" data-testid="hero-start-button" disabled={reason != null} title={reason ?? 'Warm-start the cohort, then train every arm'} onClick={() => lab.start()}>
+      <button type="button" className="primary" data-testid="hero-start-button" disabled={reason != null} title={reason ?? 'Warm-start the cohort, then train every arm'} onClick={() => lab.start() && focusPauseSoon()}>
         ▶ Start
       </button>
       {reason && <span className="sub">{reason}</span>}

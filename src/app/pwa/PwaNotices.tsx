@@ -1,6 +1,6 @@
 /**
  * What the service worker means for the user, in words: the lab is ready to work offline (once,
- * dismissible), or a new version waits for a reload (never forced: a run in progress would stop).
+ * a small dismissible chip whose title says the whole sentence), or a new version waits for a reload (never forced: a run in progress would stop).
  */
 import { useState, useSyncExternalStore } from 'react';
 import { useLab } from '../store';
@@ -15,11 +15,12 @@ export function PwaNotices() {
   const [offlineSeen, setOfflineSeen] = useState(false);
   return (
     <div className="notices">
+      {/* A small chip, not a banner: it showed on every first visit and took 90 px of it (issue 29, problem 9). */}
       {status.offlineReady && !offlineSeen && (
-        <div role="status" className="notice notice-info" data-testid="offline-ready" title={OFFLINE_READY}>
-          <span className="notice-text">{OFFLINE_READY}</span>{' '}
-          <button type="button" className="link" onClick={() => setOfflineSeen(true)}>
-            Dismiss
+        <div role="status" className="notice-chip" data-testid="offline-ready" title={OFFLINE_READY}>
+          <span className="notice-text">Works offline now</span>
+          <button type="button" className="link" aria-label="Dismiss: ready to work offline" data-testid="offline-ready-dismiss" onClick={() => setOfflineSeen(true)}>
+            ×
           </button>
         </div>
       )}

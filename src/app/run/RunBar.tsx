@@ -1,3 +1,4 @@
+import { focusPauseSoon } from './focusAfterStart';
 import { isActivePhase } from '../../engine/protocol';
 import { useLab } from '../store';
 import { SPEEDS } from '../store/uiSlice';
@@ -22,7 +23,7 @@ export function RunBar() {
   return (
     <div className="run-bar" data-testid="run-bar" role="region" aria-label="Run controls">
       <div className="buttons">
-        <button type="button" className="primary" disabled={startReason != null} title={startReason ?? 'Warm-start the cohort, then train every arm'} aria-describedby={startReason ? 'start-reason' : undefined} data-testid="start" onClick={() => lab.start()}>
+        <button type="button" className="primary" disabled={startReason != null} title={startReason ?? 'Warm-start the cohort, then train every arm'} aria-describedby={startReason ? 'start-reason' : undefined} data-testid="start" onClick={() => lab.start() && focusPauseSoon()}>
           ▶ Start
         </button>
         <SeedsControl disabledReason={startReason} />

@@ -13,7 +13,7 @@ import { ExportTrlButton } from './ExportTrlButton';
 import { runProgress } from './runProgress';
 import { bannerText } from './Notices';
 
-function phaseText(run: RunState): string {
+export function phaseText(run: RunState): string {
   // Whatever the worker says of the phase: the run cannot go on from poisoned weights.
   if (run.halt) return `Stopped at step ${run.halt.step}: the ${run.halt.quantity === 'gradient' ? 'gradient norm' : run.halt.quantity} became ${run.halt.value}`;
   const paused = run.paused ? ' (paused)' : '';
@@ -26,7 +26,10 @@ function phaseText(run: RunState): string {
       if (!run.warm) return `Warm start${paused}`;
       return (
         `Warm start: member ${run.warm.memberId} (${run.warm.memberIndex + 1} of ${run.warm.memberCount}), ` +
-        (run.warm.target === undefined
+        // No steps: a stored warm start, or none to train (issue 29 read "step 0 of 0").
+        (run.warm.steps === 0
+          ? 'ready (stored, or none to train)'
+          : run.warm.target === undefined
           ? `step ${run.warm.step} of ${run.warm.steps}`
           : `step ${run.warm.step}, until ${fmtPercent(run.warm.target)} of validation answers are reproduced (at most ${run.warm.steps})`) +
         paused

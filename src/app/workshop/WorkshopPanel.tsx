@@ -38,9 +38,22 @@ export function WorkshopPanel() {
       <h2 id="workshop-title" data-testid="workshop-title">
         {step.title}
       </h2>
-      <p className="workshop-setup" data-testid="workshop-setup">
-        {step.setup}
-      </p>
+      {/* Once a run is on screen the set-up folds and the answer comes first, so the reveal sits
+          beside the charts on a projector's first screen (issue 29, problem 5). */}
+      {locked ? (
+        <details className="workshop-setup-fold">
+          <summary>The set-up</summary>
+          <p className="workshop-setup" data-testid="workshop-setup">
+            {step.setup}
+          </p>
+        </details>
+      ) : (
+        <p className="workshop-setup" data-testid="workshop-setup">
+          {step.setup}
+        </p>
+      )}
+      {locked && w.prediction && <Outcome step={step} prediction={w.prediction} revealed={revealed} />}
+      {locked && <Measured step={step} revealed={revealed} canReveal={w.prediction != null} onReveal={reveal} />}
       {presetId !== step.presetId && (
         <p className="notice notice-warn" data-testid="workshop-off-preset">
           The experiment is no longer this step's preset ({PRESETS[step.presetId]?.title ?? step.presetId}), so what it shows may differ from what was measured.{' '}
@@ -63,17 +76,23 @@ export function WorkshopPanel() {
         </div>
         {locked && w.prediction && <p className="sub">The prediction is locked while this run is on screen (Reset to predict again).</p>}
       </fieldset>
-      {locked && w.prediction && <Outcome step={step} prediction={w.prediction} revealed={revealed} />}
-      <div className="workshop-measured">
-        {revealed ? (
-          <p data-testid="workshop-talking-point">{step.talkingPoint}</p>
-        ) : (
-          <button type="button" data-testid="workshop-reveal" disabled={!w.prediction} title={w.prediction ? 'Show it before the run ends' : 'Predict first'} onClick={reveal}>
-            Show what 8 seeds measured
-          </button>
-        )}
-      </div>
+      {!locked && <Measured step={step} revealed={revealed} canReveal={w.prediction != null} onReveal={reveal} />}
     </section>
+  );
+}
+
+/** The talking point once revealed, else the button that reveals it. */
+function Measured({ step, revealed, canReveal, onReveal }: { step: WorkshopStep; revealed: boolean; canReveal: boolean; onReveal: () => void }) {
+  return (
+    <div className="workshop-measured">
+      {revealed ? (
+        <p data-testid="workshop-talking-point">{step.talkingPoint}</p>
+      ) : (
+        <button type="button" data-testid="workshop-reveal" disabled={!canReveal} title={canReveal ? 'Show it before the run ends' : 'Predict first'} onClick={onReveal}>
+          Show what 8 seeds measured
+        </button>
+      )}
+    </div>
   );
 }
 
