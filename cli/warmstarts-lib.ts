@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildMember } from '../src/core/experiment/cohort';
+import { buildWarmMember } from '../src/core/experiment/overlapDial';
 import { missedTarget, missPolicy, WarmStartMissError } from '../src/core/experiment/warmStartCohort';
 import { PRESETS, type Preset } from '../src/core/experiment/presets';
 import type { ExperimentSpec, MemberSpec } from '../src/core/experiment/spec';
@@ -171,7 +171,7 @@ export async function trainWarmStart(
 ): Promise<WarmStartFile> {
   const { root, pool, maxLen } = warmStartInputs(entry.spec);
   if (maxLen !== entry.fields.maxLen) throw new Error(`maxLen ${maxLen} is not the planned ${entry.fields.maxLen}`);
-  const warm = await buildMember(entry.spec, entry.member, pool, VOCAB_SIZE, maxLen, root, (s, n) => onProgress?.(s, n));
+  const warm = await buildWarmMember(entry.spec, entry.member, pool, VOCAB_SIZE, maxLen, root, (s, n) => onProgress?.(s, n));
   try {
     const m = entry.member;
     if (missedTarget(m, warm.info) && !nextRetry(entry)) {

@@ -23,19 +23,26 @@ export interface SupervisedBatchData {
   length: number;
 }
 
-/** Encode labeled problems as padded sequences with a completion-only loss mask. */
+/**
+ * Encode labeled problems as padded sequences with a completion-only loss mask. `targets[i]`, where
+ * given and not null, is the completion problem i imitates instead of its reference (the overlap
+ * dial's inherited labels: experiment/overlapDial.ts); the scratchpad coin is drawn either way, so
+ * the other problems' completions stay as they were.
+ */
 export function encodeSupervised(
   problems: Problem[],
   length: number,
   scratchpad: ScratchpadMode,
   rng: Rng,
+  targets?: readonly (string | null)[],
 ): SupervisedBatchData {
   const N = problems.length;
   const tokens = new Int32Array(N * length).fill(PAD_ID);
   const lossMask = new Float32Array(N * length);
   problems.forEach((p, i) => {
     const prompt = encodePrompt(p.prompt);
-    const target = encodeTarget(targetCompletion(p, scratchpadFor(scratchpad, rng)));
+    const reference = targetCompletion(p, scratchpadFor(scratchpad, rng));
+    const target = encodeTarget(targets?.[i] ?? reference);
     const seq = [...prompt, ...target];
     if (seq.length > length) throw new Error(`sequence of ${seq.length} tokens exceeds maxLen ${length}`);
     tokens.set(seq, i * length);
@@ -119,6 +126,10 @@ export interface WarmStartOptions {
   /** Called with progress; may be async (e.g. to evaluate and stop early by returning true). */
   onProgress?: (p: WarmStartProgress) => void | boolean | Promise<void | boolean>;
   target?: WarmStartTarget;
+  /** Per problem: a completion to imitate instead of the reference (null: the reference). */
+  targets?: readonly (string | null)[];
+  /** Called after every update with the step number (the overlap dial snapshots the weights). */
+  onStep?: (step: number) => void | Promise<void>;
 }
 
 export interface WarmStartProgress {
@@ -141,7 +152,7 @@ export interface WarmStartResult {
 /** Supervised warm start with Adam; returns the loss curve. Disposes everything it creates. */
 export async function warmStart(policy: Policy, problems: Problem[], opts: WarmStartOptions): Promise<WarmStartResult> {
   if (problems.length === 0) throw new Error('warm start needs labeled problems');
-  const data = encodeSupervised(problems, policy.config.maxLen, opts.scratchpad, opts.rng.child('scratchpad'));
+  const data = encodeSupervised(problems, policy.config.maxLen, opts.scratchpad, opts.rng.child('scratchpad'), opts.targets);
   const order = opts.rng.child('order');
   // The validation set is uploaded once and checked after every step.
   const validation = opts.target ? uploadValidation(opts.target.validation, policy.config.maxLen, opts.scratchpad, opts.rng) : null;
@@ -179,6 +190,7 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
       const loss = optimizer.minimize(() => supervisedLoss(policy, tokens, mask), true, policy.variables);
       tokens.dispose();
       mask.dispose();
+      await opts.onStep?.(step);
       if (step % reportEvery === 0 || step === opts.steps) {
         finalLoss = (await loss!.data())[0];
         losses.push({ step, loss: finalLoss });

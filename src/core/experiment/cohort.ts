@@ -56,7 +56,7 @@ export interface WarmStartCallbacks {
 }
 
 /** The warm start's stream of a member: its scratchpad coins and minibatch order. */
-function warmStartRng(member: MemberSpec, root: Rng): Rng {
+export function warmStartRng(member: MemberSpec, root: Rng): Rng {
   return root.child(`data/${member.dataSeed}/order`);
 }
 
@@ -76,7 +76,7 @@ export async function measureTarget(policy: Policy, spec: ExperimentSpec, member
  */
 export type TargetRecord = Pick<MemberInfo, 'warmStartReached' | 'warmStartBest' | 'warmStartLast'>;
 
-function targetRecord(member: MemberSpec, curve: WarmStartResult['validation'], reached: boolean): TargetRecord {
+export function targetRecord(member: MemberSpec, curve: WarmStartResult['validation'], reached: boolean): TargetRecord {
   if (member.warmStartTarget <= 0) return {};
   const values = curve.map((c) => c.value);
   return {

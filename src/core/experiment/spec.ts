@@ -11,6 +11,7 @@
 import { z } from '../zod';
 import { TASKS } from '../tasks/index';
 import type { TaskId } from '../tasks/types';
+import { DIAL_MODES, dialProblems } from './dialSpec';
 
 export const SPEC_VERSION = 1;
 
@@ -66,6 +67,11 @@ export const MemberSpecSchema = z.object({
   initSeed: seed,
   dataSeed: seed,
   sampleSeed: seed,
+  /**
+   * The overlap dial (dialSpec.ts): warm-start with a share of another member's warm start.
+   * Optional without a default, so specs, fingerprints and links without it are unchanged.
+   */
+  dial: z.object({ from: id, mode: z.enum(DIAL_MODES), share: z.number().min(0).max(1) }).optional(),
 });
 export type MemberSpec = z.infer<typeof MemberSpecSchema>;
 
@@ -140,7 +146,8 @@ export const ExperimentSpecSchema = z
       /** With onMiss 'retry': the most rebuilds before the run stops. Absent = 2. */
       retries: z.number().int().min(1).max(5).optional(),
     }),
-    members: z.array(MemberSpecSchema).min(1).max(6),
+    // 8: the overlap preset's anchor, five same-family dial levels and a partner of another shape.
+    members: z.array(MemberSpecSchema).min(1).max(8),
     arms: z.array(ArmSpecSchema).min(1).max(10),
     grpo: GrpoSpecSchema,
     /** RL steps. */
@@ -151,7 +158,7 @@ export const ExperimentSpecSchema = z
     collapseDelta: z.number().min(0).max(1).default(0.1),
   })
   .superRefine((spec, ctx) => {
-    for (const issue of [...specProblems(spec), ...taskProblems(spec), ...warmStartProblems(spec)]) {
+    for (const issue of [...specProblems(spec), ...taskProblems(spec), ...warmStartProblems(spec), ...dialProblems(spec)]) {
       ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
     }
   });

@@ -20,11 +20,11 @@ import type { BasePair, MemberInfo, MemberStepMetrics, PairMetrics, RunSummary }
 export const RUN_LIMITS = {
   /** RL steps (the spec's `steps` maximum). */
   steps: 5000,
-  /** Arms and members (spec: at most 10 arms, 6 members). */
+  /** Arms and members (spec: at most 10 arms, 8 members). */
   arms: 10,
-  members: 6,
-  /** Pairs of members: 6 choose 2. */
-  pairs: 15,
+  members: 8,
+  /** Pairs of members: 8 choose 2. */
+  pairs: 28,
   /** Completions per member in a rollout sample (n_vote <= 64). */
   completions: 64,
   /** Characters of a prompt, an answer or a completion. */

@@ -29,8 +29,9 @@ import { createPolicy, describePolicy } from '../models/index';
 import { getTask, makeSplit, sequenceLength } from '../tasks/index';
 import { VOCAB, VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Problem } from '../tasks/types';
-import { buildMember, MAX_VALIDATION, measureTarget, memberWarmStart, policyConfigFor, type TargetRecord, type WarmMember } from './cohort';
+import { MAX_VALIDATION, measureTarget, memberWarmStart, policyConfigFor, type TargetRecord, type WarmMember } from './cohort';
 import type { ExperimentSpec, MemberSpec } from './spec';
+import { buildWarmMember } from './overlapDial';
 import {
   decodeWarmStartFile,
   encodeWarmStartFile,
@@ -98,6 +99,20 @@ export function warmStartKeyFields(
   maxLen: number,
   backend: string,
 ): WarmStartKeyFields {
+  const memberFields = (m: MemberSpec): WarmStartKeyFields['member'] => ({
+    family: m.family,
+    dModel: m.dModel,
+    layers: m.layers,
+    heads: m.heads,
+    window: m.window,
+    warmStartSteps: m.warmStartSteps,
+    warmStartTarget: m.warmStartTarget,
+    warmStartExamples: m.warmStartExamples,
+    initSeed: m.initSeed,
+    dataSeed: m.dataSeed,
+  });
+  // A dial member's weights depend on its source's warm start too (overlapDial.ts).
+  const source = member.dial ? spec.members.find((m) => m.id === member.dial!.from) : undefined;
   return {
     engine: WARM_START_ENGINE_VERSION,
     backend,
@@ -105,21 +120,13 @@ export function warmStartKeyFields(
     task: { id: spec.task.id, difficulty: spec.task.difficulty, scratchpad: spec.task.scratchpad },
     data: { labeledPool: spec.data.labeledPool, rlPool: spec.data.rlPool, heldOut: spec.data.heldOut },
     warmStart: memberWarmStart(spec, member),
-    member: {
-      family: member.family,
-      dModel: member.dModel,
-      layers: member.layers,
-      heads: member.heads,
-      window: member.window,
-      warmStartSteps: member.warmStartSteps,
-      warmStartTarget: member.warmStartTarget,
-      warmStartExamples: member.warmStartExamples,
-      initSeed: member.initSeed,
-      dataSeed: member.dataSeed,
-    },
+    member: memberFields(member),
     maxLen,
     vocab: VOCAB.join(''),
     maxValidation: MAX_VALIDATION,
+    ...(member.dial && source
+      ? { dial: { mode: member.dial.mode, share: member.dial.share, source: memberFields(source), sourceWarmStart: memberWarmStart(spec, source) } }
+      : {}),
   };
 }
 
@@ -266,7 +273,7 @@ export async function loadOrBuildMember(
       return { ...built, source: file.origin };
     }
   }
-  const built = await buildMember(spec, member, pool, vocabSize, maxLen, root, onProgress);
+  const built = await buildWarmMember(spec, member, pool, vocabSize, maxLen, root, onProgress);
   if (usable) {
     try {
       await cache.save(await warmStartFileOf(built, fieldsFor(backend), 'cached'));

@@ -42,6 +42,11 @@ export interface WarmStartKeyFields {
   maxLen: number;
   vocab: string;
   maxValidation: number;
+  /**
+   * The overlap dial (dialSpec.ts): the source member's key fields and the share, present only for
+   * a member with a dial (so every other key is unchanged).
+   */
+  dial?: { mode: string; share: number; source: WarmStartKeyFields['member']; sourceWarmStart: { batchSize: number; learningRate: number } };
 }
 
 /** A stored warm start, decoded. */
@@ -101,6 +106,19 @@ const WeightJsonSchema = z.object({
   data: z.string().max(MAX_WARM_START_CHARS),
 });
 
+const MemberKeySchema = z.object({
+  family: z.string().max(32),
+  dModel: z.number().int(),
+  layers: z.number().int(),
+  heads: z.number().int(),
+  window: z.number().int(),
+  warmStartSteps: z.number().int(),
+  warmStartTarget: z.number(),
+  warmStartExamples: z.number().int(),
+  initSeed: z.number().int(),
+  dataSeed: z.number().int(),
+});
+
 const KeyFieldsSchema: z.ZodType<WarmStartKeyFields> = z.object({
   engine: z.number().int().min(0),
   backend: z.string().max(32),
@@ -108,21 +126,13 @@ const KeyFieldsSchema: z.ZodType<WarmStartKeyFields> = z.object({
   task: z.object({ id: z.string().max(32), difficulty: z.number().int(), scratchpad: z.string().max(16) }),
   data: z.object({ labeledPool: z.number().int(), rlPool: z.number().int(), heldOut: z.number().int() }),
   warmStart: z.object({ batchSize: z.number().int(), learningRate: z.number() }),
-  member: z.object({
-    family: z.string().max(32),
-    dModel: z.number().int(),
-    layers: z.number().int(),
-    heads: z.number().int(),
-    window: z.number().int(),
-    warmStartSteps: z.number().int(),
-    warmStartTarget: z.number(),
-    warmStartExamples: z.number().int(),
-    initSeed: z.number().int(),
-    dataSeed: z.number().int(),
-  }),
+  member: MemberKeySchema,
   maxLen: z.number().int(),
   vocab: z.string().max(256),
   maxValidation: z.number().int(),
+  dial: z
+    .object({ mode: z.string().max(16), share: z.number(), source: MemberKeySchema, sourceWarmStart: z.object({ batchSize: z.number().int(), learningRate: z.number() }) })
+    .optional(),
 });
 
 const FileJsonSchema = z.object({
