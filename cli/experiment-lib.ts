@@ -10,6 +10,7 @@ import { getPreset, PRESETS } from '../src/core/experiment/presets';
 import type { ExperimentResultFile, MemberHistoryEntry, MemberInfo, RunSummary } from '../src/core/experiment/events';
 import { UsageError } from './args';
 import { RESULT_FILE_VERSION } from '../src/core/experiment/resultFile';
+import { overlapOfRun, type OverlapSeed } from '../src/core/experiment/overlapResult';
 
 const MAX_SPEC_BYTES = 256 * 1024;
 
@@ -90,9 +91,32 @@ export async function runSeed(spec: ExperimentSpec, backend: string, onProgress?
   }
 }
 
-/** The result file of a spec's runs (src/core/experiment/resultFile.ts: the format and its versions). */
-export function resultFile(spec: ExperimentSpec, runs: RunSummary[]): ExperimentResultFile {
-  return { version: RESULT_FILE_VERSION, spec, runs };
+/**
+ * The result file of a spec's runs (src/core/experiment/resultFile.ts: the format and its versions).
+ * A spec with peer arms of its first member (the overlap preset) also gets `overlap`: per seed, each
+ * level's base overlap with the anchor and the anchor's gain (overlapResult.ts). Readers recompute
+ * it from the runs (the reader keeps only the versioned fields).
+ */
+export function resultFile(spec: ExperimentSpec, runs: RunSummary[]): ExperimentResultFile & { overlap?: OverlapSeed[] } {
+  const overlap = hasDial(spec) ? runs.map((r) => overlapOfRun(spec, r)).filter((o): o is OverlapSeed => o !== null) : [];
+  return { version: RESULT_FILE_VERSION, spec, runs, ...(overlap.length ? { overlap } : {}) };
+}
+
+/** A spec whose members include the overlap dial (a dial member or a twin of the first member). */
+export function hasDial(spec: ExperimentSpec): boolean {
+  return spec.members.some((m) => m.dial !== undefined);
+}
+
+/** Plain-text table of the overlap numbers: one row per seed and level. */
+export function overlapTable(rows: OverlapSeed[]): string {
+  const lines = ['seed  level     kind        base kappa  both-wrong-same  gain A   partner votes acc  rescue'];
+  for (const o of rows) {
+    for (const l of o.levels) {
+      lines.push(`${String(o.seed).padEnd(5)} ${l.arm.padEnd(9)} ${l.kind.padEnd(11)} ${f(l.baseKappa).padEnd(11)} ${f(l.baseBothWrongSame).padEnd(16)} ${f(l.gainA).padEnd(8)} ${f(l.pseudoLabelAccuracy).padEnd(18)} ${f(l.rescueRate)}`);
+    }
+    lines.push(`${String(o.seed).padEnd(5)} self: gain A ${f(o.selfGain)}; oracle: ${f(o.oracleGain)}; slope of gain on kappa (same family) ${f(o.slope)}; least - most ${f(o.leastMinusMost)}`);
+  }
+  return lines.join('\n');
 }
 
 const f = (x: number | null | undefined, digits = 2) =>

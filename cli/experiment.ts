@@ -11,7 +11,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { choiceFlag, intFlag, parseArgs, seedsFlag, runMain } from './args';
-import { resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
+import { hasDial, overlapTable, resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
+import { overlapOfRun, type OverlapSeed } from '../src/core/experiment/overlapResult';
 import { initNodeBackend } from '../src/engine/node-backend';
 import { defaultWorkers } from './pool';
 import { NonFiniteRunError, WarmStartMissError } from '../src/core/experiment/runner';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     runs.push(summary);
   }
   console.log(summaryTable(runs));
+  if (hasDial(spec)) console.log(`\n${overlapTable(runs.map((r) => overlapOfRun(spec, r)).filter((o): o is OverlapSeed => o !== null))}`);
   const medians = runs.map((r) => r.medianStepMs).sort((a, b) => a - b);
   console.log(`\nmedian GRPO step (all arms): ${medians[Math.floor(medians.length / 2)].toFixed(0)} ms on ${report.backend}`);
   if (out) {

@@ -10,7 +10,7 @@ const armIds = (id: string) => getPreset(id)!.spec.arms.map((a) => a.id);
 
 describe('presets', () => {
   it('are the ones the lab promises, each explained and valid', () => {
-    expect(Object.keys(PRESETS)).toEqual(['quick', 'collapse', 'peers-learn', 'diversity', 'ensemble-control', 'ring', 'intrinsic', 'peers-teach', 'families', 'length']);
+    expect(Object.keys(PRESETS)).toEqual(['quick', 'collapse', 'peers-learn', 'diversity', 'ensemble-control', 'ring', 'intrinsic', 'peers-teach', 'families', 'length', 'overlap']);
     expect(DEFAULT_PRESET).toBe('peers-learn');
     for (const p of Object.values(PRESETS)) {
       expect(p.title.length, p.id).toBeGreaterThan(5);
@@ -31,6 +31,8 @@ describe('presets', () => {
     expect(armIds('peers-teach')).toEqual(['oracle', 'self', 'peer', 'teacher']);
     expect(armIds('length')).toEqual(['oracle', 'self', 'peer']);
     expect(armIds('families')).toEqual(['peer-same', 'peer-wider', 'peer-mlp']);
+    // One peer arm per dial level (least overlapping first), the cross-family partner, and A alone.
+    expect(armIds('overlap')).toEqual(['oracle', 'self', 'peer-S', 'peer-B0', 'peer-B50', 'peer-B80', 'peer-T', 'peer-X']);
     // One anchor, three partners: same family and size, same family and wider, another family.
     const [a, same, wider, mlp] = getPreset('families')!.spec.members;
     expect([a.family, same.family, wider.family, mlp.family]).toEqual(['transformer', 'transformer', 'transformer', 'mlp']);
