@@ -4,7 +4,7 @@
  * that have a value at that step (a seed that stopped early, or an eval-only step, leaves a gap in
  * its own column only). Min–max is the band: "every seed lay in here" needs no statistics.
  */
-import type { Column } from '../store/series';
+import type { Column, SeedUnit } from '../store/series';
 import type { ChartLines } from './seriesDefs';
 import type { SeriesDef } from './UPlotChart';
 
@@ -27,9 +27,8 @@ export interface AggregatedLine extends AggregatedColumns {
   singles: Column[];
 }
 
-/** What one of the runs is: a seed ("Run N seeds") or a browser of a class room (the same picture). */
-/** What one run of a band is: a seed of "Run N seeds", a class room's browser, or a paired room's pair of browsers. */
-export type SeedUnit = 'seed' | 'browser' | 'pair';
+/** What one run of a band is (store/series.ts, where the store reads it too). */
+export type { SeedUnit };
 
 export interface SeedAggregate {
   /** How many seeds. */

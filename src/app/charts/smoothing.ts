@@ -5,14 +5,9 @@
  * Pure; the charts draw the smoothed line over the raw one, drawn faint.
  */
 import type { Column } from '../store/series';
+import { clampSmoothing } from '../store/smoothingWeight';
 
-export const MAX_SMOOTHING = 0.99;
-
-/** A weight the slider may hold: a finite number in [0, 0.99] (anything else is 0). */
-export function clampSmoothing(w: number): number {
-  if (!Number.isFinite(w) || w <= 0) return 0;
-  return Math.min(MAX_SMOOTHING, w);
-}
+export { MAX_SMOOTHING, clampSmoothing } from '../store/smoothingWeight';
 
 /** The debiased EMA of a column (weight 0 returns a copy of it). */
 export function emaSmooth(col: readonly (number | null)[], weight: number): Column {

@@ -8,7 +8,7 @@
  */
 import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import type { RoomStatus } from '../../room/client';
-import type { SeedUnit } from '../charts/seedAggregate';
+import type { SeedUnit } from './series';
 import type { SeedResult } from './seedsSlice';
 import type { LabSlice, LabState } from './types';
 

@@ -11,6 +11,9 @@ import type { ArmStepMetrics, MemberStepMetrics, PairMetrics, RunnerEvent } from
 
 export type Column = (number | null)[];
 
+/** What one run of a band is: a seed of "Run N seeds", a class room's browser, or a paired room's pair of browsers. */
+export type SeedUnit = 'seed' | 'browser' | 'pair';
+
 /** Every numeric per-member metric the runner reports (MemberStepMetrics), charted or not. */
 export const MEMBER_METRICS = [
   'reward',

@@ -2,7 +2,7 @@
  * UI slice: theme, presenter mode, speed, chart smoothing, what the rollout inspector shows, which
  * detail panels are unfolded, and the shared-link notice.
  */
-import { clampSmoothing } from '../charts/smoothing';
+import { clampSmoothing } from './smoothingWeight';
 import type { LabSlice } from './types';
 
 export type Theme = 'light' | 'dark';
