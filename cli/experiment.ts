@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     if (process.stderr.isTTY) process.stderr.write('\n');
     console.error(`seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     runs.push(summary);
+    // The file holds every seed done so far, so a long block stopped half way keeps its seeds.
+    if (out) writeFileSync(out, JSON.stringify(resultFile({ ...spec, seed: runs[0].seed }, runs), null, 1));
   }
   console.log(summaryTable(runs));
   if (hasDial(spec)) console.log(`\n${overlapTable(runs.map((r) => overlapOfRun(spec, r)).filter((o): o is OverlapSeed => o !== null))}`);
