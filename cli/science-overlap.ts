@@ -88,9 +88,9 @@ async function main(): Promise<void> {
   out.push('level      kind         base kappa (sd)   both-wrong-same  A gain (sd)      partner votes acc  rescue  partner start');
   for (const arm of arms) {
     const ls = seeds.map((o) => o.levels.find((l) => l.arm === arm)!).filter(Boolean);
-    const m = (k: 'baseKappa' | 'baseBothWrongSame' | 'gainA' | 'pseudoLabelAccuracy' | 'rescueRate') => paired(ls.map((l) => num(l[k])));
+    const m = (k: 'baseKappa' | 'baseBothWrongSame' | 'gainA' | 'pseudoLabelAccuracy' | 'rescueRate' | 'partnerStart') => paired(ls.map((l) => num(l[k])));
     const sd = (p: Paired) => p.se * Math.sqrt(p.n);
-    out.push(`${arm.padEnd(10)} ${ls[0].kind.padEnd(12)} ${f(m('baseKappa').mean)} (${f(sd(m('baseKappa')))})       ${f(m('baseBothWrongSame').mean, 3).padEnd(16)} ${(f(m('gainA').mean) + ' (' + f(sd(m('gainA'))) + ')').padEnd(16)} ${f(m('pseudoLabelAccuracy').mean).padEnd(18)} ${f(m('rescueRate').mean).padEnd(7)}`);
+    out.push(`${arm.padEnd(10)} ${ls[0].kind.padEnd(12)} ${f(m('baseKappa').mean)} (${f(sd(m('baseKappa')))})       ${f(m('baseBothWrongSame').mean, 3).padEnd(16)} ${(f(m('gainA').mean) + ' (' + f(sd(m('gainA'))) + ')').padEnd(16)} ${f(m('pseudoLabelAccuracy').mean).padEnd(18)} ${f(m('rescueRate').mean).padEnd(7)} ${f(m('partnerStart').mean)}`);
   }
   out.push(`self: A gain ${f(meanOf(seeds.map((o) => num(o.selfGain))))}; oracle: ${f(meanOf(seeds.map((o) => num(o.oracleGain))))}; A's start ${f(meanOf(seeds.map((o) => num(o.startA))))}`, '');
 

@@ -34,6 +34,8 @@ export interface OverlapLevel {
   basePassCorrelation: number | null;
   /** The anchor's held-out pass@1 at the end minus at the base, in this arm. */
   gainA: number | null;
+  /** The partner's held-out pass@1 at the base, and its own gain in the arm. */
+  partnerStart: number | null;
   partnerGain: number | null;
   /** Over the run: the accuracy of the partner's votes as the anchor's labels, and its rescue rate. */
   pseudoLabelAccuracy: number | null;
@@ -119,6 +121,7 @@ export function overlapOfRun(spec: ExperimentSpec, run: RunSummary): OverlapSeed
       baseBothWrongSame: base?.bothWrongSame ?? null,
       basePassCorrelation: base?.passCorrelation ?? null,
       gainA: endGain(a.history, startA),
+      partnerStart: startOf(p.id),
       partnerGain: endGain(p.history, startOf(p.id)),
       pseudoLabelAccuracy: mean(a.history.map((h) => h.pseudoLabelAccuracy)),
       rescueRate: mean(a.history.map((h) => h.rescueRate)),
