@@ -6,10 +6,10 @@
  * - Precached at install (one list, revisioned, replaced as a whole by the next build): the page,
  *   its CSS and JS, the training worker and its lazily imported chunks, tfjs's three wasm binaries
  *   (plain, SIMD, threaded SIMD: which one runs depends on the browser), the icons and manifest,
- *   and every shipped warm start (public/warmstarts, about 4.2 MB). The warm starts are precached,
+ *   and every shipped warm start (public/warmstarts; its size: docs/WARMSTARTS.md). The warm starts are precached,
  *   not cached at run time, because the worker trusts the index it reads: a preset whose index
  *   entry is cached but whose file is not would stop offline; precached, every preset works. The
- *   presets' reference runs (public/references, about 600 KB) are precached for the same reason.
+ *   presets' reference runs (public/references: docs/LAB.md) are precached for the same reason.
  * - Cross-origin isolation (COOP/COEP, wasm threads) survives: the Cache API keeps each response's
  *   headers as the server sent them, so index.html and the worker script come back from the cache
  *   with the headers vite.config.ts sets (e2e/offline.spec.ts checks crossOriginIsolated offline).
