@@ -5,9 +5,10 @@
  * (runPhases.ts) read these fields instead of deriving them again from the spec's ids.
  */
 import { Rng } from '../random';
-import { getTask, sequenceLength, type Split } from '../tasks/index';
+import { getTask, type Split } from '../tasks/index';
 import type { Task } from '../tasks/types';
 import { experimentSplit } from './data';
+import { lengthCap, runMaxLen } from './lengths';
 import { memberPlan, type MemberPart, type MemberPlan } from './memberParts';
 import { partMembers, type RunPart } from './parts';
 import type { ExperimentSpec } from './spec';
@@ -33,17 +34,12 @@ export interface ResolvedExperiment {
   needed: ReadonlySet<string> | undefined;
 }
 
-/** The completion length cap L: the spec's, or the longest correct completion plus slack. */
-export function lengthCap(spec: ExperimentSpec, task: Task): number {
-  return spec.grpo.maxNewTokens > 0 ? spec.grpo.maxNewTokens : task.maxCompletionLength(spec.task.difficulty) + 2;
-}
-
 export function resolveExperiment(spec: ExperimentSpec, part?: RunPart, memberPart?: MemberPart): ResolvedExperiment {
   const root = new Rng(spec.seed);
   const task = getTask(spec.task.id);
   const difficulty = spec.task.difficulty;
   const L = lengthCap(spec, task);
-  const maxLen = Math.max(sequenceLength(task, difficulty), 1 + task.promptLength(difficulty) + L);
+  const maxLen = runMaxLen(spec, task);
   // A member part builds one member and trains its copy in one arm; the partner's answers come by exchange.
   const member = memberPart ? memberPlan(spec, memberPart) : null;
   if (member && part) throw new Error('a run is a part of a pool or a member part, not both');

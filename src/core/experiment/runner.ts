@@ -29,8 +29,8 @@ import type { MemberPart } from './memberParts';
 import { resolveExperiment } from './resolve';
 import { captureCheckpoint, disposeRun, evaluateBase, newRunState, restoreRun, rlStep, type RunFaults } from './runPhases';
 
-/** The completion length cap L (resolve.ts). */
-export { lengthCap } from './resolve';
+/** The completion length cap L (lengths.ts). */
+export { lengthCap } from './lengths';
 
 /** Thrown by events() before the base evaluation when a member missed its warm-start target. */
 export { WarmStartMissError } from './warmStartCohort';

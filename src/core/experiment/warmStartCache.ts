@@ -26,7 +26,8 @@
 import { Rng } from '../random';
 import type { Policy } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
-import { getTask, makeSplit, sequenceLength } from '../tasks/index';
+import { getTask, makeSplit } from '../tasks/index';
+import { runMaxLen } from './lengths';
 import { VOCAB, VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Problem } from '../tasks/types';
 import { MAX_VALIDATION, measureTarget, memberWarmStart, policyConfigFor, type TargetRecord, type WarmMember } from './cohort';
@@ -64,18 +65,8 @@ export interface WarmStartCache {
 
 // ---- the key --------------------------------------------------------------------------------
 
-/** The completion length cap the runner uses (runner.ts `lengthCap`). */
-function lengthCapOf(spec: ExperimentSpec): number {
-  const task = getTask(spec.task.id);
-  return spec.grpo.maxNewTokens > 0 ? spec.grpo.maxNewTokens : task.maxCompletionLength(spec.task.difficulty) + 2;
-}
-
-/** The policies' maxLen in a run of `spec`: the longest warm-start sequence or prompt + cap. */
-export function runMaxLen(spec: ExperimentSpec): number {
-  const task = getTask(spec.task.id);
-  const d = spec.task.difficulty;
-  return Math.max(sequenceLength(task, d), 1 + task.promptLength(d) + lengthCapOf(spec));
-}
+/** The policies' maxLen in a run of `spec` (lengths.ts, where the runner reads it too). */
+export { runMaxLen } from './lengths';
 
 /**
  * What the runner warm-starts a run of `spec` from (as createRun does): the root stream, the

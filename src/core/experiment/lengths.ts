@@ -1,0 +1,20 @@
+/**
+ * The lengths a run of a spec works with, defined once: the completion length cap L and the
+ * policies' sequence length. The runner (resolve.ts), the warm starts' key (warmStartCache.ts),
+ * the pool's cost plan (parts.ts), the memory estimate (budget.ts) and the checkpoint's shapes
+ * (checkpointShapes.ts) all read them here.
+ */
+import { getTask, sequenceLength } from '../tasks/index';
+import type { Task } from '../tasks/types';
+import type { ExperimentSpec } from './spec';
+
+/** The completion length cap L: the spec's, or the longest correct completion plus slack. */
+export function lengthCap(spec: ExperimentSpec, task: Task = getTask(spec.task.id)): number {
+  return spec.grpo.maxNewTokens > 0 ? spec.grpo.maxNewTokens : task.maxCompletionLength(spec.task.difficulty) + 2;
+}
+
+/** The policies' maxLen in a run of `spec`: the longest warm-start sequence or prompt + L. */
+export function runMaxLen(spec: ExperimentSpec, task: Task = getTask(spec.task.id)): number {
+  const d = spec.task.difficulty;
+  return Math.max(sequenceLength(task, d), 1 + task.promptLength(d) + lengthCap(spec, task));
+}
