@@ -14,7 +14,7 @@
 import { expect, test } from '@playwright/test';
 import { outsideFirstScreen } from './helpers/firstScreen';
 import { Presenter, Student } from './helpers/classRoom';
-import { horizontalOverflow } from './helpers/layout';
+import { cutAxisLabels, heroOutsideFirstScreen, horizontalOverflow } from './helpers/layout';
 import { RoomServerProcess } from './helpers/roomServer';
 
 test.use({ viewport: { width: 1280, height: 720 } });
@@ -88,6 +88,8 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   await expect(page.getByTestId('seed-claims')).toBeVisible({ timeout: 60_000 });
   expect(await outsideFirstScreen(page, CLASS_ON_SCREEN), 'during the run').toEqual([]);
   expect(await horizontalOverflow(page)).toEqual([]);
+  // A student's laptop keeps its hero charts on the first screen under the room's panel.
+  expect(await heroOutsideFirstScreen(laptop.page), 'a student during the run').toEqual([]);
 
   // After the run: the class's numbers, in words and on one screen.
   await expect(page.getByTestId('projector-progress')).toHaveText(`The class run is over: all 2 browsers finished ${STEPS} RL steps.`, { timeout: 240_000 });
@@ -116,6 +118,8 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
     );
   }
   expect(await horizontalOverflow(phone.page), 'the phone').toEqual([]);
+  expect(await heroOutsideFirstScreen(laptop.page), 'a student after the run').toEqual([]);
+  expect(await cutAxisLabels(page), 'the projector').toEqual([]);
 
   // Leaving the projector view gives the lab's page back, with the room's panel.
   await page.getByTestId('projector-exit').click();

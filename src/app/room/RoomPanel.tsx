@@ -185,8 +185,15 @@ function Student() {
           Your run for the class is done and the room has all of it. The class run is over; a new run here is yours alone: it is not sent to the room.
         </p>
       )}
-      {r.info && <SeatsTable info={r.info} mine={seat?.index ?? null} mineStep={myStep} />}
-      <p className="sub">The charts show your run, with the class's mean and range behind it.</p>
+      {/* Folded: on a student's laptop the panel left the hero charts below the first screen (issue 29). */}
+      {r.info && (
+        <details className="room-class-seats" data-testid="room-class-seats">
+          <summary>
+            The class: {r.info.seats.length} browser{r.info.seats.length === 1 ? '' : 's'}, {r.info.seats.filter((x) => x.connected).length} connected
+          </summary>
+          <SeatsTable info={r.info} mine={seat?.index ?? null} mineStep={myStep} />
+        </details>
+      )}
       <button type="button" data-testid="room-leave" onClick={() => room.leave()}>
         Leave the room
       </button>
@@ -210,7 +217,7 @@ export function RoomPanel() {
   }
   if (role !== 'student' && !open) return null;
   return (
-    <section id="class-room-panel" className="room-panel" role="region" aria-label="Class" data-testid="room-panel">
+    <section id="class-room-panel" className={`room-panel${role === 'student' ? ' room-panel-student' : ''}`} role="region" aria-label="Class" data-testid="room-panel">
       <h2>Class room{name ? `: ${name}` : ''}</h2>
       {role === 'student' ? <Student /> : <Presenter />}
     </section>
