@@ -19,7 +19,7 @@ import type { ExperimentSpec, MemberSpec } from './spec';
 import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { countParams } from '../models';
 import { policyConfigFor } from './cohort';
-import { runMaxLen } from './warmStartCache';
+import { runMaxLen } from './lengths';
 
 const FLOAT = 4;
 /** Rows of one evaluation batch (runner.ts evalOpts: floor(512 / G) prompts x G samples). */

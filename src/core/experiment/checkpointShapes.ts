@@ -14,7 +14,7 @@ import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { checkpointSpecProblem, parseCheckpoint, wholeRun, type Checkpoint, type CheckpointScope, type ReadCheckpoint } from './checkpoint';
 import { policyConfigFor } from './cohort';
 import type { ExperimentSpec } from './spec';
-import { runMaxLen } from './warmStartCache';
+import { runMaxLen } from './lengths';
 
 /**
  * A checkpoint `spec`'s run can continue from, or why not in words: its format (parseCheckpoint),

@@ -2,7 +2,7 @@
  * The lengths a run of a spec works with, defined once: the completion length cap L and the
  * policies' sequence length. The runner (resolve.ts), the warm starts' key (warmStartCache.ts),
  * the pool's cost plan (parts.ts), the memory estimate (budget.ts) and the checkpoint's shapes
- * (checkpointShapes.ts) all read them here.
+ * (checkpointShapes.ts) all import them from here.
  */
 import { getTask, sequenceLength } from '../tasks/index';
 import type { Task } from '../tasks/types';

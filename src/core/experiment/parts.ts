@@ -15,7 +15,7 @@
 import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { countParams } from '../models';
 import { policyConfigFor } from './cohort';
-import { runMaxLen } from './warmStartCache';
+import { runMaxLen } from './lengths';
 import { blowUpExplanation } from './blowUp';
 import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint';
 import type { ExperimentSpec } from './spec';
