@@ -43,7 +43,7 @@ test('workshop mode: predict first, next and previous change the preset and the 
   await expect(lab.button('start')).toBeEnabled();
   await expect(page.getByTestId('start-reason')).toHaveCount(0);
   await page.getByTestId('workshop-reveal').click();
-  await expect(page.getByTestId('workshop-talking-point')).toContainText('falls from 0.44 to 0.26');
+  await expect(page.getByTestId('workshop-talking-point')).toContainText('0.44 → 0.26');
 
   // Next: another preset, another question; the prediction and the result are asked for again.
   await page.getByTestId('workshop-next').click();
@@ -56,8 +56,8 @@ test('workshop mode: predict first, next and previous change the preset and the 
   await expect(lab.button('start')).toBeDisabled();
   await card.getByText('rise', { exact: true }).click();
   await page.getByTestId('workshop-reveal').click();
-  await expect(page.getByTestId('workshop-talking-point')).toContainText('the peer arm learns, +0.16');
-  await expect(page.getByTestId('workshop-talking-point')).not.toContainText('falls from 0.44 to 0.26');
+  await expect(page.getByTestId('workshop-talking-point')).toContainText('+0.16 [+0.09, +0.24], rose in all 8');
+  await expect(page.getByTestId('workshop-talking-point')).not.toContainText('0.44 → 0.26');
 
   // Previous: back to the first step and its preset.
   await page.getByTestId('workshop-prev').click();

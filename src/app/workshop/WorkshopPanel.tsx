@@ -86,7 +86,10 @@ function Measured({ step, revealed, canReveal, onReveal }: { step: WorkshopStep;
   return (
     <div className="workshop-measured">
       {revealed ? (
-        <p data-testid="workshop-talking-point">{step.talkingPoint}</p>
+        <div data-testid="workshop-talking-point">
+          <p>{step.talkingPoint}</p>
+          <MeasuredTable step={step} />
+        </div>
       ) : (
         <button type="button" data-testid="workshop-reveal" disabled={!canReveal} title={canReveal ? 'Show it before the run ends' : 'Predict first'} onClick={onReveal}>
           Show what 8 seeds measured
@@ -140,5 +143,32 @@ function Outcome({ step, prediction, revealed }: { step: WorkshopStep; predictio
         </div>
       )}
     </dl>
+  );
+}
+
+/** The numbers behind a talking point: one measure a row, the tuning seeds and the fresh seeds side by side. */
+function MeasuredTable({ step }: { step: WorkshopStep }) {
+  const fresh = step.numbers.some((r) => r.fresh != null);
+  const tuning = step.numbers.some((r) => r.tuning != null);
+  return (
+    <table className="workshop-numbers" data-testid="workshop-numbers">
+      <caption>What was measured (changes are end − start: a fall is negative)</caption>
+      <thead>
+        <tr>
+          <th scope="col">measure</th>
+          {tuning && <th scope="col">tuning seeds ({step.seeds.tuning})</th>}
+          {fresh && <th scope="col">fresh seeds ({step.seeds.fresh})</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {step.numbers.map((r) => (
+          <tr key={r.what}>
+            <th scope="row">{r.what}</th>
+            {tuning && <td>{r.tuning ?? '—'}</td>}
+            {fresh && <td>{r.fresh ?? '—'}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -50,11 +50,30 @@ describe('the workshop sequence', () => {
     }
   });
 
-  it('quotes in its talking points only numbers that docs/RESULTS.md prints, signs included', () => {
+  it('quotes in its talking points and tables only numbers that docs/RESULTS.md prints, signs included', () => {
+    const numbersOf = (text: string | null) => text?.match(/[+−]?\d\.\d\d/g) ?? [];
+    // A change is end − start on the page; RESULTS prints claim (a) as start − end (a row says so).
+    const negate = (n: string) => (n.startsWith('+') ? `−${n.slice(1)}` : n.startsWith('−') ? `+${n.slice(1)}` : n);
     for (const step of WORKSHOP) {
-      const numbers = step.talkingPoint.match(/[+−]?\d\.\d\d/g) ?? [];
-      expect(numbers.length, step.presetId).toBeGreaterThan(2);
-      for (const n of numbers) expect(RESULTS.includes(n), `${step.presetId}: ${n} is not in docs/RESULTS.md`).toBe(true);
+      for (const n of numbersOf(step.talkingPoint)) expect(RESULTS.includes(n), `${step.presetId}: ${n} is not in docs/RESULTS.md`).toBe(true);
+      const cells = step.numbers.flatMap((r) => [...numbersOf(r.tuning), ...numbersOf(r.fresh)].map((n) => (r.negatedInResults ? negate(n) : n)));
+      expect(cells.length, step.presetId).toBeGreaterThan(2);
+      for (const n of cells) expect(RESULTS.includes(n), `${step.presetId}: ${n} is not in docs/RESULTS.md`).toBe(true);
+    }
+  });
+
+  it('keeps each talking point short enough for a projector (issue 29: about 120 words of numbers before)', () => {
+    for (const step of WORKSHOP) expect(step.talkingPoint.split(/\s+/).length, step.presetId).toBeLessThanOrEqual(40);
+  });
+
+  it("prints a fall as a negative change, as the card's own reading does", () => {
+    for (const step of WORKSHOP) {
+      if (step.quantity.kind !== 'change') continue;
+      const row = step.numbers.find((r) => r.what.startsWith(`${step.quantity.kind === 'change' ? step.quantity.arm : ''}'s change (end − start)`));
+      if (!row) continue;
+      const shown = (row.tuning ?? row.fresh ?? '').match(/^[+−]\d\.\d\d/)?.[0];
+      expect(shown, step.presetId).toBeDefined();
+      expect(Math.sign(step.measured), `${step.presetId}: ${shown} against the card's ${signed(step.measured)}`).toBe(shown!.startsWith('−') ? -1 : 1);
     }
   });
 

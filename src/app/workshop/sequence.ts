@@ -36,8 +36,27 @@ export interface WorkshopStep {
   quantity: Quantity;
   /** The same quantity measured over 8 seeds (mean of the per-seed values, docs/RESULTS.md). */
   measured: number;
-  /** What 8 seeds measured, what did not reproduce included. Shown after the prediction. */
+  /**
+   * What 8 seeds showed and what did not reproduce, in at most about 40 words (issue 29: a
+   * projector cannot carry 120 words of numbers). Shown after the prediction, above `numbers`.
+   */
   talkingPoint: string;
+  /** The seeds each column of `numbers` rests on: the tuning seeds, and the seeds run after the settings were frozen. */
+  seeds: { tuning: string; fresh: string };
+  /** The numbers behind the talking point, one measure a row (docs/RESULTS.md's figures). */
+  numbers: readonly MeasuredRow[];
+}
+
+/**
+ * One measure of a step's table: on the tuning seeds and on the fresh seeds (null: not measured
+ * there). Changes are end − start, a fall negative, as everywhere on the page; docs/RESULTS.md
+ * prints claim (a) as start − end, so its rows say `negatedInResults` (the test reads them so).
+ */
+export interface MeasuredRow {
+  what: string;
+  tuning: string | null;
+  fresh: string | null;
+  negatedInResults?: boolean;
 }
 
 export const WORKSHOP: readonly WorkshopStep[] = [
@@ -54,14 +73,18 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (a): self start − self end +0.17.
     measured: -0.17,
     talkingPoint:
-      "Measured over the tuning seeds (1-8): the self arm's reward climbs from 0.53 to 0.81 while its held-out pass@1 falls " +
-      'from 0.44 to 0.26, lower at the end in all 8 seeds. Its own majority vote is wrong exactly where the ' +
-      'model is, so it is paid for its own mistakes. Did not reproduce: the early gain before the fall that ' +
-      'TTRL and SRT report (at the first evaluation it is already −0.02). The peer arm ends above the self ' +
-      "arm (+0.16), because a partner's vote is right on about a quarter of the items where a model's own vote is wrong, " +
-      'but it only holds its start (−0.01): no gain is shown here. The oracle arm gains +0.14.' +
-      ' On 8 fresh seeds (101-108), run after the settings were frozen, the same: self fell in all 8 (+0.15 ' +
-      '[+0.11, +0.19] from start to end), peer ended above self in all 8 (+0.13), and no gain of the peer arm was shown (−0.02).',
+      'The self arm is paid for agreeing with its own majority vote, wrong exactly where the model is: reward ' +
+      'climbs, held-out pass@1 falls. The peer arm only holds its start. Not reproduced: the early gain TTRL and SRT report.',
+    seeds: { tuning: '1-8', fresh: '101-108' },
+    numbers: [
+      { what: 'self: reward, start → end', tuning: '0.53 → 0.81', fresh: null },
+      { what: 'self: held-out pass@1, start → end', tuning: '0.44 → 0.26', fresh: null },
+      { what: "self's change (end − start)", tuning: '−0.17, fell in all 8', fresh: '−0.15 [−0.19, −0.11], fell in all 8', negatedInResults: true },
+      { what: "self's change at the first evaluation", tuning: '−0.02', fresh: null },
+      { what: 'peer − self at the end', tuning: '+0.16', fresh: '+0.13, above in all 8' },
+      { what: "peer's change", tuning: '−0.01', fresh: '−0.02: no gain shown' },
+      { what: "oracle's change", tuning: '+0.14', fresh: null },
+    ],
   },
   {
     presetId: 'peers-learn',
@@ -76,12 +99,15 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (learns) on peers-learn, confirmation seeds 109-116: peer end − peer start +0.16.
     measured: 0.16,
     talkingPoint:
-      'Measured over 8 seeds run only after these settings were chosen (109-116): the peer arm learns, +0.16 ' +
-      "(95% interval +0.09 to +0.24, higher at the end in all 8), and its partner's votes get more accurate " +
-      'with it (+0.11): the virtuous cycle Co-RL describes. The same models under self-reward fall (+0.15 ' +
-      'below their start on average) and the oracle ends +0.15 above the peer arm. Found by a search of 15 ' +
-      'settings; the first candidate that passed on the tuning seeds failed on fresh ones, which is why every ' +
-      'claim here is read on seeds nobody tuned on.',
+      "The peer arm learns, and its partner's votes grow more accurate with it: Co-RL's virtuous cycle. Of 15 " +
+      'settings searched, the first that passed on the tuning seeds failed on fresh ones; these numbers are from untuned seeds.',
+    seeds: { tuning: '1-8', fresh: '109-116' },
+    numbers: [
+      { what: "peer's change (end − start)", tuning: null, fresh: '+0.16 [+0.09, +0.24], rose in all 8' },
+      { what: "accuracy of the partner's votes, change", tuning: null, fresh: '+0.11' },
+      { what: "self's change", tuning: null, fresh: '−0.15', negatedInResults: true },
+      { what: 'oracle − peer at the end', tuning: null, fresh: '+0.15' },
+    ],
   },
   {
     presetId: 'ensemble-control',
@@ -96,12 +122,14 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (d) on collapse: peer pooled − self pooled +0.33.
     measured: 0.33,
     talkingPoint:
-      'Measured over the tuning seeds (1-8): the peer pair pools +0.33 above the two self-trained models (7 of 8 seeds; in ' +
-      'the eighth neither self-trained model collapsed). Read it with care: a collapsed model casts its votes ' +
-      'for a few answers and outvotes its partner, so two self-trained models make a poor ensemble. And both ' +
-      'trained pairs pool below the same pair untrained (the peer pair 0.56 against 0.80): the peer reward ' +
-      'avoided a collapse; it did not make the pair reason better.' +
-      ' On 8 fresh seeds (101-108): +0.28 [+0.15, +0.40], above in all 8.',
+      'A collapsed model votes for a few answers and outvotes its partner, so two self-trained models pool poorly. ' +
+      'Both trained pairs pool below the pair untrained: the peer reward avoided a collapse; it did not ' +
+      'make the pair reason better.',
+    seeds: { tuning: '1-8', fresh: '101-108' },
+    numbers: [
+      { what: 'peer pair pooled − self pair pooled', tuning: '+0.33, above in 7 of 8', fresh: '+0.28 [+0.15, +0.40], above in all 8' },
+      { what: 'peer pair pooled: trained against untrained', tuning: '0.56 against 0.80', fresh: null },
+    ],
   },
   {
     presetId: 'peers-teach',
@@ -116,15 +144,17 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (learns) on peers-teach: peer end − peer start +0.05.
     measured: 0.05,
     talkingPoint:
-      'Measured over the tuning seeds (1-8): the peer arm gained +0.05 (95% interval +0.01 to +0.10; higher at the end ' +
-      'in 6 of 8 seeds). A small effect: on the 4 seeds run after the settings were fixed it is the same +0.05 ' +
-      'but inside its noise. The same models under self-reward lose 0.06, and on the true answers gain 0.16. ' +
-      'Did not reproduce: co-evolution. A learning from a frozen copy of B ends where A learning from B as it ' +
-      "learns ends (−0.01): no sign here that the partner's own learning adds to what it teaches; and the " +
-      'peer pair pooled ends 0.07 below the same pair untrained.' +
-      ' On 8 fresh seeds (101-108), run after the settings were frozen: +0.07 [+0.01, +0.13], higher at the ' +
-      "end in 6; read together with the preset's other claims (Holm) it is not shown, so here a peer teaches " +
-      'a little, if at all.',
+      "A small effect at most: read with the preset's other claims (Holm), the fresh seeds do not show it; a peer " +
+      'teaches a little, if at all. Not reproduced: co-evolution (A learns as much from a frozen copy of B).',
+    seeds: { tuning: '1-8', fresh: '101-108' },
+    numbers: [
+      { what: "peer's change (end − start)", tuning: '+0.05 [+0.01, +0.10], rose in 6 of 8', fresh: "+0.07 [+0.01, +0.13], rose in 6 of 8; not shown with Holm" },
+      { what: "peer's change on 4 seeds run after the settings were fixed", tuning: '+0.05, inside its noise', fresh: null },
+      { what: "self's change", tuning: '−0.06', fresh: null },
+      { what: "oracle's change", tuning: '+0.16', fresh: null },
+      { what: 'A taught by a frozen B − A taught by B as it learns', tuning: '−0.01', fresh: null },
+      { what: 'peer pair pooled: trained − untrained', tuning: '−0.07', fresh: null },
+    ],
   },
   {
     presetId: 'families',
@@ -139,13 +169,18 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (c) on families, designed: A's own gain next to M (+0.07) − next to T (+0.07), +0.01.
     measured: 0.01,
     talkingPoint:
-      "Measured over the tuning seeds (1-3, 5-9): A gained about as much next to each partner, its own gain +0.07 next to the " +
-      'same-size transformer, +0.07 next to the MLP, +0.05 next to the wider transformer (inside its noise). ' +
-      'Independently seeded members hardly share errors here, whatever their family (kappa 0.01-0.06), so ' +
-      'difference had nothing to act on: next to the MLP rather than the same-size transformer, A gained +0.01, ' +
-      "not shown. Did not reproduce: Co-RL's cross-family advantage, measured there on pretrained checkpoints " +
-      'that share their data. The wider transformer was the weakest teacher: its pair shares the most errors ' +
-      '(0.18 against 0.08-0.10). On 8 fresh seeds (101-108) the same: +0.01 [−0.06, +0.08], not shown.',
+      'A gained about as much next to each partner. Independently seeded members hardly share errors, whatever ' +
+      "their family, so difference had nothing to act on. Not reproduced: Co-RL's cross-family advantage, measured " +
+      'there on pretrained checkpoints that share their data.',
+    seeds: { tuning: '1-3, 5-9', fresh: '101-108' },
+    numbers: [
+      { what: "A's gain next to the same-size transformer", tuning: '+0.07', fresh: null },
+      { what: "A's gain next to the MLP", tuning: '+0.07', fresh: null },
+      { what: "A's gain next to the wider transformer", tuning: '+0.05, inside its noise', fresh: null },
+      { what: "A's gain next to the MLP − next to the same-size transformer", tuning: '+0.01, not shown', fresh: '+0.01 [−0.06, +0.08], not shown' },
+      { what: 'errors shared before training (kappa), each pair', tuning: '0.01-0.06', fresh: null },
+      { what: "errors shared, the wider transformer's pair (the weakest teacher)", tuning: '0.18 against 0.08-0.10', fresh: null },
+    ],
   },
   {
     presetId: 'length',
@@ -160,14 +195,18 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     // Claim (a) on length, contradicted: self start − self end −0.15.
     measured: 0.15,
     talkingPoint:
-      'Measured over the tuning seeds (1-8): here self-reward does not collapse within 80 steps. It gains early (+0.05 at ' +
-      'the first evaluation) and ends +0.15, and no arm shortens its answers: every arm moves towards the ' +
-      "scratchpad (about one token longer). The peer arm gains +0.23, and the accuracy of its partner's " +
-      'votes rises with it (+0.27); the oracle gains +0.35. So the collapse depends on the setting; why this ' +
-      'one learns is not settled (these members start weaker and less confident). In a 200-step pilot ' +
-      '(4 seeds) self-reward rose, then slid a little, and one peer pair colluded on short wrong answers.' +
-      ' On 8 fresh seeds (101-108) self-reward gained again in all 8 (start − end −0.18) and the peer arm ' +
-      "+0.24; peer above self (+0.06) is shown on its own but not read with the preset's other claims (Holm).",
+      'Here self-reward does not collapse within 80 steps: it gains early and ends higher, and no arm shortens its ' +
+      'answers (all move towards the scratchpad). So the collapse depends on the setting; why this one learns is not settled.',
+    seeds: { tuning: '1-8', fresh: '101-108' },
+    numbers: [
+      { what: "self's change at the first evaluation", tuning: '+0.05', fresh: null },
+      { what: "self's change (end − start)", tuning: '+0.15', fresh: '+0.18, rose in all 8', negatedInResults: true },
+      { what: "peer's change", tuning: '+0.23', fresh: '+0.24' },
+      { what: "accuracy of the partner's votes, change", tuning: '+0.27', fresh: null },
+      { what: "oracle's change", tuning: '+0.35', fresh: null },
+      { what: 'peer − self at the end', tuning: null, fresh: "+0.06: shown alone, not with Holm" },
+      { what: 'a 200-step pilot (4 seeds)', tuning: 'self rose, then slid a little; one peer pair colluded on short wrong answers', fresh: null },
+    ],
   },
 ];
 
