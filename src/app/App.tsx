@@ -10,6 +10,7 @@ import { ExperimentPanel } from './controls/ExperimentPanel';
 import { AccuracyPanel } from './panels/AccuracyPanel';
 import { CollapsePanel } from './panels/CollapsePanel';
 import { DisagreementPanel } from './panels/DisagreementPanel';
+import { OverlapPanel } from './panels/OverlapPanel';
 import { InspectorPanel } from './panels/InspectorPanel';
 import { PseudoLabelPanel } from './panels/PseudoLabelPanel';
 import { Notices } from './run/Notices';
@@ -113,6 +114,7 @@ export function App() {
             </ErrorBoundary>
             <PseudoLabelPanel />
             <DisagreementPanel />
+            <OverlapPanel />
             <CollapsePanel />
             <AccuracyPanel />
             <InspectorPanel />

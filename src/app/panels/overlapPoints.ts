@@ -1,0 +1,50 @@
+/**
+ * The points of the panel "Does a more different partner teach more?" (OverlapPanel.tsx): one per
+ * finished run and dial level, the partner's measured base kappa with the anchor against the
+ * anchor's held-out gain next to it (core/experiment/overlapResult.ts), and the least-squares line
+ * through them. Pure, so it is tested without a page.
+ */
+import type { RunSummary } from '../../core/experiment/events';
+import type { ExperimentSpec } from '../../core/experiment/spec';
+import { overlapOfRun, slopeOf } from '../../core/experiment/overlapResult';
+
+export interface OverlapDot {
+  seed: number;
+  arm: string;
+  partner: string;
+  sameFamily: boolean;
+  kappa: number;
+  gain: number;
+}
+
+/** A spec the panel reads: one with an overlap dial (the `overlap` preset or a variant of it). */
+export function isOverlapSpec(spec: ExperimentSpec | null): spec is ExperimentSpec {
+  return spec !== null && spec.members.some((m) => m.dial !== undefined);
+}
+
+/** The dots of finished runs, one per run (the first of a seed when a seed repeats) and level. */
+export function overlapDots(runs: { spec: ExperimentSpec; summary: RunSummary }[]): OverlapDot[] {
+  const seen = new Set<string>();
+  const dots: OverlapDot[] = [];
+  for (const { spec, summary } of runs) {
+    const key = `${summary.seed}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const o = overlapOfRun(spec, summary);
+    for (const l of o?.levels ?? []) {
+      if (l.baseKappa === null || l.gainA === null) continue;
+      dots.push({ seed: summary.seed, arm: l.arm, partner: l.partner, sameFamily: l.sameFamily, kappa: l.baseKappa, gain: l.gainA });
+    }
+  }
+  return dots;
+}
+
+/** The least-squares line of gain on kappa through the same-family dots (null: fewer than 2 or no spread). */
+export function fitLine(dots: readonly { kappa: number; gain: number; sameFamily?: boolean }[]): { slope: number; intercept: number } | null {
+  const same = dots.filter((d) => d.sameFamily !== false);
+  const slope = slopeOf(same.map((d) => d.kappa), same.map((d) => d.gain));
+  if (slope === null) return null;
+  const mx = same.reduce((s, d) => s + d.kappa, 0) / same.length;
+  const my = same.reduce((s, d) => s + d.gain, 0) / same.length;
+  return { slope, intercept: my - slope * mx };
+}
