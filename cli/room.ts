@@ -1,34 +1,64 @@
 /**
- * npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--fsync] [--feed-kib 128]
- * npm run room -- --load 60 [--step-ms 150] [--url ws://host:port/room]
+ * npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--no-fsync] [--feed-kib 128] [--limits k=v,...] [--proxied]
+ * npm run room -- --load 300 [--step-ms 150] [--pairs 10] [--url ws://host:port/room]
+ * npm run room -- --attack [--only id,id] [--root DIR]
  *
  * The room server of class mode (docs/ROOM.md): the WebSocket endpoint /room, and the built app
  * (dist/, from `npm run build`) on the same port, so a class on one network opens one address.
  * --feed-kib: each student's budget for the class feed, KiB a second (server/feed.ts).
- * Prints the address(es) to give the class and the data directory; rooms live --ttl-hours.
+ * --limits: the server's budgets (server/limits.ts), e.g. connectionsPerAddress=300 for a class
+ * behind one NAT address. --proxied: behind a reverse proxy on this machine (X-Forwarded-For).
+ * Prints the address to give the class first (the LAN's), this machine's own after it, and where
+ * the data lives; rooms live --ttl-hours.
  * With --load N: the load check (server/load/loadCheck.ts), which exits 1 if any event was lost.
+ * With --attack: the red-team (server/attack/), printing its table; exits 1 if any attack got through.
  */
 import { existsSync } from 'node:fs';
-import { networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, intFlag, parseArgs, runMain } from './args';
+import { attackTable, runAttacks } from '../server/attack/run';
+import { ATTACKS } from '../server/attack/attacks';
+import { DEFAULT_LIMITS, type ServerLimits } from '../server/limits';
 import { loadCheck } from '../server/load/loadCheck';
+import { originsToPrint } from '../server/operator';
 import { ROOM_PATH, startRoomServer } from '../server/server';
 
-const FLAGS = { port: 'string', host: 'string', data: 'string', 'ttl-hours': 'string', fsync: 'boolean', 'feed-kib': 'string', load: 'string', 'step-ms': 'string', url: 'string', help: 'boolean' } as const;
+const FLAGS = {
+  port: 'string',
+  host: 'string',
+  data: 'string',
+  'ttl-hours': 'string',
+  'no-fsync': 'boolean',
+  fsync: 'boolean',
+  'feed-kib': 'string',
+  limits: 'string',
+  proxied: 'boolean',
+  load: 'string',
+  'step-ms': 'string',
+  pairs: 'string',
+  url: 'string',
+  attack: 'boolean',
+  only: 'string',
+  root: 'string',
+  help: 'boolean',
+} as const;
 
-const USAGE = `usage: npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--fsync] [--feed-kib 128]
-       npm run room -- --load N [--step-ms 150] [--url ws://host:port/room]`;
+const USAGE = `usage: npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--no-fsync] [--feed-kib 128] [--limits name=value,...] [--proxied]
+       npm run room -- --load N [--step-ms 150] [--pairs P] [--url ws://host:port/room]
+       npm run room -- --attack [--only ${ATTACKS.map((a) => a.id).join(',')}] [--root DIR]
+limits (server/limits.ts, docs/ROOM.md "Limits"): ${Object.entries(DEFAULT_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}`;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The addresses a class can reach the server at: each non-internal IPv4 address (or the host given). */
-function addresses(host: string, port: number): string[] {
-  if (host !== '0.0.0.0' && host !== '::') return [`http://${host}:${port}/`];
-  const out = [`http://localhost:${port}/`];
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) out.push(`http://${a.address}:${port}/`);
+function limitsFlag(text: string | undefined): Partial<ServerLimits> {
+  if (text === undefined) return {};
+  const out: Partial<ServerLimits> = {};
+  for (const part of text.split(',')) {
+    const [k, v] = part.split('=');
+    if (!Object.hasOwn(DEFAULT_LIMITS, k)) throw new UsageError(`--limits: no limit "${k}" (known: ${Object.keys(DEFAULT_LIMITS).join(', ')})`);
+    if (!/^\d+$/.test(v ?? '') || Number(v) <= 0) throw new UsageError(`--limits: ${k} must be a whole number above 0, got "${v}"`);
+    out[k as keyof ServerLimits] = Number(v);
   }
   return out;
 }
@@ -39,38 +69,49 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const load = intFlag(args, 'load', 1, 200);
+  if (args.flags.has('attack')) {
+    const only = (args.flags.get('only') as string | undefined)?.split(',');
+    for (const id of only ?? []) if (!ATTACKS.some((a) => a.id === id)) throw new UsageError(`--only: no attack "${id}"`);
+    const rows = await runAttacks({ only, fresh: true, root: args.flags.has('root') ? resolve(args.flags.get('root') as string) : undefined, log: (line) => console.log(line) });
+    console.log(`\n${attackTable(rows)}\n`);
+    console.log(rows.every((r) => r.pass) ? `all ${rows.length} attacks held` : `${rows.filter((r) => !r.pass).length} of ${rows.length} attacks got through`);
+    process.exit(rows.every((r) => r.pass) ? 0 : 1);
+  }
+  const load = intFlag(args, 'load', 1, 400);
   if (load !== undefined) {
     const url = args.flags.get('url') as string | undefined;
     if (url !== undefined && !/^wss?:\/\/[^\s]+$/.test(url)) throw new UsageError(`--url must be a ws:// or wss:// address, got "${url}"`);
-    const ok = await loadCheck({ clients: load, stepMs: intFlag(args, 'step-ms', 10, 10_000) ?? 150, url: url ?? null, log: (line) => console.log(line) });
+    const ok = await loadCheck({ clients: load, stepMs: intFlag(args, 'step-ms', 10, 10_000) ?? 150, pairs: intFlag(args, 'pairs', 0, Math.floor(load / 2)) ?? 0, url: url ?? null, log: (line) => console.log(line) });
     process.exit(ok ? 0 : 1);
   }
-  for (const f of ['url', 'step-ms'] as const) if (args.flags.has(f)) throw new UsageError(`--${f} goes with --load`);
+  for (const f of ['url', 'step-ms', 'pairs', 'only', 'root'] as const) if (args.flags.has(f)) throw new UsageError(`--${f} goes with --${f === 'only' || f === 'root' ? 'attack' : 'load'}`);
   const port = intFlag(args, 'port', 0, 65535) ?? 8787;
   const host = (args.flags.get('host') as string | undefined) ?? '0.0.0.0';
   const ttlText = (args.flags.get('ttl-hours') as string | undefined) ?? '24';
   const ttlHours = Number(ttlText);
   if (!/^\d+(\.\d+)?$/.test(ttlText) || !(ttlHours > 0) || ttlHours > 24 * 365) throw new UsageError(`--ttl-hours must be a number of hours above 0 (at most a year), got "${ttlText}"`);
   const feedKib = intFlag(args, 'feed-kib', 1, 1_000_000) ?? 128;
+  const limits = limitsFlag(args.flags.get('limits') as string | undefined);
+  // Synced writes are the default now; --fsync is still accepted (it asks for what is done anyway).
+  const fsync = !args.flags.has('no-fsync');
   const dataDir = resolve((args.flags.get('data') as string | undefined) ?? join(root, '.room-data'));
   const dist = join(root, 'dist');
   const distDir = existsSync(join(dist, 'index.html')) ? dist : null;
-  const server = await startRoomServer({ port, host, dataDir, ttlHours, distDir, fsync: args.flags.has('fsync'), feedBytesPerSecond: feedKib * 1024, log: (line) => console.log(line) }).catch((e: unknown) => {
+  const server = await startRoomServer({ port, host, dataDir, ttlHours, distDir, fsync, limits, proxied: args.flags.has('proxied'), feedBytesPerSecond: feedKib * 1024, log: (line) => console.log(line) }).catch((e: unknown) => {
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE') throw new Error(`port ${port} is in use: stop what uses it or choose another with --port`);
     if (code === 'LEVEL_DATABASE_NOT_OPEN' || code === 'LEVEL_LOCKED') throw new Error(`cannot open the data directory ${dataDir}: is another room server using it? (${(e as Error).message})`);
     throw e;
   });
-  const urls = addresses(host, server.port);
+  const { lan, local } = originsToPrint(host, server.port);
   console.log(`room server on port ${server.port}; rooms expire ${ttlHours} h after they are made; each student's class feed ${feedKib} KiB/s`);
-  if (distDir) {
-    console.log('the lab (give the class one of these; students open the join link the presenter shows):');
-    for (const u of urls) console.log(`  ${u}`);
-  } else console.log('no app served here: run `npm run build` first to serve the lab from this server too');
-  console.log('the room (WebSocket):');
-  for (const u of urls) console.log(`  ${u.replace(/^http/, 'ws')}${ROOM_PATH.slice(1)}`);
-  console.log(`data: ${dataDir}${args.flags.has('fsync') ? ' (every write flushed to disk)' : ''}`);
+  if (lan.length > 0) {
+    console.log(`give the class: ${lan[0]}/${lan.length > 1 ? `  (other networks of this machine: ${lan.slice(1).join(', ')})` : ''}`);
+  } else console.log('no network address: only this machine reaches this server (bound to loopback, or no network)');
+  if (local.length > 0) console.log(`on this machine: ${local.map((u) => `${u}/`).join(', ')} (the join link and QR a presenter page here shows use the class's address)`);
+  if (!distDir) console.log('no app served here: run `npm run build` first to serve the lab from this server too');
+  console.log(`the room (WebSocket): ${(lan[0] ?? local[0]).replace(/^http/, 'ws')}${ROOM_PATH}`);
+  console.log(`data: ${dataDir}${fsync ? '' : ' (writes not flushed to disk: --no-fsync)'}; rooms, seats, events and answers live there until their room expires; to purge everything, stop the server and delete that directory`);
   const stop = () => {
     console.log('closing...');
     void server.close().then(() => process.exit(0));

@@ -2,8 +2,9 @@
  * One WebSocket connection to the room server, untrusted. In:
  *   - every frame is rate-limited (a token bucket: ROOM_LIMITS.messagesPerSecond, bursts of
  *     messageBurst); a frame costs one token plus one per millisecond its checking took, and its
- *     checking time is also charged to its source address (limits.ts: checkMsPerSecond), so frames
- *     built to be slow to check run out of budget as fast as floods of cheap ones;
+ *     bytes and checking time are also charged to its source address (limits.ts), so frames built
+ *     to be slow to check run out of budget as fast as floods of cheap ones; an address out of
+ *     budget has its sockets paused (not read: TCP slows the sender down) until it has some again;
  *   - it must be a text frame, and is parsed by parseClientMessage (size, JSON, shape, schema);
  *   - over the rate a frame is dropped with `rate-limited` (at most one such error a second); the
  *     drops decay (messageBurst every 10 s), and a connection that drops more than messageBurst
@@ -185,12 +186,24 @@ export class Connection implements HubClient {
     }
   }
 
+  /** Stop reading the socket for `ms` (at least 20, at most 5,000). */
+  private pauseFor(ms: number): void {
+    if (this.ws.isPaused || this.ended) return;
+    this.ws.pause();
+    setTimeout(() => this.ws.resume(), Math.min(5000, Math.max(20, ms))).unref?.();
+  }
+
   /** A frame from the client. Never throws. */
   receive(data: RawData, isBinary: boolean): void {
     if (this.ended) return;
     const now = this.now();
     if (!this.bucket.take(now)) return this.drop(now, 'too many messages');
-    if (!this.budgets.mayCheck(this.address)) return this.drop(now, 'too much to check from this address');
+    const bytes = Buffer.isBuffer(data) ? data.length : Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+    const wait = this.budgets.mayReceive(this.address, bytes);
+    if (wait > 0) {
+      this.pauseFor(wait);
+      return this.drop(now, 'too much from this address');
+    }
     if (isBinary) return this.sendNow(errorFrame('bad-message', 'Messages are JSON in text frames, not binary frames.'));
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
     if (this.pendingChars + text.length > this.limits.pendingChars) return this.drop(now, 'too many messages waiting to be handled');

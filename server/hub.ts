@@ -69,8 +69,8 @@ export interface HubOptions {
 const MAX_CREATES_PER_CONNECTION = 10;
 /** An exchange as stored (the message without its t). */
 export type ExchangeBody = Omit<Extract<ClientMessage, { t: 'exchange' }>, 't'>;
-/** Events (or exchanges) read and sent at a time in a replay, before waiting for the socket to drain. */
-export const REPLAY_PAGE = 64;
+/** Events (or exchanges) read from the store at a time in a replay; the socket must have drained before each is sent. */
+export const REPLAY_PAGE = 16;
 const MAX_SEED = 2 ** 31 - 1;
 
 export class RoomHub {
@@ -297,8 +297,10 @@ export class RoomHub {
       for (let s = 0; s < counts.length; s++) {
         for (let from = 0; from < counts[s]; from += REPLAY_PAGE) {
           const events = await this.store.readEvents(room.id, s, from, Math.min(counts[s], from + REPLAY_PAGE));
-          for (const f of eventFrames(s, from, events)) client.sendNow(f);
-          if (!(await client.drained())) return;
+          for (const f of eventFrames(s, from, events)) {
+            if (!(await client.drained())) return;
+            client.sendNow(f);
+          }
         }
       }
     } finally {
@@ -370,8 +372,11 @@ export class RoomHub {
     let after: string | null = null;
     for (;;) {
       const page = await this.store.readExchangePage(room.id, partner, after, REPLAY_PAGE);
-      for (const [, x] of page) client.send(frame({ t: 'exchange', ...(JSON.parse(x) as ExchangeBody) }));
-      if (page.length < REPLAY_PAGE || !(await client.drained())) return;
+      for (const [, x] of page) {
+        if (!(await client.drained())) return;
+        client.send(frame({ t: 'exchange', ...(JSON.parse(x) as ExchangeBody) }));
+      }
+      if (page.length < REPLAY_PAGE) return;
       after = page[page.length - 1][0];
     }
   }

@@ -17,6 +17,9 @@ export interface ServerLimits {
   /** Milliseconds of frame checking (JSON and schema) one address may use a second, and saved up at most. */
   checkMsPerSecond: number;
   checkBurstMs: number;
+  /** Bytes of frames one address may send a second, and saved up at most. */
+  bytesPerSecond: number;
+  bytesBurst: number;
   /** Bytes stored (events and exchanges, as JSON) per seat, per room, and on the whole server. */
   seatBytes: number;
   roomBytes: number;
@@ -41,8 +44,10 @@ export const DEFAULT_LIMITS: ServerLimits = {
   joinsPerMinute: 30,
   joinBurst: 30,
   roomsPerAddress: 5,
-  checkMsPerSecond: 100,
-  checkBurstMs: 1000,
+  checkMsPerSecond: 50,
+  checkBurstMs: 200,
+  bytesPerSecond: 2 * MiB,
+  bytesBurst: 8 * MiB,
   seatBytes: 64 * MiB,
   roomBytes: 512 * MiB,
   diskBytes: 4096 * MiB,
@@ -79,6 +84,12 @@ export class Bucket {
     return this.level > 0;
   }
 
+  /** 0 if anything is left at `now`, else the ms until something is. */
+  waitMs(now: number): number {
+    this.refill(now);
+    return this.level > 0 ? 0 : Math.ceil(((-this.level + 1e-9) / this.perSecond) * 1000);
+  }
+
   /** Take one unit if one is left. */
   take(now: number): boolean {
     this.refill(now);
@@ -93,11 +104,12 @@ export class Bucket {
   }
 }
 
-/** One source address's connections, joins and checking time. */
+/** One source address's connections, joins, checking time and bytes in. */
 interface AddressUse {
   connections: number;
   joins: Bucket;
   checking: Bucket;
+  bytes: Bucket;
 }
 
 export class AddressBudgets {
@@ -113,7 +125,12 @@ export class AddressBudgets {
     let u = this.byAddress.get(address);
     if (!u) {
       const t = this.now();
-      u = { connections: 0, joins: new Bucket(this.limits.joinsPerMinute / 60, this.limits.joinBurst, t), checking: new Bucket(this.limits.checkMsPerSecond, this.limits.checkBurstMs, t) };
+      u = {
+        connections: 0,
+        joins: new Bucket(this.limits.joinsPerMinute / 60, this.limits.joinBurst, t),
+        checking: new Bucket(this.limits.checkMsPerSecond, this.limits.checkBurstMs, t),
+        bytes: new Bucket(this.limits.bytesPerSecond, this.limits.bytesBurst, t),
+      };
       this.byAddress.set(address, u);
     }
     return u;
@@ -143,11 +160,19 @@ export class AddressBudgets {
     return this.use(address).joins.take(this.now());
   }
 
-  /** Whether `address` has checking time left now; `checked` charges what a frame cost. */
-  mayCheck(address: string): boolean {
-    return this.use(address).checking.has(this.now());
+  /**
+   * A frame of `bytes` from `address`: 0 if its checking time and bytes allow it now (the bytes
+   * are charged), else how many ms until they will (the frame is then not to be read).
+   */
+  mayReceive(address: string, bytes: number): number {
+    const u = this.use(address);
+    const now = this.now();
+    const wait = Math.max(u.checking.waitMs(now), u.bytes.waitMs(now));
+    if (wait === 0) u.bytes.charge(now, bytes);
+    return wait;
   }
 
+  /** Charge the ms a frame from `address` took to check. */
   checked(address: string, ms: number): void {
     this.use(address).checking.charge(this.now(), ms);
   }

@@ -22,6 +22,8 @@ import { syntheticRun } from './syntheticRun';
 export interface LoadOptions {
   clients: number;
   stepMs: number;
+  /** Of the students, how many pairs are in a paired room of their own (exchanging answers each step). */
+  pairs?: number;
   /** A server to load (null: one in this process, restarted once mid-run). */
   url: string | null;
   log: (line: string) => void;

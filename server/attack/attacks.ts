@@ -1,0 +1,376 @@
+/**
+ * The red-team: each attack of issue 28's table (and fuzzed frames) against the real server
+ * process (target.ts), each attacker from loopback addresses of its own (127.9.<attack>.<n>: other
+ * devices, to the server). An attack reports what it saw and whether the server held within the
+ * bound it states; the runner (run.ts) also checks that the process is alive and that a
+ * legitimate class (legit.ts) kept getting its acks meanwhile.
+ */
+import net from 'node:net';
+import { ROOM_PROTOCOL_VERSION } from '../../src/room/protocol';
+import { presetSpec } from '../load/harness';
+import { syntheticRun } from '../load/syntheticRun';
+import { fuzzFrames } from './fuzz';
+import type { Target } from './target';
+import { MiB, attackerRoom, attackerSeat, bigStep, costlyFrames, createMsg, hammer, joinMsg, longSpec, raw, settled, sleep, type Raw } from './tools';
+
+export interface AttackResult {
+  /** The server stayed within the attack's bound. */
+  held: boolean;
+  /** What happened, in a few words with the figures. */
+  saw: string;
+}
+
+export interface Attack {
+  id: string;
+  /** The row of the issue's table. */
+  what: string;
+  /** What is checked. */
+  bound: string;
+  /** Seconds or less: in `npm test` too. */
+  fast: boolean;
+  /** Build what the attack sends before the class's clock starts (the class runs in this process too). */
+  prepare?(): void;
+  run(t: Target, addr: (n: number) => string): Promise<AttackResult>;
+}
+
+let fuzzed: (string | Buffer)[] | undefined;
+const mb = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
+
+/** Open sockets from `from` until one is refused or `max` are open. */
+async function openMany(url: string, from: string, max: number): Promise<Raw[]> {
+  const out: Raw[] = [];
+  for (let i = 0; i < max; i++) {
+    const r = await raw(url, from);
+    if (!r) break;
+    out.push(r);
+  }
+  return out;
+}
+
+/** A join from a fresh device: how long until its seat, ms (Infinity: refused or no answer within 10 s). */
+async function timedJoin(url: string, room: string, from: string): Promise<number> {
+  const t0 = Date.now();
+  const r = await raw(url, from);
+  if (!r) return Infinity;
+  r.send(joinMsg(room));
+  const m = await r.waitFor((x) => x.t === 'seat' || x.t === 'error', 10_000);
+  r.close();
+  return m?.t === 'seat' ? Date.now() - t0 : Infinity;
+}
+
+export const ATTACKS: Attack[] = [
+  {
+    id: 'crafted-frame',
+    what: 'one 50 KB `event` frame whose members record has 5,000 keys, no room, no seat',
+    bound: 'answered with an error; the process lives',
+    fast: true,
+    async run(t, addr) {
+      const r = await raw(t.url, addr(1));
+      if (!r) return { held: false, saw: 'connection refused' };
+      const [, crafted] = costlyFrames();
+      for (let i = 0; i < 3; i++) r.send(crafted);
+      const e = await r.waitFor((m) => m.t === 'error', 5000);
+      r.close();
+      return { held: e !== null, saw: e && e.t === 'error' ? `error ${e.code}: "${e.message.slice(0, 60)}"` : 'no answer' };
+    },
+  },
+  {
+    id: 'upgrade-reset',
+    what: 'raw upgrade requests to a path other than /room, reset at once (50 of them)',
+    bound: 'the process lives',
+    fast: true,
+    async run(t, addr) {
+      for (let i = 0; i < 50; i++) {
+        await new Promise<void>((done) => {
+          const s = net.connect({ host: '127.0.0.1', port: t.port, localAddress: addr(1) }, () => {
+            s.write(`GET /nope HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+            // Reset as the server answers (RST instead of FIN): the server's write then fails.
+            setImmediate(() => {
+              s.resetAndDestroy();
+              done();
+            });
+          });
+          s.on('error', () => done());
+        });
+      }
+      await sleep(300);
+      return { held: t.alive(), saw: '50 resets sent' };
+    },
+  },
+  {
+    id: 'present-flood',
+    what: 'presents its own room (about 30 MB of events) from a socket that never reads, again every 250 ms, 21 times',
+    bound: 'server RSS grows by less than 150 MiB',
+    fast: false,
+    async run(t, addr) {
+      const spec = longSpec(400);
+      const { room, key, presenter } = await attackerRoom(t.url, addr(1), spec);
+      // Fill the room: 4 seats (from 4 addresses) x 160 of the largest events, about 30 MB of JSON,
+      // ten at a time as the acks come (within the budgets of each address).
+      const big = bigStep(1, spec.steps);
+      let json = 0;
+      await Promise.all([0, 1, 2, 3].map(async (k) => {
+        const { s: seat } = await attackerSeat(t.url, addr(2 + k), room);
+        for (let seq = 0; seq < 160; seq++) {
+          const event = seq === 0 ? syntheticRun(spec, 1)[0] : { ...big, step: seq };
+          const text = JSON.stringify({ t: 'event', seq, event });
+          seat.send(text);
+          json += text.length;
+          if (seq % 10 === 9) await seat.waitFor((m) => m.t === 'ack' && m.seq === seq, 30_000);
+        }
+        seat.close();
+      }));
+      const stored = t.disk();
+      presenter.close();
+      const before = t.rss();
+      t.resetPeak();
+      const r = await raw(t.url, addr(5));
+      if (!r) return { held: false, saw: 'connection refused' };
+      r.stopReading();
+      for (let i = 0; i < 21; i++) {
+        r.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
+        await sleep(250);
+      }
+      await sleep(1000);
+      const grew = t.peakRss() - before;
+      r.close();
+      return { held: grew < 150 * MiB, saw: `room of ${mb(json)} of events (${mb(stored)} on disk); RSS ${mb(before)} -> peak ${mb(before + grew)} (+${mb(grew)})` };
+    },
+  },
+  {
+    id: 'paired-rejoin',
+    what: "re-joins a paired seat 30 times from sockets that never read (the partner's exchanges, about 30 MB, replayed each time)",
+    bound: 'server RSS grows by less than 150 MiB',
+    fast: false,
+    async run(t, addr) {
+      const spec = longSpec(400);
+      const { room, presenter } = await attackerRoom(t.url, addr(1), spec, true);
+      const a = await attackerSeat(t.url, addr(2), room);
+      const b = await attackerSeat(t.url, addr(3), room);
+      // Seat 0's answers: 150 steps x 2 kinds of about 100 KB each.
+      const answers = Array.from({ length: 128 }, () => Array.from({ length: 24 }, () => 'x'.repeat(30)));
+      for (let step = 1; step <= 150; step++) {
+        for (const kind of ['train', 'eval']) a.s.send({ t: 'exchange', step, kind, answers });
+        // Within the address's byte budget (2 MiB/s): about 200 KB every 100 ms.
+        await sleep(100);
+      }
+      await settled(a.s);
+      await sleep(500);
+      const stored = t.disk();
+      b.s.close();
+      const before = t.rss();
+      t.resetPeak();
+      const socks: Raw[] = [];
+      for (let i = 0; i < 30; i++) {
+        const r = await raw(t.url, addr(4));
+        if (!r) break;
+        r.stopReading();
+        r.send(joinMsg(room, { index: b.index, token: b.token }, true));
+        socks.push(r);
+        await sleep(100);
+      }
+      await sleep(1500);
+      const grew = t.peakRss() - before;
+      for (const s of [...socks, a.s, presenter]) s.close();
+      return { held: grew < 150 * MiB, saw: `${socks.length} rejoins; exchanges ${mb(stored)} on disk; RSS ${mb(before)} -> peak ${mb(before + grew)} (+${mb(grew)})` };
+    },
+  },
+  {
+    id: 'room-flood',
+    what: 'opens one connection per `create`, 1,000 times',
+    bound: 'at most 5 rooms from that address; the teacher (another address) then creates one',
+    fast: true,
+    async run(t, addr) {
+      let made = 0;
+      let refused = 0;
+      const open: Raw[] = [];
+      for (let i = 0; i < 1000; i++) {
+        const r = await raw(t.url, addr(1));
+        if (!r) {
+          refused++;
+          continue;
+        }
+        r.send(createMsg(presetSpec('quick'), `flood ${i}`));
+        const m = await r.waitFor((x) => x.t === 'created' || x.t === 'error', 5000);
+        if (m?.t === 'created') {
+          made++;
+          open.push(r);
+        } else r.close();
+      }
+      const teacher = await raw(t.url, addr(2));
+      teacher?.send(createMsg(presetSpec('quick'), 'Period 3'));
+      const got = await teacher?.waitFor((x) => x.t === 'created' || x.t === 'error', 5000);
+      for (const r of [...open, teacher]) r?.close();
+      return { held: made <= 5 && got?.t === 'created', saw: `${made} rooms made, ${1000 - made - refused} creates refused, ${refused} connections refused; the teacher: ${got?.t === 'created' ? 'created' : `refused (${got?.t === 'error' ? got.code : 'no answer'})`}` };
+    },
+  },
+  {
+    id: 'seat-flood',
+    what: 'joins the projected link 200 times and leaves',
+    bound: 'from that address at most 30 seats, then one each 2 s; the next student (another address) gets a seat',
+    fast: true,
+    async run(t, addr) {
+      const { room, presenter } = await attackerRoom(t.url, addr(1), presetSpec('quick'));
+      const t0 = Date.now();
+      let seated = 0;
+      for (let i = 0; i < 200; i++) {
+        const r = await raw(t.url, addr(2));
+        if (!r) continue;
+        r.send(joinMsg(room));
+        const m = await r.waitFor((x) => x.t === 'seat' || x.t === 'error', 5000);
+        if (m?.t === 'seat') seated++;
+        r.close();
+      }
+      const allowed = 30 + Math.ceil((Date.now() - t0) / 2000);
+      const ms = await timedJoin(t.url, room, addr(3));
+      presenter.close();
+      return { held: seated <= allowed && ms < Infinity, saw: `${seated} of 200 joins seated; the next student ${ms < Infinity ? `seated in ${ms} ms` : 'refused'}` };
+    },
+  },
+  {
+    id: 'exchange-beyond-spec',
+    what: "sends exchanges for steps far beyond the spec's (up to 5,000), and rewrites of a stored one",
+    bound: 'refused beyond the spec; the data folder grows by less than 8 MiB',
+    fast: true,
+    async run(t, addr) {
+      const spec = { ...presetSpec('peers-learn'), steps: 12 };
+      const { room, presenter } = await attackerRoom(t.url, addr(1), spec, true);
+      const a = await attackerSeat(t.url, addr(2), room);
+      const before = t.disk();
+      // About 8 KB each (the original attack's were larger: what is refused is refused at any size, and the address's byte budget paces large ones).
+      const answers = Array.from({ length: 32 }, () => Array.from({ length: 8 }, (_, i) => `${i}`.repeat(30)));
+      for (let step = 0; step <= 5000; step += 10) a.s.send({ t: 'exchange', step, kind: 'train', answers });
+      // Rewrites of a stored step change nothing either.
+      for (let i = 0; i < 50; i++) a.s.send({ t: 'exchange', step: 1, kind: 'eval', answers });
+      await settled(a.s);
+      await sleep(300);
+      const grew = t.disk() - before;
+      const codes = new Map<string, number>();
+      for (const m of a.s.got) if (m.t === 'error') codes.set(m.code, (codes.get(m.code) ?? 0) + 1);
+      a.s.close();
+      presenter.close();
+      const errors = [...codes].map(([c, n]) => `${n} ${c}`).join(', ');
+      return { held: grew < 8 * MiB, saw: `551 sent, errors: ${errors || 'none'}; data folder +${(grew / MiB).toFixed(1)} MiB` };
+    },
+  },
+  {
+    id: 'costly-frames',
+    what: 'frames built to be slow to check, as fast as they go, from 1 and then 4 attackers (8 connections each)',
+    bound: 'a legitimate join is seated within 2 s',
+    fast: false,
+    async run(t, addr) {
+      const { room, presenter } = await attackerRoom(t.url, addr(9), presetSpec('quick'));
+      const frames = costlyFrames();
+      const joins: number[] = [];
+      for (const attackers of [1, 4]) {
+        const socks: Raw[] = [];
+        for (let a = 0; a < attackers; a++) socks.push(...(await openMany(t.url, addr(1 + a), 8)));
+        const until = Date.now() + 4000;
+        const runs = socks.map((s) => hammer(s, frames, until));
+        await sleep(1500);
+        joins.push(await timedJoin(t.url, room, addr(20 + attackers)));
+        await Promise.all(runs);
+        for (const s of socks) s.close();
+      }
+      presenter.close();
+      return { held: joins.every((ms) => ms < 2000), saw: `a join took ${joins.map((ms) => (ms < Infinity ? `${ms} ms` : 'forever')).join(' (1 attacker), ')} (4)` };
+    },
+  },
+  {
+    id: 'idle-sockets',
+    what: 'opens ~1,000 idle sockets (250 from each of 4 addresses) under `ulimit -n 1024`',
+    bound: 'the server holds under 300 file handles; a student still joins',
+    fast: true,
+    async run(t, addr) {
+      const { room, presenter } = await attackerRoom(t.url, addr(9), presetSpec('quick'));
+      const socks: Raw[] = [];
+      const tries = await Promise.all([1, 2, 3, 4].map(async (a) => {
+        let refused = 0;
+        for (let i = 0; i < 250; i++) {
+          const r = await raw(t.url, addr(a));
+          if (r) socks.push(r);
+          else refused++;
+        }
+        return refused;
+      }));
+      const fds = t.fds();
+      const ms = await timedJoin(t.url, room, addr(10));
+      for (const s of [...socks, presenter]) s.close();
+      return { held: fds < 300 && ms < Infinity, saw: `${socks.length} open, ${tries.reduce((a, b) => a + b, 0)} refused; the server's file handles ${fds}; a student ${ms < Infinity ? `seated in ${ms} ms` : 'refused'}` };
+    },
+  },
+  {
+    id: 'two-tabs',
+    what: 'two tabs of one student, each rejoining its seat whenever it loses it, for 3 s',
+    bound: 'the second tab gets `seat-in-use`; the seat changes hands 0 times',
+    fast: true,
+    async run(t, addr) {
+      const { room, presenter } = await attackerRoom(t.url, addr(1), presetSpec('quick'));
+      const first = await attackerSeat(t.url, addr(2), room);
+      let takeovers = 0;
+      let inUse = 0;
+      const until = Date.now() + 3000;
+      // The second tab, as a naive page would: join again on every refusal.
+      while (Date.now() < until) {
+        const r = await raw(t.url, addr(2));
+        if (!r) break;
+        r.send(joinMsg(room, { index: first.index, token: first.token }));
+        const m = await r.waitFor((x) => x.t === 'seat' || x.t === 'error', 3000);
+        if (m?.t === 'seat') takeovers++;
+        if (m?.t === 'error' && m.code === 'seat-in-use') inUse++;
+        r.close();
+        await sleep(100);
+      }
+      first.s.send({ t: 'event', seq: 0, event: syntheticRun(presetSpec('quick'), 1)[0] });
+      const ack = await first.s.waitFor((m) => m.t === 'ack', 5000);
+      first.s.close();
+      presenter.close();
+      return { held: takeovers === 0 && inUse > 0 && ack !== null, saw: `${inUse} seat-in-use, ${takeovers} takeovers; the first tab ${ack ? 'still gets acks' : 'lost its seat'}` };
+    },
+  },
+  {
+    id: 'terminal-escapes',
+    what: 'names a room with terminal escapes (erase line, a fake banner, a window title)',
+    bound: "no control character reaches the server's output",
+    fast: true,
+    async run(t, addr) {
+      const start = t.output().length;
+      const r = await raw(t.url, addr(1));
+      r?.send(createMsg(presetSpec('quick'), '\x1b[2K\rroom server on port 8787\x1b]0;owned\x07\x9b31m'));
+      await r?.waitFor((m) => m.t === 'created' || m.t === 'error', 5000);
+      r?.close();
+      await sleep(300);
+      const printed = t.output().slice(start);
+      // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+      const bad = printed.match(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g) ?? [];
+      return { held: bad.length === 0 && printed.includes('\\x1b'), saw: `${bad.length} control characters printed; the name logged as ${JSON.stringify(printed.trim().split('\n').pop()?.slice(0, 70))}` };
+    },
+  },
+  {
+    id: 'fuzz',
+    what: '3,000 fuzzed frames (mutated valid messages, random JSON, deep nesting, binary) from 4 addresses',
+    bound: 'the process lives',
+    fast: true,
+    prepare() {
+      fuzzed ??= fuzzFrames(3000, 28);
+    },
+    async run(t, addr) {
+      const frames = (fuzzed ??= fuzzFrames(3000, 28));
+      let sent = 0;
+      await Promise.all([0, 1, 2, 3].map(async (a) => {
+        let r = await raw(t.url, addr(1 + a));
+        for (let i = a; i < frames.length; i += 4) {
+          if (!r || r.ws.readyState !== r.ws.OPEN) r = await raw(t.url, addr(1 + a));
+          if (!r) break;
+          const f = frames[i];
+          r.ws.send(f, { binary: typeof f !== 'string' });
+          sent++;
+          if (i % 40 === a) await sleep(20);
+        }
+        r?.close();
+      }));
+      await sleep(300);
+      return { held: t.alive(), saw: `${sent} frames sent` };
+    },
+  },
+];

@@ -1,0 +1,151 @@
+/**
+ * What the red-team's attackers are made of: raw `ws` sockets from a chosen loopback address
+ * (another 127.x.y.z is another device to the server), sockets that stop reading, and frames
+ * built to be large or costly within the protocol's own bounds.
+ */
+import { WebSocket } from 'ws';
+import { ROOM_PROTOCOL_VERSION, type SeatEvent, type ServerMessage } from '../../src/room/protocol';
+import type { ExperimentSpec } from '../../src/core/experiment/spec';
+import { presetSpec } from '../load/harness';
+import { syntheticRun } from '../load/syntheticRun';
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const MiB = 1024 * 1024;
+
+/** A raw attacker socket: every message parsed loosely, kept; never throws on errors. */
+export interface Raw {
+  ws: WebSocket;
+  got: ServerMessage[];
+  closed: Promise<number>;
+  send(m: unknown): void;
+  /** Stop reading from the socket (the server's sends pile up on its side). */
+  stopReading(): void;
+  waitFor(pred: (m: ServerMessage) => boolean, ms?: number): Promise<ServerMessage | null>;
+  close(): void;
+}
+
+/** A socket from `from`, or null if the server refused it (its connection budget). */
+export function raw(url: string, from: string): Promise<Raw | null> {
+  return new Promise((done) => {
+    // A zero mask: the attacker skips masking (cheap for it), which the server must take as any other.
+    const ws = new WebSocket(url, { perMessageDeflate: false, localAddress: from, generateMask: (mask: Buffer) => void mask.fill(0) });
+    const got: ServerMessage[] = [];
+    const listeners = new Set<() => void>();
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.on('error', () => done(null));
+    ws.on('message', (d) => {
+      try {
+        got.push(JSON.parse(d.toString()) as ServerMessage);
+      } catch {
+        /* not ours to judge */
+      }
+      for (const l of listeners) l();
+    });
+    ws.once('open', () =>
+      done({
+        ws,
+        got,
+        closed,
+        send: (m) => {
+          if (ws.readyState === ws.OPEN) ws.send(typeof m === 'string' ? m : JSON.stringify(m));
+        },
+        stopReading: () => (ws as unknown as { _socket: { pause(): void } })._socket.pause(),
+        waitFor(pred, ms = 10_000) {
+          const seen = got.find(pred);
+          if (seen) return Promise.resolve(seen);
+          return new Promise((r) => {
+            const check = () => {
+              const m = got.find(pred);
+              if (m) finish(m);
+            };
+            const finish = (m: ServerMessage | null) => {
+              clearTimeout(timer);
+              listeners.delete(check);
+              r(m);
+            };
+            const timer = setTimeout(() => finish(null), ms);
+            listeners.add(check);
+            void closed.then(() => finish(got.find(pred) ?? null));
+          });
+        },
+        close: () => ws.terminate(),
+      }),
+    );
+  });
+}
+
+export const createMsg = (spec: ExperimentSpec, name = 'attacker', pairing = false) => ({ t: 'create', v: ROOM_PROTOCOL_VERSION, name, preset: null, spec, baseSeed: 1, pairing });
+export const joinMsg = (room: string, seat: { index: number; token: string } | null = null, takeover = false) => ({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat, ...(takeover ? { takeover } : {}) });
+
+/** A room made by `from`: its id and key, and the socket that presents it. */
+export async function attackerRoom(url: string, from: string, spec: ExperimentSpec, pairing = false): Promise<{ room: string; key: string; presenter: Raw }> {
+  const presenter = await raw(url, from);
+  if (!presenter) throw new Error(`the server refused a connection from ${from}`);
+  presenter.send(createMsg(spec, 'attacker', pairing));
+  const m = await presenter.waitFor((x) => x.t === 'created' || x.t === 'error');
+  if (!m || m.t !== 'created') throw new Error(`create refused: ${JSON.stringify(m)}`);
+  return { room: m.room, key: m.key, presenter };
+}
+
+/** A seat in `room` from `from`. */
+export async function attackerSeat(url: string, from: string, room: string, claim: { index: number; token: string } | null = null): Promise<{ s: Raw; index: number; token: string }> {
+  const s = await raw(url, from);
+  if (!s) throw new Error(`the server refused a connection from ${from}`);
+  s.send(joinMsg(room, claim));
+  const m = await s.waitFor((x) => x.t === 'seat' || x.t === 'error');
+  if (!m || m.t !== 'seat') throw new Error(`join refused: ${JSON.stringify(m)}`);
+  return { s, index: m.seat.index, token: m.token };
+}
+
+/** A long spec (many steps), so that a seat may store many events. */
+export const longSpec = (steps = 5000): ExperimentSpec => ({ ...presetSpec('peers-learn'), steps });
+
+/**
+ * A valid step event as large as the protocol allows: 10 arms of 8 members, each with every
+ * metric at full precision (about 90 KB of JSON, under 4,096 values).
+ */
+export function bigStep(step: number, steps: number): SeatEvent {
+  const base = syntheticRun(presetSpec('peers-learn'), 7)[3];
+  if (base.type !== 'step') throw new Error('expected a step event');
+  const metrics = Object.values(base.arms[0].members)[0];
+  const arm = base.arms[0];
+  const members = Object.fromEntries(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'].map((id) => [id, { ...metrics, entropy: Math.random() / 3 }]));
+  return { ...base, step, steps, arms: Array.from({ length: 10 }, (_, i) => ({ ...arm, armId: `arm${i}`, members })) };
+}
+
+/**
+ * Frames that cost the most to check within the bounds: answers of 1,024 prompts x 38 empty
+ * strings (valid in shape: the schema visits every one), and an event whose members record has
+ * 5,000 keys (refused by the shape check; it once overflowed the stack).
+ */
+export function costlyFrames(): string[] {
+  const answers = Array.from({ length: 1024 }, () => Array.from({ length: 38 }, () => ''));
+  const step = syntheticRun(presetSpec('quick'), 2)[1] as Extract<SeatEvent, { type: 'step' }>;
+  const members: Record<string, unknown> = {};
+  for (let i = 0; i < 5000; i++) members[`k${i}`] = {};
+  const crafted = { ...step, arms: [{ ...step.arms[0], members }] };
+  return [JSON.stringify({ t: 'exchange', step: 1, kind: 'train', answers }), JSON.stringify({ t: 'event', seq: 0, event: crafted })];
+}
+
+/** Ping until a pong comes (a ping sent while the connection is over its rate is dropped): all sent before is handled. */
+export async function settled(r: Raw, tries = 30): Promise<boolean> {
+  for (let i = 0; i < tries && r.ws.readyState === r.ws.OPEN; i++) {
+    const n = r.got.length;
+    r.send({ t: 'ping' });
+    if (await r.waitFor((m) => m.t === 'pong' && r.got.indexOf(m) >= n, 1000)) return true;
+  }
+  return false;
+}
+
+/** Send frames as fast as the socket takes them (keeping under 1 MiB queued) until `until` passes. */
+export async function hammer(r: Raw, frames: string[], until: number): Promise<number> {
+  let n = 0;
+  while (Date.now() < until && r.ws.readyState === r.ws.OPEN) {
+    if (r.ws.bufferedAmount < MiB) {
+      r.ws.send(frames[n % frames.length]);
+      n++;
+    } else await sleep(5);
+    if (n % 20 === 0) await sleep(0);
+  }
+  return n;
+}
