@@ -67,6 +67,13 @@ describe('the checks can fail', () => {
     expect(problems.join('\n')).toMatch(/the shipped warm starts are "about 3.4 MB"/);
   });
 
+  it("a preset's RL steps and its link's seed", () => {
+    const { steps, seed } = PRESETS['peers-learn'].spec;
+    const problems = figureProblems(planted('README.md', `seed ${seed}) after its ${steps} RL steps`, 'seed 1) after its 80 RL steps'), src, FORMATS).join('\n');
+    expect(problems).toContain(`peers-learn has ${steps} RL steps, not 80`);
+    expect(problems).toContain(`peers-learn's link opens seed ${seed}, not 1`);
+  });
+
   it('a format table that says no migration where the code has one', () => {
     const problems = figureProblems(planted('docs/RELIABILITY.md', '| 2 | `parseBundle` | 1 migrated to 2 |', '| 1 | `parseBundle` | migrations (none yet) |'), src, FORMATS);
     expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/bundle\.ts writes version 2, the table says 1/), expect.stringMatching(/bundle\.ts migrates from \[1\]/)]));

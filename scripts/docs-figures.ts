@@ -318,8 +318,15 @@ function seedProblems(doc: Doc): string[] {
         problems.push(`${doc.path}: ${id}'s link opens seed ${PRESETS[id].spec.seed}, not ${seed}: "${sentence.trim().slice(0, 160)}"`);
       }
     }
-    for (const m of sentence.matchAll(/the default(?:'s| link's)? (\d+) (?:RL )?steps/g)) {
-      if (Number(m[1]) !== PRESETS[DEFAULT_PRESET].spec.steps) problems.push(`${doc.path}: the default (${DEFAULT_PRESET}) has ${PRESETS[DEFAULT_PRESET].spec.steps} RL steps, not ${m[1]}: "${sentence.trim().slice(0, 160)}"`);
+    // "the default link's 80 steps", "`peers-learn`: two small models, 120 RL steps".
+    for (const m of sentence.matchAll(/(?:`([\w-]+)`|the default\b)[^.;`]{0,60}?(?<!at most )\b(\d+) (?:RL )?steps/g)) {
+      const id = m[1] ?? DEFAULT_PRESET;
+      if (!PRESETS[id]) continue;
+      if (Number(m[2]) !== PRESETS[id].spec.steps) problems.push(`${doc.path}: ${id} has ${PRESETS[id].spec.steps} RL steps, not ${m[2]}: "${sentence.trim().slice(0, 160)}"`);
+    }
+    const most = Math.max(...Object.values(PRESETS).map((p) => p.spec.steps));
+    for (const m of sentence.matchAll(/at most (\d+) RL steps/g)) {
+      if (Number(m[1]) !== most) problems.push(`${doc.path}: the longest preset has ${most} RL steps, not ${m[1]}: "${sentence.trim().slice(0, 160)}"`);
     }
   }
   return problems;
