@@ -1,10 +1,10 @@
 /**
  * One WebSocket connection to the room server, untrusted. In:
  *   - every frame is rate-limited (a token bucket: ROOM_LIMITS.messagesPerSecond, bursts of
- *     messageBurst); a frame costs one token plus one per millisecond its checking took, and its
- *     bytes and checking time are also charged to its source address (limits.ts), so frames built
- *     to be slow to check run out of budget as fast as floods of cheap ones; an address out of
- *     budget has its sockets paused (not read: TCP slows the sender down) until it has some again;
+ *     messageBurst), and its bytes and the time its checking took are charged to its source
+ *     address (limits.ts: bytesPerSecond, checkMsPerSecond), so frames built to be slow to check
+ *     run out of budget as fast as floods of cheap ones; an address out of budget has its sockets
+ *     paused (not read: TCP slows the sender down) until it has some again;
  *   - it must be a text frame, and is parsed by parseClientMessage (size, JSON, shape, schema);
  *   - over the rate a frame is dropped with `rate-limited` (at most one such error a second); the
  *     drops decay (messageBurst every 10 s), and a connection that drops more than messageBurst
@@ -211,7 +211,6 @@ export class Connection implements HubClient {
     const parsed = parseClientMessage(text);
     const ms = performance.now() - t0;
     this.budgets.checked(this.address, ms);
-    this.bucket.charge(now, Math.floor(ms));
     if (!parsed.ok) return this.sendNow(versionMismatch(text) ?? errorFrame(parsed.code, parsed.message));
     const msg = parsed.message;
     this.pendingChars += text.length;

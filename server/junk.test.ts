@@ -123,3 +123,27 @@ describe('rate limit', () => {
     await stillServing();
   });
 });
+
+describe('rate limit over time', () => {
+  it('forgets old drops: a client that overshoots now and then, and slows down each time, is never closed', async () => {
+    let clock = Date.now();
+    const own = await startLocalServer({ now: () => clock, limits: { handshakeMs: 600_000 } });
+    try {
+      const c = await RoomClient.connect(own.url, { check: false, keep: false });
+      let pongs = 0;
+      c.on((m) => void (m.t === 'pong' && pongs++));
+      // 25 rounds of 20 drops each: 500 drops in all, more than the 400 that close a connection at once.
+      for (let round = 0; round < 25; round++) {
+        const before = pongs;
+        for (let i = 0; i < ROOM_LIMITS.messageBurst + 20; i++) c.send({ t: 'ping' });
+        await c.waitAny(() => pongs - before === ROOM_LIMITS.messageBurst);
+        clock += 10_000;
+      }
+      c.send({ t: 'ping' });
+      await c.waitFor('pong', () => pongs === 25 * ROOM_LIMITS.messageBurst + 1);
+      await c.close();
+    } finally {
+      await own.dispose();
+    }
+  });
+});

@@ -2,7 +2,7 @@
 // refused with a message that names where (never a throw).
 import { describe, expect, it } from 'vitest';
 import { getPreset } from '../core/experiment/presets';
-import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, parseClientMessage, parseServerMessage, type ClientMessage, type RoomInfo, type SeatEvent, type ServerMessage } from './protocol';
+import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, frameShapeProblem, parseClientMessage, parseServerMessage, type ClientMessage, type RoomInfo, type SeatEvent, type ServerMessage } from './protocol';
 
 const spec = getPreset('quick')!.spec;
 const id = 'AbCdEfGhIjKlMnOpQrStUv';
@@ -70,5 +70,19 @@ describe('room protocol', () => {
     expect(refused(JSON.stringify({ ...CLIENT[0], name: '' }))).toMatch(/name/);
     expect(parseServerMessage(JSON.stringify({ t: 'room', room: { ...room, seats: Array(ROOM_LIMITS.seats + 1).fill(room.seats[0]) } })).ok).toBe(false);
     expect(parseServerMessage(JSON.stringify({ t: 'error', code: 'oops', message: '' })).ok).toBe(false);
+  });
+
+  it('bounds a client frame before the schema: the 20,000-key record that overflowed the stack is refused, never thrown', () => {
+    const members: Record<string, object> = {};
+    for (let i = 0; i < 20_000; i++) members[`k${i}`] = {};
+    const crafted = JSON.stringify({ t: 'event', seq: 0, event: { ...step, arms: [{ armId: 'a', scheme: 'self', members, pairs: [] }] } });
+    expect(crafted.length).toBeLessThan(ROOM_LIMITS.frameChars);
+    expect(parseClientMessage(crafted)).toMatchObject({ ok: false, code: 'too-large', message: expect.stringMatching(/at most 64 keys/) });
+    const deep = '{"t":"ping","x":' + '['.repeat(50_000) + ']'.repeat(50_000) + '}';
+    expect(parseClientMessage(deep)).toMatchObject({ ok: false, message: expect.stringMatching(/nests at most 12 deep/) });
+    expect(parseClientMessage(JSON.stringify({ t: 'ping', pad: Array(20).fill(0) }))).toMatchObject({ ok: false, message: expect.stringMatching(/"ping" message has at most 16 values/) });
+    const answers = Array.from({ length: 10 }, () => ['1', 2]);
+    expect(parseClientMessage(JSON.stringify({ t: 'exchange', step: 1, kind: 'train', answers }))).toMatchObject({ ok: false, message: expect.stringMatching(/^answers: a list/) });
+    expect(frameShapeProblem(JSON.parse(JSON.stringify(CLIENT[0])))).toBeNull();
   });
 });
