@@ -1,14 +1,21 @@
 /**
- * npm run bench:ops [-- --backend wasm|cpu] [--repeats 15]
+ * npm run bench:ops [-- --backend wasm|cpu] [--repeats 15] [--rounds 9]
  *
  * The tfjs kernel costs behind the CPU path's choices (src/core/models/layers.ts, stack.ts): for
  * shapes of the default cohort's GRPO update (B 16 x G 8 rows, 7 completion positions, an MLP of
  * width 64 over a window of 6), the median time of an op against the formulation used instead.
+ * On wasm, the ops run on the kernels the lab registers (src/engine/wasmKernels.ts).
+ *
+ * Then, on wasm, our own kernels against tfjs-backend-wasm's at the `peers-teach` attention's
+ * shapes (issue 32): in each of --rounds rounds, a batch of calls on ours and the same on tfjs's,
+ * in alternating order, in the same process; the table gives each one's median CPU time per call
+ * and the median ratio with its range over the rounds (a shared machine's noise shows there).
  * A measurement, not a test; docs/BENCHMARKS.md keeps the figures.
  */
 import * as tf from '@tensorflow/tfjs';
 import { parseArgs, intFlag, runMain, UsageError } from './args';
 import { initNodeBackend } from '../src/engine/node-backend';
+import { withTfjsWasmKernels } from '../src/engine/wasmKernels';
 
 async function medianMs(repeats: number, f: () => tf.Tensor | tf.Tensor[]): Promise<number> {
   const once = async () => {
@@ -27,8 +34,70 @@ async function medianMs(repeats: number, f: () => tf.Tensor | tf.Tensor[]): Prom
   return ts[Math.floor(ts.length / 2)];
 }
 
+/**
+ * Process CPU ms per call of `f` over `calls` calls (wasm kernels run synchronously: no readback
+ * needed). CPU time, not wall time: on a machine shared with other work it moves far less.
+ */
+function perCall(calls: number, f: () => tf.Tensor): number {
+  const t0 = process.cpuUsage();
+  for (let i = 0; i < calls; i++) f().dispose();
+  const { user, system } = process.cpuUsage(t0);
+  return (user + system) / 1000 / calls;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Our wasm kernels against tfjs-backend-wasm's, interleaved in one process, at the attention's
+ * shapes of `peers-teach` (transformers d32 L2 h4, 16 x 8 completions of 7 tokens after a
+ * 7-token prompt: [K*N*H, T, hd] = [3584, 14, 8]; a decoding step's one query against 10 keys).
+ */
+function oursAgainstTfjs(rounds: number): string {
+  const BH = 7 * 16 * 8 * 4; // K*N = 896 (7 transformers x 16 x 8 rollouts, the profile's figure) x 4 heads
+  const [T, HD, TK] = [14, 8, 10];
+  const q = tf.randomNormal([BH, T, HD]);
+  const k = tf.randomNormal([BH, T, HD]);
+  const v = tf.randomNormal([BH, T, HD]);
+  const att = tf.softmax(tf.randomNormal([BH, T, T]));
+  const dy = tf.randomNormal([BH, T, HD]);
+  const q1 = tf.randomNormal([BH, 1, HD]);
+  const kc = tf.randomNormal([BH, TK, HD]);
+  const cases: [string, () => tf.Tensor][] = [
+    [`scores q k^T [${BH}, ${T}, ${HD}] (transposeB)`, () => tf.matMul(q, k, false, true)],
+    [`att v [${BH}, ${T}, ${T}] @ [${BH}, ${T}, ${HD}]`, () => tf.matMul(att, v)],
+    ['d att = dY v^T (transposeB)', () => tf.matMul(dy, v, false, true)],
+    ['d v = att^T dY (transposeA)', () => tf.matMul(att, dy, true, false)],
+    ['d q = d scores k', () => tf.matMul(att, k)],
+    ['d k = d scores^T q (transposeA)', () => tf.matMul(att, q, true, false)],
+    [`decoding: q k^T, 1 query, ${TK} keys`, () => tf.matMul(q1, kc, false, true)],
+  ];
+  const lines = [
+    `Our wasm BatchMatMul against tfjs-backend-wasm's, ${rounds} rounds in alternating order (process CPU ms per call: median of rounds; ratio tfjs / ours: median (min-max)):`,
+    '',
+    "| product | tfjs-wasm ms | ours ms | tfjs / ours |",
+    '|---|---:|---:|---|',
+  ];
+  for (const [what, f] of cases) {
+    // about 40 ms of tfjs's kernel per batch of calls, at least 3 calls
+    const probe = withTfjsWasmKernels(() => perCall(2, f));
+    const calls = Math.max(3, Math.round(40 / Math.max(probe, 0.01)));
+    perCall(calls, f); // warm-up: our module is instantiated on the first call
+    const theirs: number[] = [];
+    const ours: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const runTheirs = () => theirs.push(withTfjsWasmKernels(() => perCall(calls, f)));
+      const runOurs = () => ours.push(perCall(calls, f));
+      if (r % 2 === 0) { runTheirs(); runOurs(); } else { runOurs(); runTheirs(); }
+    }
+    const ratios = theirs.map((t, i) => t / ours[i]);
+    lines.push(`| ${what} | ${median(theirs).toFixed(3)} | ${median(ours).toFixed(3)} | ${median(ratios).toFixed(1)}x (${Math.min(...ratios).toFixed(1)}-${Math.max(...ratios).toFixed(1)}) |`);
+  }
+  tf.dispose([q, k, v, att, dy, q1, kc]);
+  return lines.join('\n');
+}
+
 runMain(async () => {
-  const args = parseArgs(process.argv.slice(2), { backend: 'string', repeats: 'string' });
+  const args = parseArgs(process.argv.slice(2), { backend: 'string', repeats: 'string', rounds: 'string' });
   const backend = String(args.flags.get('backend') ?? 'wasm');
   if (backend !== 'wasm' && backend !== 'cpu') throw new UsageError('--backend: wasm or cpu');
   const repeats = intFlag(args, 'repeats', 1, 200) ?? 15;
@@ -58,5 +127,6 @@ runMain(async () => {
     ...rows.map(([what, a, ta, b, tb]) => `| ${what} | ${a} | ${ta.toFixed(2)} | ${b} | ${tb.toFixed(2)} |`),
   ].join('\n');
   console.log(table);
+  if (backend === 'wasm') console.log('\n' + oursAgainstTfjs(intFlag(args, 'rounds', 1, 100) ?? 9));
   process.exit(0);
 }, 'bench:ops');

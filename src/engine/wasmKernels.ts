@@ -1,5 +1,5 @@
 /**
- * Replacements for four tfjs-backend-wasm 4.22 kernels that copy more than they need.
+ * Replacements for five tfjs-backend-wasm 4.22 kernels: four copy more than they need, one is slow.
  *
  * Slice, SplitV, Unpack: copy their whole input to slice it.
  *
@@ -21,11 +21,15 @@
  * inputs, and a variable's assign replaces its data rather than writing into it, so the clone
  * can share the input's data with one more reference, as tfjs-backend-wasm's own Reshape and
  * the WebGL and WebGPU backends' Identity already do; the data is freed with its last reference.
+ * BatchMatMul: tfjs-backend-wasm runs every batched or transposed product in scalar code;
+ * ./kernels/batchMatMul.ts runs those in WebAssembly SIMD with the same sums, bit for bit.
+ *
  * tfjs looks kernels up by (name, backend) at every call, so registering these once is enough.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import '@tensorflow/tfjs-backend-wasm'; // registers the wasm backend and its kernels
+import { batchMatMul } from './kernels/batchMatMul';
 
 type TensorInfo = tf.TensorInfo;
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
@@ -123,6 +127,7 @@ function identity({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFun
 }
 
 const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) => TensorInfo | TensorInfo[]> = {
+  BatchMatMul: batchMatMul,
   Identity: identity,
   Slice: slice,
   SplitV: splitV,
@@ -132,7 +137,7 @@ const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) =
 /** tfjs's own kernels, kept when ours are installed (the tests compare against them). */
 const originals = new Map<string, tf.KernelConfig>();
 
-/** Register the in-place Slice, SplitV and Unpack and the sharing Identity on the wasm backend (idempotent). */
+/** Register the in-place Slice, SplitV and Unpack, the sharing Identity and our SIMD BatchMatMul on the wasm backend (idempotent). */
 export function installWasmKernels(): void {
   if (originals.size > 0) return;
   for (const [name, replacement] of Object.entries(REPLACEMENTS)) {
