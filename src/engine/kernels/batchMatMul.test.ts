@@ -3,6 +3,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../core/random';
 import { installWasmKernels, withTfjsWasmKernels } from '../wasmKernels';
+import { instantiateBmm } from './batchMatMul';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -119,5 +120,34 @@ describe('our wasm BatchMatMul', () => {
   it('the committed binaries equal a fresh build of batchMatMul.wat', () => {
     const out = execFileSync(process.execPath, ['scripts/build-wasm-kernels.mjs', '--check'], { encoding: 'utf8' });
     expect(out).toContain('equals a fresh build');
+  });
+});
+
+describe("our BatchMatMul's build for a shared memory (tfjs's threaded build, in a cross-origin isolated page)", () => {
+  it('computes on a shared memory what the plain build computes on a plain one', () => {
+    const rng = new Rng(11);
+    const [batch, m, k, n] = [5, 14, 8, 14];
+    const a = Float32Array.from({ length: batch * m * k }, () => rng.next() * 2 - 1);
+    const b = Float32Array.from({ length: batch * n * k }, () => rng.next() * 2 - 1);
+    const run = (memory: WebAssembly.Memory) => {
+      const bmm = instantiateBmm(memory);
+      const f32 = new Float32Array(memory.buffer);
+      const [pa, pb, pout, ppack] = [1024, 8192, 16384, 32768]; // byte addresses inside the first page
+      f32.set(a, pa / 4);
+      f32.set(b, pb / 4);
+      // q k^T: B transposed, so packed
+      bmm(pa, pb, pout, ppack, batch, m, k, n, m * k * 4, k * 4, 4, n * k * 4, 4, k * 4);
+      return Array.from(new Uint32Array(memory.buffer, pout, batch * m * n));
+    };
+    const shared = new WebAssembly.Memory({ initial: 1, maximum: 16, shared: true });
+    expect(shared.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const plain = run(new WebAssembly.Memory({ initial: 1 }));
+    expect(run(shared)).toEqual(plain);
+    // and the plain build's numbers are tfjs's: q k^T through tf.matMul on the wasm heap
+    const ta = tf.tensor3d(a, [batch, m, k]);
+    const tb = tf.tensor3d(b, [batch, n, k]);
+    const y = withTfjsWasmKernels(() => tf.matMul(ta, tb, false, true));
+    expect(bits(y)).toEqual(plain);
+    tf.dispose([ta, tb, y]);
   });
 });

@@ -49,20 +49,31 @@ function decode(base64: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-const instances = new WeakMap<WasmMemory, Bmm>();
+/** Our module on a memory: its bmm, or null where it could not be instantiated (tfjs's kernel runs). */
+const instances = new WeakMap<WasmMemory, Bmm | null>();
 
-/** Our module instantiated on this backend's heap (once per memory), or null when the heap is not reachable. */
+/** Our module instantiated on `memory`, tfjs-backend-wasm's heap (exported for the tests). */
+export function instantiateBmm(memory: WasmMemory): Bmm {
+  const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
+  // Synchronous compile: the module is about 1 KB, well inside every browser's limit for it.
+  const module = new WA.Module(decode(shared ? batchMatMulShared : batchMatMulPlain));
+  return new WA.Instance(module, { env: { memory } }).exports.bmm as Bmm;
+}
+
+/** Our kernel on this backend's heap (instantiated once per memory), or null when that is not possible. */
 function kernelFor(backend: BackendWasm): Bmm | null {
   const wasm = backend.wasm as unknown as WasmModule;
   const memory = wasm.wasmMemory ?? wasm.asm?.memory;
   if (!(memory instanceof WA.Memory)) return null;
   let bmm = instances.get(memory);
-  if (!bmm) {
-    const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
-    // Synchronous compile: the module is about 1 KB, well inside every browser's limit for it.
-    const module = new WA.Module(decode(shared ? batchMatMulShared : batchMatMulPlain));
-    const instance = new WA.Instance(module, { env: { memory } });
-    bmm = instance.exports.bmm as Bmm;
+  if (bmm === undefined) {
+    try {
+      bmm = instantiateBmm(memory);
+    } catch (e) {
+      // Same results either way, only slower: say so once and keep tfjs's kernel.
+      console.warn(`our wasm BatchMatMul could not start, tfjs's runs instead: ${e instanceof Error ? e.message : String(e)}`);
+      bmm = null;
+    }
     instances.set(memory, bmm);
   }
   return bmm;
