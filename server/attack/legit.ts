@@ -69,7 +69,9 @@ export async function startClass(url: string, { students = 4, stepMs = 100 } = {
         finished = true;
         clearInterval(timer);
         clients.delete(c);
-        void c.close().then(() => stopping || student(i, from).catch((e: unknown) => problems.push(`student ${i}: ${String(e)}`)));
+        void c.close().then(async () => {
+          if (!stopping) await student(i, from).catch((e: unknown) => problems.push(`student ${i}: ${String(e)}`));
+        });
         return;
       }
       sentAt[next] = performance.now();

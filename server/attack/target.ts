@@ -28,6 +28,9 @@ export interface Target {
   disk(): number;
   /** Open file descriptors of the process. */
   fds(): number;
+  /** SIGKILL the process, keeping its data directory. */
+  kill(): Promise<void>;
+  /** Kill it and delete its data directory. */
   stop(): Promise<void>;
 }
 
@@ -52,10 +55,9 @@ function rssOf(pid: number): number {
   }
 }
 
-/** Start the server of checkout `root` (default: this one) with extra flags. */
-export function startTarget({ root = DEFAULT_ROOT, args = [] as string[] } = {}): Promise<Target> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'room-attack-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli/room.ts'), '--port', '0', '--host', '127.0.0.1', '--data', dataDir, ...args], {
+/** Start the server of checkout `root` (default: this one) with extra flags, on `port` (0: a free one) and `dataDir` (default: a new temporary one). */
+export function startTarget({ root = DEFAULT_ROOT, args = [] as string[], port = 0, dataDir = mkdtempSync(join(tmpdir(), 'room-attack-')) } = {}): Promise<Target> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli/room.ts'), '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -88,13 +90,15 @@ export function startTarget({ root = DEFAULT_ROOT, args = [] as string[] } = {})
             return 0;
           }
         },
-        async stop() {
+        async kill() {
           clearInterval(sampler);
-          if (!exited) {
-            const gone = new Promise((r) => child.once('exit', r));
-            child.kill('SIGKILL');
-            await gone;
-          }
+          if (exited) return;
+          const gone = new Promise((r) => child.once('exit', r));
+          child.kill('SIGKILL');
+          await gone;
+        },
+        async stop() {
+          await target!.kill();
           rmSync(dataDir, { recursive: true, force: true });
         },
       };
