@@ -1,5 +1,5 @@
 /**
- * npx tsx cli/science-overlap.ts --from FILE.json[,FILE.json ...] [--power] [--reference FILE.ts --block NAME]
+ * npx tsx cli/science-overlap.ts --from FILE.json[,FILE.json ...] [--seeds LIST] [--power] [--reference FILE.ts --block NAME]
  *
  * Reads result files of the overlap preset (`npm run experiment -- --preset overlap --seeds ...
  * --out FILE.json`) as docs/PREREG-overlap.md says they are read. Per seed (overlapResult.ts):
@@ -20,12 +20,12 @@
  * (src/app/panels/overlapReference.ts), labelled with --block (e.g. "confirmation").
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs, runMain, UsageError } from './args';
+import { parseArgs, runMain, seedsFlag, UsageError } from './args';
 import { readResultFile } from './result-file';
 import { overlapOfRun, slopeOf, type OverlapSeed } from '../src/core/experiment/overlapResult';
 import { describePaired, fmtP, holmVerdicts, paired, type Paired } from './science-paired';
 
-const FLAGS = { from: 'string', power: 'boolean', reference: 'string', block: 'string' } as const;
+const FLAGS = { from: 'string', seeds: 'string', power: 'boolean', reference: 'string', block: 'string' } as const;
 
 const f = (x: number | null | undefined, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 const meanOf = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
@@ -74,11 +74,14 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), FLAGS);
   const from = args.flags.get('from') as string | undefined;
   if (!from) throw new UsageError('usage: npx tsx cli/science-overlap.ts --from FILE.json[,FILE.json ...] [--power]');
+  // --seeds: read only these seeds of the files (a file may hold seeds of both blocks).
+  const only = seedsFlag(args);
   const seeds: OverlapSeed[] = [];
   for (const path of from.split(',')) {
     const r = readResultFile(path);
     if (!r.ok) throw new UsageError(r.error);
     for (const run of r.file.runs) {
+      if (only && !only.includes(run.seed)) continue;
       const o = overlapOfRun(r.file.spec, run);
       if (o) seeds.push(o);
     }
