@@ -18,12 +18,13 @@
  * after the socket has drained. Seats are freed by the presenter (`remove-seat`) and when their
  * student left before the room started (seats.ts).
  */
-import type { ClientMessage, RoomErrorCode, SeatEvent } from '../src/room/protocol';
-import { ROOM_LIMITS, streamedEvent } from '../src/room/protocol';
+import type { ClientMessage, RoomErrorCode } from '../src/room/protocol';
+import { ROOM_LIMITS } from '../src/room/protocol';
 import { flushFeed } from './feed';
 import { errorFrame, eventFrames, frame } from './frames';
 import type { ServerLimits } from './limits';
 import { Room, peerArmMembers, type RoomPeer, type Seat } from './roomState';
+import { SeatWrites } from './seatWrites';
 import { matchesHash, newSecret, secretHash } from './secrets';
 import type { RoomRecord, RoomStore, SeatRecord } from './store';
 
@@ -76,14 +77,19 @@ const MAX_SEED = 2 ** 31 - 1;
 export class RoomHub {
   private readonly rooms = new Map<string, Room>();
   /** Characters stored over every room (the disk quota counts these: limits.diskBytes). */
-  private storedBytes = 0;
-  /** When each room's presenters were last told the server is over its disk quota. */
-  private quotaNoted = new Map<string, number>();
+  private readonly stored = { bytes: 0 };
+  private readonly writes: SeatWrites;
 
   private constructor(
     readonly store: RoomStore,
     private readonly opts: HubOptions,
-  ) {}
+  ) {
+    this.writes = new SeatWrites(store, opts, this.stored, {
+      ownSeat: (client, what) => this.ownSeat(client, what),
+      announce: (room) => this.announce(room),
+      refuse: (client, code, message) => this.refuse(client, code, message),
+    });
+  }
 
   /** A hub with every room the store holds (expired ones deleted). */
   static async load(store: RoomStore, opts: HubOptions): Promise<RoomHub> {
@@ -91,7 +97,7 @@ export class RoomHub {
     for (const { room, seats } of await store.loadAll()) {
       const r = new Room(room, seats);
       hub.rooms.set(room.id, r);
-      hub.storedBytes += r.bytes();
+      hub.stored.bytes += r.bytes();
     }
     await hub.sweep();
     return hub;
@@ -103,7 +109,7 @@ export class RoomHub {
 
   /** Characters stored over every room. */
   get bytes(): number {
-    return this.storedBytes;
+    return this.stored.bytes;
   }
 
   /** A live room by id (an expired one counts as gone even before the sweep deletes it). */
@@ -130,9 +136,9 @@ export class RoomHub {
       case 'remove-seat':
         return this.removeSeat(client, msg.seat);
       case 'event':
-        return this.event(client, msg.seq, msg.event);
+        return this.writes.event(client, msg.seq, msg.event);
       case 'exchange':
-        return this.exchange(client, msg);
+        return this.writes.exchange(client, msg);
     }
   }
 
@@ -175,7 +181,7 @@ export class RoomHub {
     for (const room of [...this.rooms.values()]) {
       if (room.record.expiresAt > now) continue;
       this.rooms.delete(room.id);
-      this.storedBytes -= room.bytes();
+      this.stored.bytes -= room.bytes();
       this.stopTimers(room);
       for (const peer of room.everyone()) {
         peer.send(errorFrame('no-such-room', 'This room has expired; it and everything in it are deleted.'));
@@ -230,7 +236,7 @@ export class RoomHub {
     const mine = [...this.rooms.values()].filter((r) => r.record.creator === client.address && this.room(r.id)).length;
     if (mine >= limits.roomsPerAddress) return this.refuse(client, 'over-quota', `One address has at most ${limits.roomsPerAddress} live rooms on this server; close one, or wait until one expires.`);
     if (this.rooms.size >= this.opts.maxRooms) return this.refuse(client, 'over-quota', `This server holds its maximum of ${this.opts.maxRooms} rooms; try again when one has expired.`);
-    if (this.storedBytes >= limits.diskBytes) return this.refuse(client, 'over-quota', `This server has used its disk quota (${Math.round(limits.diskBytes / 2 ** 20)} MiB); its operator can raise it or delete old rooms.`);
+    if (this.stored.bytes >= limits.diskBytes) return this.refuse(client, 'over-quota', `This server has used its disk quota (${Math.round(limits.diskBytes / 2 ** 20)} MiB); its operator can raise it or delete old rooms.`);
     if (msg.pairing && !peerArmMembers(msg.spec)) {
       const arms = msg.spec.arms.map((a) => `${a.id} (${a.scheme}, ${a.members.length} members)`).join(', ');
       return this.fail(client, 'bad-message', `A paired room needs an arm with the peer reward and two members, whose members two students train; this experiment has none (its arms: ${arms}).`);
@@ -406,7 +412,7 @@ export class RoomHub {
       }
       if (seat.leftTimer) clearTimeout(seat.leftTimer);
       room.seats[index] = null;
-      this.storedBytes -= seat.bytes ?? 0;
+      this.stored.bytes -= seat.bytes ?? 0;
       // Every student's feed starts the index over: its next occupant's events are new.
       for (const feed of room.students.values()) feed.sent[index] = 0;
       this.opts.log(`seat ${index} of ${room.id.slice(0, 4)}… freed: ${why}`);
@@ -459,7 +465,7 @@ export class RoomHub {
   }
 
   /** The seat a student's message is about, or null (with the reason sent). */
-  private ownSeat(client: HubClient, what: string): { room: Room; seat: Seat } | null {
+  ownSeat(client: HubClient, what: string): { room: Room; seat: Seat } | null {
     const role = client.role;
     if (role.kind !== 'student') {
       this.fail(client, 'not-allowed', `Only a seated student sends ${what}: join the room first.`);
@@ -480,101 +486,5 @@ export class RoomHub {
       return null;
     }
     return { room, seat };
-  }
-
-  /** Null if `chars` more may be stored for the seat, else the over-quota sentence (the presenters are told of a full disk). */
-  private overBudget(room: Room, seat: Seat, chars: number): string | null {
-    const l = this.opts.limits;
-    const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
-    if ((seat.bytes ?? 0) + chars > l.seatBytes) return `A seat stores at most ${mib(l.seatBytes)}.`;
-    if (room.bytes() + chars > l.roomBytes) return `A room stores at most ${mib(l.roomBytes)}.`;
-    if (this.storedBytes + chars > l.diskBytes) {
-      const now = this.opts.now();
-      if (now - (this.quotaNoted.get(room.id) ?? -Infinity) > 60_000) {
-        this.quotaNoted.set(room.id, now);
-        const f = errorFrame('over-quota', `The room server has used its disk quota (${mib(l.diskBytes)}): nothing more is stored until its operator raises it or deletes rooms.`);
-        for (const p of room.presenters) p.send(f);
-      }
-      return `This server has used its disk quota (${mib(l.diskBytes)}).`;
-    }
-    return null;
-  }
-
-  private event(client: HubClient, seq: number, event: SeatEvent): Promise<void> {
-    const own = this.ownSeat(client, 'events');
-    if (!own) return Promise.resolve();
-    const { room, seat } = own;
-    const write = seat.chain.then(() => this.storeEvent(client, room, seat, seq, event));
-    seat.chain = write.catch(() => undefined);
-    return write;
-  }
-
-  private async storeEvent(client: HubClient, room: Room, seat: Seat, seq: number, event: SeatEvent): Promise<void> {
-    if (seat.freeing) return this.fail(client, 'seat-removed', 'This seat was freed: nothing more is stored for it.');
-    if (seq < seat.events) return client.send(frame({ t: 'ack', seq }));
-    if (seq > seat.events) {
-      return this.fail(client, 'out-of-order', `Event ${seq} came before event ${seat.events}: the room holds ${seat.events} of this seat's events; send them from ${seat.events} on.`);
-    }
-    if (seat.done) return this.fail(client, 'not-allowed', "This seat's run has ended (its last event is stored): nothing more is stored for it.");
-    if (seat.conn !== client) return this.fail(client, 'not-allowed', 'This seat was joined again from another connection.');
-    // A run of the room's experiment makes a base, one step event per RL step and a done.
-    const steps = room.record.spec.steps;
-    if (seq > steps + 1) return this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: a seat has at most ${steps + 2} events (base, steps, done).`);
-    if ((event.type === 'step' || event.type === 'nonfinite') && event.step > steps) {
-      return this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: this event is of step ${event.step}.`);
-    }
-    const json = JSON.stringify(streamedEvent(event));
-    const over = this.overBudget(room, seat, json.length);
-    if (over) return this.refuse(client, 'over-quota', `${over} Event ${seq} was not stored.`);
-    const next: SeatRecord = {
-      index: seat.index,
-      tokenHash: seat.tokenHash,
-      seed: seat.seed,
-      member: seat.member,
-      events: seat.events + 1,
-      lastStep: event.type === 'step' ? event.step : seat.lastStep,
-      done: event.type === 'done' || event.type === 'nonfinite',
-      bytes: (seat.bytes ?? 0) + json.length,
-    };
-    await this.store.appendEvent(room.id, next, seq, json);
-    seat.events = next.events;
-    seat.lastStep = next.lastStep;
-    seat.done = next.done;
-    seat.bytes = next.bytes;
-    this.storedBytes += json.length;
-    client.send(frame({ t: 'ack', seq }));
-    const live = eventFrames(seat.index, seq, [json]);
-    for (const p of room.presenters) for (const f of live) p.send(f);
-    room.feedDirty = true;
-    if (seat.done || seq === 0) this.announce(room);
-  }
-
-  private exchange(client: HubClient, msg: Extract<ClientMessage, { t: 'exchange' }>): Promise<void> {
-    const own = this.ownSeat(client, 'answers');
-    if (!own) return Promise.resolve();
-    const { room, seat } = own;
-    if (!room.record.pairing) return Promise.resolve(this.fail(client, 'not-allowed', 'This room is not paired: there is no partner to send answers to.'));
-    const steps = room.record.spec.steps;
-    if (msg.step > steps) return Promise.resolve(this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: there are no answers of step ${msg.step}.`));
-    const write = seat.chain.then(() => this.storeExchange(client, room, seat, msg));
-    seat.chain = write.catch(() => undefined);
-    return write;
-  }
-
-  private async storeExchange(client: HubClient, room: Room, seat: Seat, msg: Extract<ClientMessage, { t: 'exchange' }>): Promise<void> {
-    if (seat.freeing || seat.conn !== client) return;
-    // Once stored, a step's answers are the pair's for good: a resend changes nothing (nor can a rewrite).
-    if (await this.store.hasExchange(room.id, seat.index, msg.step, msg.kind)) return;
-    const body: ExchangeBody = { step: msg.step, kind: msg.kind, answers: msg.answers };
-    const json = JSON.stringify(body);
-    const over = this.overBudget(room, seat, json.length);
-    if (over) return this.refuse(client, 'over-quota', `${over} These answers were not stored.`);
-    const next: SeatRecord = { index: seat.index, tokenHash: seat.tokenHash, seed: seat.seed, member: seat.member, events: seat.events, lastStep: seat.lastStep, done: seat.done, bytes: (seat.bytes ?? 0) + json.length };
-    await this.store.putExchange(room.id, next, msg.step, msg.kind, json);
-    seat.bytes = next.bytes;
-    this.storedBytes += json.length;
-    const partner = room.partnerOf(seat.index);
-    const conn = partner === null ? null : (room.seats[partner]?.conn ?? null);
-    conn?.send(frame({ t: 'exchange', ...body }));
   }
 }

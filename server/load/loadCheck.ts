@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { DEFAULT_PRESET } from '../../src/core/experiment/presets';
-import { ROOM_PROTOCOL_VERSION, streamedEvent, type SeatEvent, type ServerMessage } from '../../src/room/protocol';
+import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, streamedEvent, type SeatEvent, type ServerMessage } from '../../src/room/protocol';
 import { startTarget, type Target } from '../attack/target';
 import { RoomStore } from '../store';
 import { createRoom, presetSpec } from './harness';
@@ -135,7 +135,10 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
       room.received[m.seat] = Math.max(have, end);
     });
   };
-  for (const paired of pairs > 0 ? [false, true] : [false]) {
+  // A room holds at most ROOM_LIMITS.seats: the unpaired students are spread over as many rooms as
+  // they need (each with its presenter), the pairs have a room of their own (the last).
+  const unpairedRooms = Math.max(1, Math.ceil((o.clients - 2 * pairs) / ROOM_LIMITS.seats));
+  for (const paired of [...Array<boolean>(unpairedRooms).fill(false), ...(pairs > 0 ? [true] : [])]) {
     const { presenter, room, key } = await createRoom(target, { spec, pairing: paired, name: `load check, ${o.clients} students${paired ? ', paired' : ''}`, keep: false });
     const r: LoadRoom = { id: room, key, paired, students: [], received: [] };
     rooms.push(r);
@@ -227,7 +230,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
   // Join in order, a little apart (a class arriving), so seat i is room.students[i]; the pairs first.
   const all: Student[] = [];
   for (let i = 0; i < o.clients; i++) {
-    const room = i < 2 * pairs ? rooms[1] : rooms[0];
+    const room = i < 2 * pairs ? rooms[unpairedRooms] : rooms[(i - 2 * pairs) % unpairedRooms];
     const s = await connectStudent(room, null);
     room.students[s.index] = s;
     all.push(s);
@@ -304,10 +307,10 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     await child.stop();
   }
   const lostPresenter = rooms.reduce((n, r) => n + r.students.reduce((m, s, i) => m + Math.max(0, s.run.length - (r.received[i] ?? 0)), 0), 0);
-  const pairedSeats = rooms[1]?.students ?? [];
+  const pairedSeats = rooms.find((r) => r.paired)?.students ?? [];
   const lostAnswers = pairedSeats.reduce((n, s) => n + Math.max(0, spec.steps - s.partnerSteps.size), 0);
   const rows: [string, string][] = [
-    ['students', `${o.clients} from ${o.clients} addresses (a step every ${o.stepMs} ms)${pairs ? `; ${pairs} pairs in a paired room` : ''}`],
+    ['students', `${o.clients} from ${o.clients} addresses (a step every ${o.stepMs} ms) in ${rooms.length} rooms: ${rooms.map((r) => `${r.students.length}${r.paired ? ' paired' : ''}`).join(', ')}`],
     ['events', `${total} (${all[0].run.length} per seat: base, ${spec.steps} steps, done), ${mb(inBytes)} sent by the students`],
     ['run time', `${seconds.toFixed(1)} s${restarted ? ', the server killed and restarted once mid-run' : ''}`],
     ['send -> presenter', `${quantiles(latency)}${restarted ? `; ${acrossRestart.length} events in flight during the restart: ${quantiles(acrossRestart)}` : ''}`],

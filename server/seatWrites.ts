@@ -1,0 +1,133 @@
+/**
+ * What a seated student writes: its events (numbered, up to the spec's steps, each stored with the
+ * seat's new count in one batch before its `ack`) and, paired, its answers (steps within the spec,
+ * each step and kind stored once and never rewritten, relayed to the partner). Each seat's writes
+ * go one after the other (`seat.chain`), and each is checked against the seat's, the room's and
+ * the server's byte budgets first (`over-quota`; the presenters are told of a full disk).
+ */
+import type { ClientMessage, RoomErrorCode, SeatEvent } from '../src/room/protocol';
+import { streamedEvent } from '../src/room/protocol';
+import { errorFrame, eventFrames, frame } from './frames';
+import type { ExchangeBody, HubClient, HubOptions } from './hub';
+import type { Room, Seat } from './roomState';
+import type { RoomStore, SeatRecord } from './store';
+
+/** What the writes need of the hub. */
+export interface WritesHub {
+  ownSeat(client: HubClient, what: string): { room: Room; seat: Seat } | null;
+  announce(room: Room): void;
+  refuse(client: HubClient, code: RoomErrorCode, message: string): void;
+}
+
+export class SeatWrites {
+  /** When each room's presenters were last told the server is over its disk quota. */
+  private quotaNoted = new Map<string, number>();
+
+  constructor(
+    private readonly store: RoomStore,
+    private readonly opts: HubOptions,
+    /** Characters stored over every room, shared with the hub. */
+    private readonly stored: { bytes: number },
+    private readonly hub: WritesHub,
+  ) {}
+
+  private fail(client: HubClient, code: RoomErrorCode, message: string): void {
+    client.send(errorFrame(code, message));
+  }
+
+  /** Null if `chars` more may be stored for the seat, else the over-quota sentence (the presenters are told of a full disk). */
+  private overBudget(room: Room, seat: Seat, chars: number): string | null {
+    const l = this.opts.limits;
+    const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
+    if ((seat.bytes ?? 0) + chars > l.seatBytes) return `A seat stores at most ${mib(l.seatBytes)}.`;
+    if (room.bytes() + chars > l.roomBytes) return `A room stores at most ${mib(l.roomBytes)}.`;
+    if (this.stored.bytes + chars > l.diskBytes) {
+      const now = this.opts.now();
+      if (now - (this.quotaNoted.get(room.id) ?? -Infinity) > 60_000) {
+        this.quotaNoted.set(room.id, now);
+        const f = errorFrame('over-quota', `The room server has used its disk quota (${mib(l.diskBytes)}): nothing more is stored until its operator raises it or deletes rooms.`);
+        for (const p of room.presenters) p.send(f);
+      }
+      return `This server has used its disk quota (${mib(l.diskBytes)}).`;
+    }
+    return null;
+  }
+
+  event(client: HubClient, seq: number, event: SeatEvent): Promise<void> {
+    const own = this.hub.ownSeat(client, 'events');
+    if (!own) return Promise.resolve();
+    const { room, seat } = own;
+    const write = seat.chain.then(() => this.storeEvent(client, room, seat, seq, event));
+    seat.chain = write.catch(() => undefined);
+    return write;
+  }
+
+  private async storeEvent(client: HubClient, room: Room, seat: Seat, seq: number, event: SeatEvent): Promise<void> {
+    if (seat.freeing) return this.fail(client, 'seat-removed', 'This seat was freed: nothing more is stored for it.');
+    if (seq < seat.events) return client.send(frame({ t: 'ack', seq }));
+    if (seq > seat.events) {
+      return this.fail(client, 'out-of-order', `Event ${seq} came before event ${seat.events}: the room holds ${seat.events} of this seat's events; send them from ${seat.events} on.`);
+    }
+    if (seat.done) return this.fail(client, 'not-allowed', "This seat's run has ended (its last event is stored): nothing more is stored for it.");
+    if (seat.conn !== client) return this.fail(client, 'not-allowed', 'This seat was joined again from another connection.');
+    // A run of the room's experiment makes a base, one step event per RL step and a done.
+    const steps = room.record.spec.steps;
+    if (seq > steps + 1) return this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: a seat has at most ${steps + 2} events (base, steps, done).`);
+    if ((event.type === 'step' || event.type === 'nonfinite') && event.step > steps) {
+      return this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: this event is of step ${event.step}.`);
+    }
+    const json = JSON.stringify(streamedEvent(event));
+    const over = this.overBudget(room, seat, json.length);
+    if (over) return this.hub.refuse(client, 'over-quota', `${over} Event ${seq} was not stored.`);
+    const next: SeatRecord = {
+      index: seat.index,
+      tokenHash: seat.tokenHash,
+      seed: seat.seed,
+      member: seat.member,
+      events: seat.events + 1,
+      lastStep: event.type === 'step' ? event.step : seat.lastStep,
+      done: event.type === 'done' || event.type === 'nonfinite',
+      bytes: (seat.bytes ?? 0) + json.length,
+    };
+    await this.store.appendEvent(room.id, next, seq, json);
+    seat.events = next.events;
+    seat.lastStep = next.lastStep;
+    seat.done = next.done;
+    seat.bytes = next.bytes;
+    this.stored.bytes += json.length;
+    client.send(frame({ t: 'ack', seq }));
+    const live = eventFrames(seat.index, seq, [json]);
+    for (const p of room.presenters) for (const f of live) p.send(f);
+    room.feedDirty = true;
+    if (seat.done || seq === 0) this.hub.announce(room);
+  }
+
+  exchange(client: HubClient, msg: Extract<ClientMessage, { t: 'exchange' }>): Promise<void> {
+    const own = this.hub.ownSeat(client, 'answers');
+    if (!own) return Promise.resolve();
+    const { room, seat } = own;
+    if (!room.record.pairing) return Promise.resolve(this.fail(client, 'not-allowed', 'This room is not paired: there is no partner to send answers to.'));
+    const steps = room.record.spec.steps;
+    if (msg.step > steps) return Promise.resolve(this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: there are no answers of step ${msg.step}.`));
+    const write = seat.chain.then(() => this.storeExchange(client, room, seat, msg));
+    seat.chain = write.catch(() => undefined);
+    return write;
+  }
+
+  private async storeExchange(client: HubClient, room: Room, seat: Seat, msg: Extract<ClientMessage, { t: 'exchange' }>): Promise<void> {
+    if (seat.freeing || seat.conn !== client) return;
+    // Once stored, a step's answers are the pair's for good: a resend changes nothing (nor can a rewrite).
+    if (await this.store.hasExchange(room.id, seat.index, msg.step, msg.kind)) return;
+    const body: ExchangeBody = { step: msg.step, kind: msg.kind, answers: msg.answers };
+    const json = JSON.stringify(body);
+    const over = this.overBudget(room, seat, json.length);
+    if (over) return this.hub.refuse(client, 'over-quota', `${over} These answers were not stored.`);
+    const next: SeatRecord = { index: seat.index, tokenHash: seat.tokenHash, seed: seat.seed, member: seat.member, events: seat.events, lastStep: seat.lastStep, done: seat.done, bytes: (seat.bytes ?? 0) + json.length };
+    await this.store.putExchange(room.id, next, msg.step, msg.kind, json);
+    seat.bytes = next.bytes;
+    this.stored.bytes += json.length;
+    const partner = room.partnerOf(seat.index);
+    const conn = partner === null ? null : (room.seats[partner]?.conn ?? null);
+    conn?.send(frame({ t: 'exchange', ...body }));
+  }
+}
