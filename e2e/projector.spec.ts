@@ -11,7 +11,8 @@
  *   a student: "you" and "class: mean of 2 browsers" in the key, its seat's seed is no edit, and
  *     after its run "the class run is over; a new run here is yours alone".
  */
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { type Page, expect, test } from '@playwright/test';
 import { outsideFirstScreen } from './helpers/firstScreen';
 import { Presenter, Student } from './helpers/classRoom';
 import { cutAxisLabels, heroOutsideFirstScreen, horizontalOverflow } from './helpers/layout';
@@ -34,6 +35,14 @@ test.afterEach(async () => {
   if (info.status !== info.expectedStatus) await info.attach('room-server.log', { body: server.output, contentType: 'text/plain' });
   await server.dispose();
 });
+
+/** axe-core's serious and critical findings on the page as it is now (as e2e/a11y.spec.ts reads them). */
+async function seriousViolations(page: Page, view: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${view}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 /** What the projector view must hold on its first screen once the class trains. */
 const CLASS_ON_SCREEN = ['hero', 'chart-hero-self', 'chart-hero-peer', 'scoreboard', 'seed-claims'];
@@ -65,6 +74,7 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   await phone.open(link);
   await expect(page.getByTestId('projector-count')).toHaveText('2 joined');
   await expect(page.getByTestId('projector-count')).toHaveAttribute('data-seats', '2');
+  expect(await seriousViolations(page, 'join screen')).toEqual([]);
 
   // The seats and the room's controls are in a drawer.
   await expect(page.getByTestId('room-seat')).toHaveCount(0);
@@ -120,6 +130,10 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   expect(await horizontalOverflow(phone.page), 'the phone').toEqual([]);
   expect(await heroOutsideFirstScreen(laptop.page), 'a student after the run').toEqual([]);
   expect(await cutAxisLabels(page), 'the projector').toEqual([]);
+
+  await page.getByTestId('projector-drawer-toggle').click();
+  expect(await seriousViolations(page, 'the class after its run, drawer open')).toEqual([]);
+  await page.getByTestId('projector-drawer-close').click();
 
   // Leaving the projector view gives the lab's page back, with the room's panel.
   await page.getByTestId('projector-exit').click();
