@@ -139,4 +139,6 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   await page.getByTestId('projector-exit').click();
   await expect(page.getByTestId('run-bar')).toBeVisible();
   await expect(page.getByTestId('room-panel')).toBeVisible();
+  // Its run bar says where the class is, not "Ready" (the presenter's own browser trained nothing).
+  await expect(page.getByTestId('run-phase')).toHaveText(`The class run is over: all 2 browsers finished ${STEPS} RL steps.`);
 });

@@ -14,28 +14,13 @@ import { HeroView } from '../hero/HeroView';
 import { Scoreboard } from '../run/Scoreboard';
 import { SeedClaims } from '../run/SeedClaims';
 import { useLab } from '../store';
+import { classProgress } from './classProgress';
 import { Presenter } from './RoomPanel';
 import { RoomQr } from './RoomQr';
 import { statusText } from './RoomStatusLine';
 import { setProjector } from './projectorActions';
 import { room } from './roomController';
 import './projector.css';
-
-/** The class's progress in words: how many joined, how far the slowest and fastest are, how many are done. */
-export function classProgress(info: RoomInfo): string {
-  const seats = info.seats;
-  const unit = 'browser';
-  const n = seats.length;
-  const joined = `${n} ${unit}${n === 1 ? '' : 's'} joined`;
-  if (info.status === 'open') return `${joined}; the class starts when you press Start.`;
-  const done = seats.filter((x) => x.done).length;
-  if (n > 0 && done === n) return `The class run is over: all ${n} ${unit}${n === 1 ? '' : 's'} finished ${info.spec.steps} RL steps.`;
-  const steps = seats.filter((x) => !x.done).map((x) => x.lastStep);
-  const lo = Math.min(...steps);
-  const hi = Math.max(...steps);
-  const at = lo === hi ? `RL step ${lo}` : `RL steps ${lo} to ${hi}`;
-  return `${info.status === 'closed' ? 'Room closed. ' : ''}${joined}; training at ${at} of ${info.spec.steps}${done ? `, ${done} done` : ''}.`;
-}
 
 /** Before Start: the code and address as large as the screen allows, and who has joined. */
 function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null }) {

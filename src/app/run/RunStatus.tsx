@@ -4,6 +4,7 @@ import { validationOf } from '../controls/validation';
 import { backendStatusText } from './backendStatus';
 import { fmtDuration, fmtPercent, fmtRate } from '../lib/format';
 import { useLab } from '../store';
+import { classProgress } from '../room/classProgress';
 import { throughput } from '../store/progress';
 import { lastStepRewards } from '../store/series';
 import type { EngineState, RunState } from '../store/runSlice';
@@ -109,11 +110,16 @@ export function RunStatus() {
   const last = lastStepRewards(run.series);
   const lastMetrics = last ? JSON.stringify(last) : null;
   const measuring = engine.measurement?.status === 'measuring';
+  // A presenter whose own browser trains nothing while the class runs: the class's progress, not
+  // "Ready" (issue 29 saw "Ready" while the class was at step 33).
+  const classLine = useLab((s) =>
+    s.room.role === 'presenter' && s.room.info && s.room.info.status !== 'open' && s.run.phase === 'idle' && s.room.status === 'online' ? classProgress(s.room.info) : null,
+  );
   return (
     <div className="status">
       <div className="status-main" aria-live="polite">
         <span className="status-item phase" data-testid="run-phase" data-phase={run.phase} data-paused={run.paused} data-worker-step={run.workerStep} data-halted={run.halted}>
-          {phaseText(run)}
+          {classLine ?? phaseText(run)}
         </span>
         <RunProgressBar run={run} measuring={measuring} />
         <span className="status-item" data-testid="backend-status" title={report?.tried.map((t) => `${t.name}: ${t.ok ? 'ok' : t.error}`).join('\n')}>
