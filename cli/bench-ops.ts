@@ -7,7 +7,7 @@
  * On wasm, the ops run on the kernels the lab registers (src/engine/wasmKernels.ts).
  *
  * Then, on wasm, our own kernels against tfjs-backend-wasm's at the `peers-teach` attention's
- * shapes (issue 32): in each of --rounds rounds, a batch of calls on ours and the same on tfjs's,
+ * and KV cache's shapes (issue 32): in each of --rounds rounds, a batch of calls on ours and the same on tfjs's,
  * in alternating order, in the same process; the table gives each one's median CPU time per call
  * and the median ratio with its range over the rounds (a shared machine's noise shows there).
  * A measurement, not a test; docs/BENCHMARKS.md keeps the figures.
@@ -62,6 +62,8 @@ function oursAgainstTfjs(rounds: number): string {
   const dy = tf.randomNormal([BH, T, HD]);
   const q1 = tf.randomNormal([BH, 1, HD]);
   const kc = tf.randomNormal([BH, TK, HD]);
+  const kv = tf.randomNormal([BH / 4, 4, 7, HD]);
+  const kv1 = tf.randomNormal([BH / 4, 4, 1, HD]);
   const cases: [string, () => tf.Tensor][] = [
     [`scores q k^T [${BH}, ${T}, ${HD}] (transposeB)`, () => tf.matMul(q, k, false, true)],
     [`att v [${BH}, ${T}, ${T}] @ [${BH}, ${T}, ${HD}]`, () => tf.matMul(att, v)],
@@ -70,11 +72,13 @@ function oursAgainstTfjs(rounds: number): string {
     ['d q = d scores k', () => tf.matMul(att, k)],
     ['d k = d scores^T q (transposeA)', () => tf.matMul(att, q, true, false)],
     [`decoding: q k^T, 1 query, ${TK} keys`, () => tf.matMul(q1, kc, false, true)],
+    // Concat: the KV cache gains a position per decoded token, [K*N, H, t, hd] + [K*N, H, 1, hd]
+    [`KV cache concat [${BH / 4}, 4, 7, ${HD}] + [${BH / 4}, 4, 1, ${HD}], axis 2`, () => tf.concat([kv, kv1], 2)],
   ];
   const lines = [
-    `Our wasm BatchMatMul against tfjs-backend-wasm's, ${rounds} rounds in alternating order (process CPU ms per call: median of rounds; ratio tfjs / ours: median (min-max)):`,
+    `Our wasm kernels (src/engine/wasmKernels.ts) against tfjs-backend-wasm's, ${rounds} rounds in alternating order (process CPU ms per call: median of rounds; ratio tfjs / ours: median (min-max)):`,
     '',
-    "| product | tfjs-wasm ms | ours ms | tfjs / ours |",
+    '| op | tfjs-wasm ms | ours ms | tfjs / ours |',
     '|---|---:|---:|---|',
   ];
   for (const [what, f] of cases) {
@@ -92,7 +96,7 @@ function oursAgainstTfjs(rounds: number): string {
     const ratios = theirs.map((t, i) => t / ours[i]);
     lines.push(`| ${what} | ${median(theirs).toFixed(3)} | ${median(ours).toFixed(3)} | ${median(ratios).toFixed(1)}x (${Math.min(...ratios).toFixed(1)}-${Math.max(...ratios).toFixed(1)}) |`);
   }
-  tf.dispose([q, k, v, att, dy, q1, kc]);
+  tf.dispose([q, k, v, att, dy, q1, kc, kv, kv1]);
   return lines.join('\n');
 }
 

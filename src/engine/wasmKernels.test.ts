@@ -143,3 +143,50 @@ describe('wasm Identity shares its input', () => {
     expect(held()).toBe(before + 2 * oursLeft);
   });
 });
+
+describe('wasm Concat copies rows in WebAssembly', () => {
+  /** Raw bits (a NaN's payload and -0 must survive the copy too); the tensor is disposed. */
+  const raw = (t: tf.Tensor) => {
+    const v = t.dataSync();
+    const out = { shape: t.shape, dtype: t.dtype, bits: Array.from(v instanceof Float32Array ? new Uint32Array(v.slice().buffer) : v) };
+    t.dispose();
+    return out;
+  };
+
+  it("equals tfjs's kernel bit for bit on 200 random concats: rank 1-4, any axis, 2-4 inputs, float32 (odd NaNs, -0), int32, bool, empty parts", () => {
+    const rng = new Rng(32);
+    const odd = new Float32Array(new Uint32Array([0x7fc01234, 0xffc00000, 0x80000000]).buffer);
+    for (let n = 0; n < 200; n++) {
+      const rank = 1 + (n % 4);
+      const axis = Math.floor(rng.next() * rank);
+      const base = Array.from({ length: rank }, () => 1 + Math.floor(rng.next() * 5));
+      const parts = 2 + Math.floor(rng.next() * 3);
+      const dtype = (['float32', 'float32', 'int32', 'bool'] as const)[n % 4];
+      const xs = Array.from({ length: parts }, (_, i) => {
+        const shape = [...base];
+        shape[axis] = n % 9 === 0 && i === 1 ? 0 : 1 + Math.floor(rng.next() * (n % 5 === 0 ? 90 : 6)); // long rows too
+        const count = shape.reduce((a, b) => a * b, 1);
+        const v = Float32Array.from({ length: count }, (_, j) => (j % 13 === 5 ? odd[j % 3] : rng.next() * 10 - 5));
+        return tf.tidy(() => (dtype === 'float32' ? tf.tensor(v, shape) : tf.tensor(v, shape).greater(0).cast(dtype)));
+      });
+      const ours = raw(tf.concat(xs, axis));
+      const theirs = withTfjsWasmKernels(() => raw(tf.concat(xs, axis)));
+      expect(ours, `case ${n}`).toEqual(theirs);
+      tf.dispose(xs);
+    }
+  });
+
+  it("appends a KV cache's position as tfjs does, and its gradient splits it back", () => {
+    const cache = tf.randomNormal([6, 4, 7, 8], 0, 1, 'float32', 1);
+    const next = tf.randomNormal([6, 4, 1, 8], 0, 1, 'float32', 2);
+    const f = () => {
+      const g = tf.grads((a: tf.Tensor, b: tf.Tensor) => tf.sum(tf.mul(tf.concat([a, b], 2), tf.concat([a, b], 2))));
+      const [da, db] = g([cache, next]);
+      return [raw(tf.concat([cache, next], 2)), raw(da), raw(db)];
+    };
+    const before = tf.memory().numTensors;
+    expect(f()).toEqual(withTfjsWasmKernels(f));
+    expect(tf.memory().numTensors).toBe(before);
+    tf.dispose([cache, next]);
+  });
+});

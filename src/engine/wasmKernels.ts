@@ -1,5 +1,5 @@
 /**
- * Replacements for five tfjs-backend-wasm 4.22 kernels: four copy more than they need, one is slow.
+ * Replacements for six tfjs-backend-wasm 4.22 kernels: four copy more than they need, two are slow.
  *
  * Slice, SplitV, Unpack: copy their whole input to slice it.
  *
@@ -24,12 +24,17 @@
  * BatchMatMul: tfjs-backend-wasm runs every batched or transposed product in scalar code;
  * ./kernels/batchMatMul.ts runs those in WebAssembly SIMD with the same sums, bit for bit.
  *
+ * Concat: makes a typed-array view per row and input to copy it; ./kernels/concat.ts copies each
+ * input's rows in one call into WebAssembly (the KV cache's rows are 8-104 floats). A copy: equal
+ * bit for bit.
+ *
  * tfjs looks kernels up by (name, backend) at every call, so registering these once is enough.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import '@tensorflow/tfjs-backend-wasm'; // registers the wasm backend and its kernels
 import { batchMatMul } from './kernels/batchMatMul';
+import { concat } from './kernels/concat';
 
 type TensorInfo = tf.TensorInfo;
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
@@ -128,6 +133,7 @@ function identity({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFun
 
 const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) => TensorInfo | TensorInfo[]> = {
   BatchMatMul: batchMatMul,
+  Concat: concat,
   Identity: identity,
   Slice: slice,
   SplitV: splitV,
@@ -137,7 +143,7 @@ const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) =
 /** tfjs's own kernels, kept when ours are installed (the tests compare against them). */
 const originals = new Map<string, tf.KernelConfig>();
 
-/** Register the in-place Slice, SplitV and Unpack, the sharing Identity and our SIMD BatchMatMul on the wasm backend (idempotent). */
+/** Register the in-place Slice, SplitV and Unpack, the sharing Identity, our Concat and our SIMD BatchMatMul on the wasm backend (idempotent). */
 export function installWasmKernels(): void {
   if (originals.size > 0) return;
   for (const [name, replacement] of Object.entries(REPLACEMENTS)) {

@@ -3,7 +3,8 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../core/random';
 import { installWasmKernels, withTfjsWasmKernels } from '../wasmKernels';
-import { instantiateBmm } from './batchMatMul';
+import { BMM } from './batchMatMul';
+import { instantiateOn } from './heap';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -130,7 +131,7 @@ describe("our BatchMatMul's build for a shared memory (tfjs's threaded build, in
     const a = Float32Array.from({ length: batch * m * k }, () => rng.next() * 2 - 1);
     const b = Float32Array.from({ length: batch * n * k }, () => rng.next() * 2 - 1);
     const run = (memory: WebAssembly.Memory) => {
-      const bmm = instantiateBmm(memory);
+      const bmm = instantiateOn(memory, BMM);
       const f32 = new Float32Array(memory.buffer);
       const [pa, pb, pout, ppack] = [1024, 8192, 16384, 32768]; // byte addresses inside the first page
       f32.set(a, pa / 4);

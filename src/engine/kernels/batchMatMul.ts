@@ -13,71 +13,13 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { batchMatMulPlain, batchMatMulShared } from './wasmBinaries.generated';
+import { onHeap, type EmscriptenModule, type HeapModule } from './heap';
 
 type TensorInfo = tf.TensorInfo;
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
 
 /** bmm(a, b, out, pack, batch, M, K, N, aBatch, aRow, aCol, bBatch, bRow, bCol): byte addresses and strides. */
-type Bmm = (...args: number[]) => void;
-
-/**
- * The WebAssembly API, typed here: the Node layer's lib (ES2022 + @types/node) declares no
- * WebAssembly.Memory, Module or Instance, while the worker and page layers do.
- */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer | SharedArrayBuffer;
-}
-interface WasmApi {
-  Memory: abstract new (...args: never[]) => WasmMemory;
-  Module: new (bytes: Uint8Array<ArrayBuffer>) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-const WA = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
-/** The parts of tfjs-backend-wasm's emscripten module we use (not in its typings). */
-interface WasmModule {
-  wasmMemory?: WasmMemory; // the threaded build: a shared memory made in JS
-  asm?: { memory?: WasmMemory }; // the single-threaded builds: the module's own memory
-  _malloc(bytes: number): number;
-  _free(ptr: number): void;
-}
-
-function decode(base64: string): Uint8Array<ArrayBuffer> {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
-}
-
-/** Our module on a memory: its bmm, or null where it could not be instantiated (tfjs's kernel runs). */
-const instances = new WeakMap<WasmMemory, Bmm | null>();
-
-/** Our module instantiated on `memory`, tfjs-backend-wasm's heap (exported for the tests). */
-export function instantiateBmm(memory: WasmMemory): Bmm {
-  const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
-  // Synchronous compile: the module is about 1 KB, well inside every browser's limit for it.
-  const module = new WA.Module(decode(shared ? batchMatMulShared : batchMatMulPlain));
-  return new WA.Instance(module, { env: { memory } }).exports.bmm as Bmm;
-}
-
-/** Our kernel on this backend's heap (instantiated once per memory), or null when that is not possible. */
-function kernelFor(backend: BackendWasm): Bmm | null {
-  const wasm = backend.wasm as unknown as WasmModule;
-  const memory = wasm.wasmMemory ?? wasm.asm?.memory;
-  if (!(memory instanceof WA.Memory)) return null;
-  let bmm = instances.get(memory);
-  if (bmm === undefined) {
-    try {
-      bmm = instantiateBmm(memory);
-    } catch (e) {
-      // Same results either way, only slower: say so once and keep tfjs's kernel.
-      console.warn(`our wasm BatchMatMul could not start, tfjs's runs instead: ${e instanceof Error ? e.message : String(e)}`);
-      bmm = null;
-    }
-    instances.set(memory, bmm);
-  }
-  return bmm;
-}
+export const BMM: HeapModule = { plain: batchMatMulPlain, shared: batchMatMulShared, name: 'bmm' };
 
 const size = (shape: readonly number[]) => shape.reduce((p, d) => p * d, 1);
 
@@ -103,7 +45,7 @@ export function batchMatMul({ inputs, backend, attrs }: KernelArgs, original: tf
   if (k !== kb || (!transposeA && !transposeB && batchA === 1 && batchB === 1)) return fallback();
   // tfjs-wasm's slow path loops over A's batches only, so it broadcasts a single B and nothing else.
   if (batchA !== batchB && batchB !== 1) return fallback();
-  const bmm = kernelFor(wasmBackend);
+  const bmm = onHeap(wasmBackend, BMM);
   if (!bmm) return fallback();
   const outer = tf.broadcast_util.assertAndGetBroadcastShape(a.shape.slice(0, -2), b.shape.slice(0, -2));
   const out = wasmBackend.makeOutput([...outer, m, n], 'float32');
@@ -112,7 +54,7 @@ export function batchMatMul({ inputs, backend, attrs }: KernelArgs, original: tf
   const n4 = Math.ceil(n / 4) * 4;
   // B's rows are read 4 columns at a time: pack them when they are not contiguous or not whole vectors.
   const packBytes = (transposeB || n !== n4) && k > 0 ? k * n4 * 4 : 0;
-  const wasm = wasmBackend.wasm as unknown as WasmModule;
+  const wasm = wasmBackend.wasm as unknown as EmscriptenModule;
   const pack = packBytes > 0 ? wasm._malloc(packBytes) : 0;
   try {
     const offset = (t: TensorInfo) => wasmBackend.dataIdMap.get(t.dataId)!.memoryOffset;
