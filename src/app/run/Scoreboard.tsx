@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import { useRunView } from '../charts/useRunView';
 import { useLab } from '../store';
 import { downloadReportPng } from './reportPng';
-import { collapseDefinition, collapsedText, fmt2, fmtSigned, scoreRows, seedMeanRows, type SeedMeanRow } from './scoreboard';
+import { changeDirection, collapseDefinition, collapsedText, fmt2, fmtSigned, scoreRows, seedMeanRows, type SeedMeanRow } from './scoreboard';
 import { replayRecord } from '../store/record';
 import { bandResults, bandUnit } from '../store/roomSlice';
 import type { Styles } from '../charts/seriesDefs';
@@ -52,7 +52,7 @@ function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRo
               </th>
               <td className="num" data-label="pass@1 start">{fmt2(r.start)}</td>
               <td className="num" data-label="pass@1 end">{fmt2(r.now)}</td>
-              <td className={`num change ${r.change == null ? '' : r.change < 0 ? 'down' : 'up'}`} data-label="change">
+              <td className={`num change ${changeDirection(r.change) ?? ''}`} data-label="change">
                 {fmtSigned(r.change)}
               </td>
               {!short && (
@@ -178,7 +178,7 @@ export function Scoreboard({ classOnly = false }: { classOnly?: boolean }) {
                 </th>
                 <td className="num" data-testid={`score-${r.armId}-start`} data-label="pass@1 start">{fmt2(r.start)}</td>
                 <td className="num" data-testid={`score-${r.armId}-now`} data-label="pass@1 now">{fmt2(r.now)}</td>
-                <td className={`num change ${r.change == null ? '' : r.change < 0 ? 'down' : 'up'}`} data-testid={`score-${r.armId}-change`} data-label="change">
+                <td className={`num change ${changeDirection(r.change) ?? ''}`} data-testid={`score-${r.armId}-change`} data-label="change">
                   {fmtSigned(r.change)}
                 </td>
                 <td className="num" data-testid={`score-${r.armId}-reward`} data-label="reward">{fmt2(r.reward)}</td>

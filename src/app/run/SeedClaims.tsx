@@ -9,6 +9,7 @@ import { CLAIM_TIE, claimHeld, countSeedClaims } from '../../core/experiment/cla
 import type { RunSummary } from '../../core/experiment/events';
 import { useLab } from '../store';
 import { bandResults, bandUnit } from '../store/roomSlice';
+import { LEVEL_BAND } from './changeRule';
 import { shownDifference } from './claimSentences';
 import { fmtSigned } from './scoreboard';
 
@@ -96,7 +97,7 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
         </>
       )}
       <p className="seed-claims-note" data-testid="seed-claims-tie" hidden={compact}>
-        A tie (|difference| &lt; {CLAIM_TIE}) counts as not held. Start: the warm-started models; end: the last held-out evaluation.
+        A tie (|difference| &lt; {CLAIM_TIE}) counts as not held, as <code>npm run science</code> counts seeds; one run's sentences read a change under {LEVEL_BAND} as level. Start: the warm-started models; end: the last held-out evaluation.
       </p>
     </section>
   );

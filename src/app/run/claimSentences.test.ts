@@ -32,7 +32,7 @@ describe('claim sentences', () => {
     expect(s.map((x) => x.id)).toEqual(['a', 'b', 'learns', 'oracle']);
     expect(s[0].thisSeed).toBe("self's held-out pass@1 fell by 0.12: 0.46 to 0.34 (−0.12).");
     expect(s[0].held).toBe(true);
-    expect(s[1].thisSeed).toBe('peer ended level with self (0.34 against 0.34).');
+    expect(s[1].thisSeed).toBe('peer ended level with self (0.34 against 0.34), within the 0.03 one evaluation varies by.');
     expect(s[1].held).toBe(false);
     expect(s[1].overSeeds).toBe('Over 8 seeds no one tuned on (101-108), peer ended above self in 8, mean +0.13: shown.');
     expect(s[2].thisSeed).toBe("peer's held-out pass@1 fell by 0.12: 0.46 to 0.34 (−0.12).");
@@ -59,10 +59,11 @@ describe('claim sentences', () => {
     expect(s[1].held).toBe(true);
   });
 
-  it('a difference that 2 decimals would print as equal is shown with 3', () => {
-    // 0.444 against 0.437: above by 0.007 (not a tie), both 0.44 at 2 decimals.
+  it('a difference that 2 decimals would print as equal is shown with 3, and read as level by the page\'s one rule', () => {
+    // 0.444 against 0.437: 0.007 apart, both 0.44 at 2 decimals; under the 0.03 band (changeRule.ts), so level and no ✓.
     const s = claimSentences(summary({ oracle: [0.444, 0.444], self: [0.4, 0.4], peer: [0.437, 0.437] }), 'quick');
-    expect(s[3].thisSeed).toBe('oracle ended above peer (0.444 against 0.437).');
+    expect(s[3].thisSeed).toBe('oracle ended level with peer (0.444 against 0.437), within the 0.03 one evaluation varies by.');
+    expect(s[3].held).toBe(false);
     expect(s[3].overSeeds).toBeNull(); // quick has no 8-seed claims quoted
   });
 

@@ -6,14 +6,14 @@
  */
 import { CLAIM_TIE, SEED_CLAIMS, type SeedClaimId, armPassAt1, seedDifference } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
-import { LEVEL_BAND } from '../workshop/sequence';
+import { LEVEL_BAND, directionOf, heldOnPage } from './changeRule';
 import { MEASURED_CLAIMS, MEASURED_SEEDS, type MeasuredClaim } from './measuredClaims';
 
 export interface ClaimSentence {
   id: SeedClaimId;
   /** "self's held-out pass@1 fell by 0.12: 0.46 to 0.34 (−0.12)." */
   thisSeed: string;
-  /** The claim held in this seed (a difference of at least CLAIM_TIE). */
+  /** The claim held in this seed: its difference is at least LEVEL_BAND, the page's one rule (changeRule.ts). */
   held: boolean;
   /** "Over 8 seeds: it held in 8 (mean +0.17): shown." (null: not measured for this experiment) */
   overSeeds: string | null;
@@ -26,22 +26,28 @@ function pair(a: number, b: number): [string, string] {
 }
 const signed = (v: number) => (Math.abs(v) < 0.005 ? '0.00' : `${v > 0 ? '+' : '−'}${Math.abs(v).toFixed(2)}`);
 
-/** "above", "level with" or "below", by the claims' tie. */
+/** "above", "level with" or "below", by the page's one rule (changeRule.ts), as the card reads it. */
 function relation(diff: number): string {
-  return Math.abs(diff) < CLAIM_TIE ? 'level with' : diff > 0 ? 'above' : 'below';
+  const d = directionOf(diff);
+  return d === 'level' ? 'level with' : d === 'up' ? 'above' : 'below';
 }
+
+/** Said after a level ending, so a visible 0.444 against 0.437 is not read as a win. */
+const levelNote = (diff: number) => (directionOf(diff) === 'level' ? `, within the ${LEVEL_BAND} one evaluation varies by` : '');
 
 /**
  * A change of held-out pass@1 in words, one convention everywhere on the page (issue 29, problem 4):
- * end − start, so a fall is negative and is said "fell by". Under LEVEL_BAND (what one evaluation
- * varies by) the workshop card reads the same change as "hold": the sentence says it is that small.
+ * end − start, so a fall is negative and is said "fell by"; under LEVEL_BAND either way it "stayed
+ * level", as the workshop card reads "hold" (the page's one rule, changeRule.ts).
  */
 export function changeWords(start: number, end: number): string {
   const c = end - start;
   const [s0, s1] = pair(start, end);
-  const by = Math.abs(c) < CLAIM_TIE ? 'stayed level' : `${c < 0 ? 'fell' : 'rose'} by ${Math.abs(c).toFixed(2)}`;
-  const small = Math.abs(c) >= CLAIM_TIE && Math.abs(c) < LEVEL_BAND ? `, less than the ${LEVEL_BAND} one evaluation varies by` : '';
-  return `${by}: ${s0} to ${s1} (${signed(c)})${small}`;
+  const by =
+    directionOf(c) === 'level'
+      ? `stayed level, within the ${LEVEL_BAND} one evaluation varies by`
+      : `${c < 0 ? 'fell' : 'rose'} by ${Math.abs(c).toFixed(2)}`;
+  return `${by}: ${s0} to ${s1} (${signed(c)})`;
 }
 
 function thisSeed(id: SeedClaimId, run: RunSummary): string {
@@ -52,13 +58,15 @@ function thisSeed(id: SeedClaimId, run: RunSummary): string {
       return `self's held-out pass@1 ${changeWords(p('self').start, p('self').end)}.`;
     case 'b': {
       const [peer, self] = pair(p('peer').end, p('self').end);
-      return `peer ended ${relation(p('peer').end - p('self').end)} self (${peer} against ${self}).`;
+      const d = p('peer').end - p('self').end;
+      return `peer ended ${relation(d)} self (${peer} against ${self})${levelNote(d)}.`;
     }
     case 'learns':
       return `peer's held-out pass@1 ${changeWords(p('peer').start, p('peer').end)}.`;
     case 'oracle': {
       const [oracle, peer] = pair(p('oracle').end, p('peer').end);
-      return `oracle ended ${relation(p('oracle').end - p('peer').end)} peer (${oracle} against ${peer}).`;
+      const d = p('oracle').end - p('peer').end;
+      return `oracle ended ${relation(d)} peer (${oracle} against ${peer})${levelNote(d)}.`;
     }
   }
 }
@@ -117,6 +125,6 @@ export function claimSentences(whole: RunSummary, presetId: string | null): Clai
     const diff = seedDifference(run, c.id);
     const m = measured?.claims[c.id];
     const overSeeds = m ? `Over ${over}, ${overSeedsWords(c.id, c.text, m)}: ${verdictWords(m)}.` : null;
-    return { id: c.id, thisSeed: thisSeed(c.id, run), held: Number.isFinite(diff) && diff >= CLAIM_TIE, overSeeds };
+    return { id: c.id, thisSeed: thisSeed(c.id, run), held: heldOnPage(diff), overSeeds };
   });
 }

@@ -10,6 +10,7 @@
 import type { BaseEvaluation, RunSummary } from '../../core/experiment/events';
 import { collapseRule } from '../../core/metrics/dynamics';
 import { type RunSeries, lastValue } from '../store/series';
+import { type Direction, directionOf } from './changeRule';
 
 export interface ScoreArm {
   id: string;
@@ -61,6 +62,14 @@ export function scoreRows(arms: readonly ScoreArm[], series: RunSeries, base: re
       collapsed,
     };
   });
+}
+
+/**
+ * Which way the scoreboard colours a change: the page's one rule (changeRule.ts), so a −0.01 the
+ * workshop card reads "hold" is not painted as a fall. null: no change yet.
+ */
+export function changeDirection(change: number | null): Direction | null {
+  return change == null || !Number.isFinite(change) ? null : directionOf(change);
 }
 
 /** 2 decimals with a sign: "+0.05", "−0.13" (a true minus), "0.00"; "—" for none. */

@@ -11,10 +11,9 @@
  */
 import type { RunSummary } from '../../core/experiment/events';
 
-export type Direction = 'up' | 'level' | 'down';
-
-/** A change smaller than this either way counts as level: one evaluation on 100 held-out problems varies by about 0.03-0.05. */
-export const LEVEL_BAND = 0.03;
+// The page's one rule for rise / hold / fall (src/app/run/changeRule.ts), kept importable from here.
+import { type Direction, LEVEL_BAND, directionOf } from '../run/changeRule';
+export { type Direction, LEVEL_BAND, directionOf };
 
 export type Quantity =
   /** Held-out pass@1 of an arm at its last evaluation minus before RL, mean over its members (or one member). */
@@ -209,13 +208,6 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     ],
   },
 ];
-
-/** Which answer a value is: up, level (|value| < band) or down. */
-export function directionOf(value: number, band = LEVEL_BAND): Direction {
-  if (value >= band) return 'up';
-  if (value <= -band) return 'down';
-  return 'level';
-}
 
 export type Reading =
   /** What this run measured, with the numbers behind it in words. */
