@@ -3,8 +3,8 @@
  *   - every frame is rate-limited (a token bucket: ROOM_LIMITS.messagesPerSecond, bursts of
  *     messageBurst), and its bytes and the time its checking took are charged to its source
  *     address (limits.ts: bytesPerSecond, checkMsPerSecond), so frames built to be slow to check
- *     run out of budget as fast as floods of cheap ones; an address out of budget has its sockets
- *     paused (not read: TCP slows the sender down) until it has some again;
+ *     run out of budget as fast as floods of cheap ones; a frame whose address is out of budget
+ *     waits (its socket is paused, not read: TCP slows the sender down) until it has some again;
  *   - it must be a text frame, and is parsed by parseClientMessage (size, JSON, shape, schema);
  *   - over the rate a frame is dropped with `rate-limited` (at most one such error a second); the
  *     drops decay (messageBurst every 10 s), and a connection that drops more than messageBurst
@@ -27,7 +27,7 @@ export const CLOSE = { rateLimited: 1008, serverError: 1011, goingAway: 1001, ti
 
 /** A `version` error for a create, present or join of another protocol version (a page older or newer than the server). */
 function versionMismatch(text: string): string | null {
-  if (text.length > ROOM_LIMITS.frameChars) return null;
+  if (text.length > ROOM_LIMITS.frameChars || !/"v"\s*:/.test(text)) return null;
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -39,6 +39,9 @@ function versionMismatch(text: string): string | null {
   if ((t !== 'create' && t !== 'present' && t !== 'join') || typeof v !== 'number' || v === ROOM_PROTOCOL_VERSION) return null;
   return errorFrame('version', `This room server speaks version ${ROOM_PROTOCOL_VERSION} of the room protocol and this page version ${v}: reload the page, or use a room server of the same version as the lab.`);
 }
+
+/** Frames a connection may have waiting for its address's budget; more are dropped (the socket is paused meanwhile, so few arrive). */
+const INBOX = 16;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -58,6 +61,9 @@ export class Connection implements HubClient {
   /** When the backlog last went over limits.backlogBytes (null: it is under). */
   private backedUpSince: number | null = null;
   private ended = false;
+  /** Frames received and not yet handled: they wait for their address's budget (limits.ts). */
+  private readonly inbox: { data: RawData; isBinary: boolean; bytes: number }[] = [];
+  private resumeTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly handshake: ReturnType<typeof setTimeout>;
 
   constructor(
@@ -186,32 +192,54 @@ export class Connection implements HubClient {
     }
   }
 
-  /** Stop reading the socket for `ms` (at least 20, at most 5,000). */
-  private pauseFor(ms: number): void {
-    if (this.ws.isPaused || this.ended) return;
-    this.ws.pause();
-    setTimeout(() => this.ws.resume(), Math.min(5000, Math.max(20, ms))).unref?.();
-  }
-
-  /** A frame from the client. Never throws. */
+  /**
+   * A frame from the client. Never throws. Over the message rate it is dropped; otherwise it waits
+   * in the inbox (at most INBOX frames) until its address has the bytes and checking time for it.
+   */
   receive(data: RawData, isBinary: boolean): void {
     if (this.ended) return;
     const now = this.now();
     if (!this.bucket.take(now)) return this.drop(now, 'too many messages');
+    if (this.inbox.length >= INBOX) return this.drop(now, 'too many messages waiting for this address to have budget');
     const bytes = Buffer.isBuffer(data) ? data.length : Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
-    const wait = this.budgets.mayReceive(this.address, bytes);
-    if (wait > 0) {
-      this.pauseFor(wait);
-      return this.drop(now, 'too much from this address');
+    this.inbox.push({ data, isBinary, bytes });
+    this.pump();
+  }
+
+  /**
+   * Handle the inbox's frames while the address has budget; when it has none, stop reading the
+   * socket (TCP slows the sender down: nothing is dropped) and go on when it has some again.
+   */
+  private pump(): void {
+    while (this.inbox.length > 0 && !this.ended && !this.resumeTimer) {
+      const wait = this.budgets.mayReceive(this.address, this.inbox[0].bytes);
+      if (wait > 0) {
+        this.ws.pause();
+        this.resumeTimer = setTimeout(() => {
+          this.resumeTimer = null;
+          if (this.ended) return;
+          this.ws.resume();
+          this.pump();
+        }, Math.min(5000, Math.max(20, wait)));
+        this.resumeTimer.unref?.();
+        return;
+      }
+      const { data, isBinary } = this.inbox.shift()!;
+      this.handleFrame(data, isBinary);
     }
+  }
+
+  private handleFrame(data: RawData, isBinary: boolean): void {
     if (isBinary) return this.sendNow(errorFrame('bad-message', 'Messages are JSON in text frames, not binary frames.'));
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
-    if (this.pendingChars + text.length > this.limits.pendingChars) return this.drop(now, 'too many messages waiting to be handled');
+    if (this.pendingChars + text.length > this.limits.pendingChars) return this.drop(this.now(), 'too many messages waiting to be handled');
     const t0 = performance.now();
     const parsed = parseClientMessage(text);
-    const ms = performance.now() - t0;
-    this.budgets.checked(this.address, ms);
-    if (!parsed.ok) return this.sendNow(versionMismatch(text) ?? errorFrame(parsed.code, parsed.message));
+    // A refused create, present or join may be a page of another version: worth a second look (and charged too).
+    const refusal = parsed.ok ? null : (versionMismatch(text) ?? errorFrame(parsed.code, parsed.message));
+    this.budgets.checked(this.address, performance.now() - t0);
+    if (refusal) return this.sendNow(refusal);
+    if (!parsed.ok) return;
     const msg = parsed.message;
     this.pendingChars += text.length;
     this.queue = this.queue
@@ -228,7 +256,9 @@ export class Connection implements HubClient {
 
   closed(): void {
     this.ended = true;
+    this.inbox.length = 0;
     clearTimeout(this.handshake);
+    if (this.resumeTimer) clearTimeout(this.resumeTimer);
     this.hub.disconnected(this);
   }
 }

@@ -41,6 +41,8 @@ interface LoadRoom {
   id: string;
   key: string;
   paired: boolean;
+  /** Its presenter is connected and has had the room. */
+  live: boolean;
   students: Student[];
   received: number[];
 }
@@ -116,8 +118,32 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
 
   const rooms: LoadRoom[] = [];
   const presenters: RoomClient[] = [];
+  let ending = false;
+  let presenterReconnects = 0;
+  /** A presenter that lost its connection comes back and presents again, as the page does. */
+  const presentAgain = async (room: LoadRoom): Promise<void> => {
+    presenterReconnects++;
+    for (;;) {
+      await sleep(200);
+      if (ending) return;
+      try {
+        const p = await RoomClient.connect(target, { keep: false });
+        watch(room, p);
+        p.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room: room.id, key: room.key });
+        await p.waitFor('room', () => true, { timeoutMs: 30_000 });
+        room.live = true;
+        return;
+      } catch {
+        /* the server is not back yet */
+      }
+    }
+  };
   const watch = (room: LoadRoom, c: RoomClient) => {
     presenters.push(c);
+    void c.closed.then(() => {
+      room.live = false;
+      if (!ending) void presentAgain(room);
+    });
     c.ws.on('message', (d: Buffer) => {
       presenterFrames++;
       presenterBytes += d.length;
@@ -140,7 +166,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
   const unpairedRooms = Math.max(1, Math.ceil((o.clients - 2 * pairs) / ROOM_LIMITS.seats));
   for (const paired of [...Array<boolean>(unpairedRooms).fill(false), ...(pairs > 0 ? [true] : [])]) {
     const { presenter, room, key } = await createRoom(target, { spec, pairing: paired, name: `load check, ${o.clients} students${paired ? ', paired' : ''}`, keep: false });
-    const r: LoadRoom = { id: room, key, paired, students: [], received: [] };
+    const r: LoadRoom = { id: room, key, paired, live: true, students: [], received: [] };
     rooms.push(r);
     watch(r, presenter);
   }
@@ -227,6 +253,12 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     }
   };
 
+  // The clock, the CPU count and the peak memory start with the class arriving.
+  const t0 = performance.now();
+  const cpu0 = child ? cpuSeconds(child.pid) : NaN;
+  /** CPU seconds of the process now running when the count began (its successor's count from its start). */
+  let cpuBase = cpu0;
+  child?.resetPeak();
   // Join in order, a little apart (a class arriving), so seat i is room.students[i]; the pairs first.
   const all: Student[] = [];
   for (let i = 0; i < o.clients; i++) {
@@ -237,15 +269,13 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     await sleep(5);
   }
   for (const p of presenters) p.send({ t: 'start' });
-  const t0 = performance.now();
-  const cpu0 = child ? cpuSeconds(child.pid) : NaN;
-  /** CPU seconds of the process now running when the count began (its successor's count from its start). */
-  let cpuBase = cpu0;
-  child?.resetPeak();
+  const joined = (performance.now() - t0) / 1000;
   const total = all.reduce((n, s) => n + s.run.length, 0);
   const done = () => all.every((s) => s.acked >= s.run.length) && rooms.every((r) => r.students.every((s, i) => (r.received[i] ?? 0) >= s.run.length));
 
   let restarted = false;
+  /** What the killed server printed. */
+  let serverLog = '';
   let cpu = 0;
   let peakRss = 0;
   const deadline = t0 + (spec.steps + 2) * o.stepMs * 3 + 120_000;
@@ -258,20 +288,17 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
       cpu += cpuSeconds(child.pid) - cpuBase;
       cpuBase = 0;
       peakRss = child.peakRss();
+      serverLog += child.output();
       await child.kill();
       child = await startTarget({ dataDir: child.dataDir, port: child.port });
-      // The presenters come back with their keys; the students reconnect by themselves.
-      for (const r of rooms) {
-        const p = await RoomClient.connect(target, { keep: false });
-        watch(r, p);
-        p.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room: r.id, key: r.key });
-        await p.waitFor('room', () => true, { timeoutMs: 30_000 });
-      }
+      // The presenters come back with their keys, the students by themselves.
+      while (!rooms.every((r) => r.live)) await sleep(20);
       restartDone = performance.now();
       o.log(`the server was back and the presenters in their rooms ${(restartDone - restartAt).toFixed(0)} ms after the kill`);
     }
   }
   const seconds = (performance.now() - t0) / 1000;
+  ending = true;
   if (child) {
     cpu += cpuSeconds(child.pid) - cpuBase;
     peakRss = Math.max(peakRss, child.peakRss());
@@ -297,6 +324,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
   }
   await Promise.all(presenters.map((p) => p.close()));
   let lostStore: number | null = null;
+  const log = serverLog + (child?.output() ?? '');
   if (child) {
     const dataDir = child.dataDir;
     await child.kill();
@@ -312,13 +340,15 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
   const rows: [string, string][] = [
     ['students', `${o.clients} from ${o.clients} addresses (a step every ${o.stepMs} ms) in ${rooms.length} rooms: ${rooms.map((r) => `${r.students.length}${r.paired ? ' paired' : ''}`).join(', ')}`],
     ['events', `${total} (${all[0].run.length} per seat: base, ${spec.steps} steps, done), ${mb(inBytes)} sent by the students`],
-    ['run time', `${seconds.toFixed(1)} s${restarted ? ', the server killed and restarted once mid-run' : ''}`],
+    ['run time', `${seconds.toFixed(1)} s from the first join (all joined after ${joined.toFixed(1)} s; each run streams from its join)${restarted ? ', the server killed and restarted once mid-run' : ''}`],
     ['send -> presenter', `${quantiles(latency)}${restarted ? `; ${acrossRestart.length} events in flight during the restart: ${quantiles(acrossRestart)}` : ''}`],
     ['send -> ack', `${quantiles(ackLatency)}${restarted ? `; ${ackAcrossRestart.length} in flight during the restart: ${quantiles(ackAcrossRestart)}` : ''}`],
     ['messages in', `${(inFrames / seconds).toFixed(0)}/s (${mb(inBytes / seconds)}/s)`],
     ['messages out', `${(outFrames / seconds).toFixed(0)}/s to the students (${mb(outBytes / seconds)}/s, of which the class feed ${mb(feedBytes / seconds)}/s); ${(presenterFrames / seconds).toFixed(0)}/s to the presenters (${mb(presenterBytes / seconds)}/s)`],
     ['server RSS', Number.isNaN(cpu0) ? 'not known (--url)' : `peak ${mb(peakRss)} (the server process alone)`],
     ['server CPU', Number.isNaN(cpu0) ? 'not known (--url)' : `${cpu.toFixed(1)} s over ${seconds.toFixed(1)} s (${((100 * cpu) / seconds).toFixed(0)}% of one core)`],
+    ['presenters', `${presenterReconnects} reconnects (the kill: one a room)`],
+    ['server log', child ? `${(log.match(/^(dropped|refused|rate-limited) /gm) ?? []).length} connections dropped, refused or rate-limited` : 'not known (--url)'],
     ['lost: presenter', `${lostPresenter} of ${total}`],
     ['lost: room at the end', `${lostRoom} of ${total} (a fresh presenter's view)`],
     ['lost: store', lostStore === null ? 'not known (--url)' : `${lostStore} of ${total} (events in the data directory)`],
