@@ -110,6 +110,14 @@ export function RunStatus() {
   const last = lastStepRewards(run.series);
   const lastMetrics = last ? JSON.stringify(last) : null;
   const measuring = engine.measurement?.status === 'measuring';
+  // What the backend item may say of the next run's backend (backendStatus.ts): the cohort Start would run.
+  const draft = validationOf(useLab((s) => s.draft));
+  const choice = {
+    forced: readBackendParam(backendFromUrl()).preferred != null,
+    measurement: engine.measurement,
+    signature: run.spec && run.phase !== 'idle' ? cohortSignature(run.spec) : draft.ok ? cohortSignature(draft.spec) : null,
+    starting: run.phase === 'preparing',
+  };
   // A presenter whose own browser trains nothing while the class runs: the class's progress, not
   // "Ready" (issue 29 saw "Ready" while the class was at step 33).
   const classLine = useLab((s) =>
@@ -123,7 +131,7 @@ export function RunStatus() {
         </span>
         <RunProgressBar run={run} measuring={measuring} />
         <span className="status-item" data-testid="backend-status" title={report?.tried.map((t) => `${t.name}: ${t.ok ? 'ok' : t.error}`).join('\n')}>
-          Backend: {backendStatusText(report, run.error)}
+          Backend: {backendStatusText(report, run.error, choice)}
         </span>
       </div>
       <details className="run-details" data-testid="run-details">
