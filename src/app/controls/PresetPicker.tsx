@@ -1,6 +1,6 @@
 import { PRESETS } from '../../core/experiment/presets';
 import { useLab } from '../store';
-import { runtimeText } from './presetRuntimes';
+import { presetRuntime, runtimeText } from './presetRuntimes';
 
 export function PresetPicker() {
   const presetId = useLab((s) => s.presetId);
@@ -30,7 +30,7 @@ export function PresetPicker() {
             {edited && <span className="badge">edited</span>}
           </h3>
           <p>{preset.explanation}</p>
-          <p className="sub" data-testid="preset-runtime">Runtime: {runtimeText(preset.id, preset.runtime)}</p>
+          <p className="sub" data-testid="preset-runtime" title={presetRuntime(preset.id) ? `Measured on ${presetRuntime(preset.id)!.measuredOn}` : undefined}>Runtime: {runtimeText(preset.id, preset.runtime)}</p>
           {edited && (
             <button type="button" className="link" onClick={() => choosePreset(presetId)}>
               Restore the preset

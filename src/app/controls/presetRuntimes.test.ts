@@ -8,10 +8,17 @@ describe('preset runtimes', () => {
       expect(PRESETS[id], id).toBeDefined();
       expect(r.range).toMatch(/\d/);
       expect(r.machine).toMatch(/core/);
+      expect(r.measuredOn).toMatch(/core/);
+    }
+  });
+  it('says the machine in words a student needs: no browser version or backend name on the card (issue 29)', () => {
+    for (const [id, r] of Object.entries(PRESET_RUNTIMES)) {
+      expect(r.machine, id).not.toMatch(/Chromium|\bwasm\b|webgl|webgpu|\bGPU\b|\d{3}/);
+      expect(runtimeText(id, '')).not.toMatch(/Chromium|\bwasm\b/);
     }
   });
   it('the default preset reads as measured on a fresh machine, not the quiet-machine CLI figure', () => {
-    expect(runtimeText('collapse', PRESETS.collapse.runtime)).toBe('13-15 s on a fresh 2-core machine without a GPU (Chromium 156, wasm), from its link to the last step');
+    expect(runtimeText('collapse', PRESETS.collapse.runtime)).toBe('13-15 s on an ordinary computer with 2 processor cores and no graphics card, from its link to the last step');
   });
   it('a preset without a measurement keeps its own text', () => {
     expect(presetRuntime('ring')).toBeNull();
