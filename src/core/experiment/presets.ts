@@ -204,7 +204,9 @@ const diversity: Preset = {
     'training. Compare how much each pair gains and whether it collapses together. Means over seeds ' +
     '1-8: A lost accuracy next to every partner; next to its twin the most (the twin rescues it ' +
     'least), next to the sibling the least; but that the least similar partner helps more is not ' +
-    'shown (on seeds 1-8 or 101-108), and the stranger, as dissimilar as the sibling, did as badly as the twin.',
+    'shown (on seeds 1-8 or 101-108), and the stranger, as dissimilar as the sibling, did as badly as the twin. ' +
+    "Superseded by 'Does a more different partner teach more?' (overlap): the same question where " +
+    'peers learn, with five measured overlaps; this preset stays so that its links open as before.',
   runtime: '24-34 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
   spec: regime({
     members: [
@@ -327,7 +329,9 @@ const families: Preset = {
     'grows with how different the peers are. Before training the lab measures how much each pair ' +
     'overlaps in its errors (kappa, and the correlation of their per-problem accuracies); compare ' +
     'that with how much A gains next to each partner, and with how often the two end up wrong with ' +
-    'the same answer (panel 2).',
+    'the same answer (panel 2). Independently seeded members hardly share errors here, so this ' +
+    "preset has little overlap to compare: 'Does a more different partner teach more?' (overlap) " +
+    'asks the question with a dial of overlaps and a partner of another family at a matched overlap.',
   runtime: 'In the browser from its link (Chromium, wasm, quiet 2-core CPU, shipped warm starts): first RL step after 3.8 s, the whole run 1.7 min. CLI, other seeds: 2.8-9.4 min per seed on a busy 2-core CPU (wasm, warm start included; the wider partner often needs a retry). GPU not measured',
   spec: regime({
     warmStart: { onMiss: 'retry', retries: 3 },
@@ -431,10 +435,11 @@ const overlap: Preset = {
     'own answers. Before training the lab measures how much each partner\'s errors overlap A\'s ' +
     '(kappa, panel 2); the self and oracle arms train A alone. Co-RL says the gain grows as the ' +
     'overlap falls: compare A\'s gain next to each partner with that partner\'s overlap. Over 12 ' +
-    'seeds run after the plan was fixed, A gained 0.15 more next to S than next to its twin (+0.09 ' +
-    'against −0.06), and S\'s votes rescued more of A\'s wrong answers; the levels between lie on a ' +
-    'falling but noisy line, X taught about as well as a same-family partner of its overlap, and ' +
-    'during training every pair\'s errors drew together.',
+    'seeds run after the plan was fixed (201-212), A gained 0.15 more next to S than next to its ' +
+    'twin (+0.09 against −0.06; shown, with Holm), and S\'s votes rescued more of A\'s wrong answers ' +
+    '(shown); a steady fall across all five levels is not shown (the slope is within the noise), nor ' +
+    'is a difference between X and a same-family partner of its overlap. During training every ' +
+    'pair\'s errors drew together.',
   runtime: 'CLI: 7.2 min for seed 1 on a 2-core CPU shared with other runs (wasm, warm start included, load average 14-23). GPU not measured',
   spec: regime({
     // The link's seed, by the rule of docs/RESULTS.md, "The link's seed": the confirmation seed
