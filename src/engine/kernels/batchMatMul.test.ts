@@ -118,7 +118,7 @@ describe('our wasm BatchMatMul', () => {
     tf.dispose([a, b]);
   });
 
-  it('the committed binaries equal a fresh build of batchMatMul.wat', () => {
+  it('the committed binaries equal a fresh build of the .wat files (batchMatMul, copyRows)', () => {
     const out = execFileSync(process.execPath, ['scripts/build-wasm-kernels.mjs', '--check'], { encoding: 'utf8' });
     expect(out).toContain('equals a fresh build');
   });

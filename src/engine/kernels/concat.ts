@@ -15,7 +15,7 @@ type TensorInfo = tf.TensorInfo;
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
 
 /** copyRows(src, dst, rows, bytes, srcStride, dstStride): byte addresses, sizes and strides. */
-const COPY_ROWS: HeapModule = { plain: copyRowsPlain, shared: copyRowsShared, name: 'copyRows' };
+export const COPY_ROWS: HeapModule = { plain: copyRowsPlain, shared: copyRowsShared, name: 'copyRows' };
 
 export function concat({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc): TensorInfo {
   const xs = inputs as unknown as TensorInfo[]; // tfjs passes Concat's inputs as an array
