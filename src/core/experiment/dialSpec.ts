@@ -36,13 +36,16 @@ interface DialMember {
   layers: number;
   heads?: number;
   window?: number;
-  warmStartTarget?: number;
   dial?: DialSpec;
 }
 
 const SHAPE_FIELDS = ['family', 'dModel', 'layers', 'heads', 'window'] as const;
 
-/** A dial names another member without a dial of its own; a fork has the source's shape and a target. */
+/**
+ * A dial names another member without a dial of its own; a fork or a blend has the source's shape.
+ * (A source without a target is fine: its warm start is its whole budget. The backend probe runs
+ * every member with no warm start at all: measureBackends.ts probeSpecFor.)
+ */
 export function dialProblems(spec: { members: DialMember[] }): SpecProblem[] {
   const out: SpecProblem[] = [];
   const byId = new Map(spec.members.map((m) => [m.id, m]));
@@ -56,7 +59,6 @@ export function dialProblems(spec: { members: DialMember[] }): SpecProblem[] {
     if (m.dial.mode === 'fork' || m.dial.mode === 'blend') {
       const differ = SHAPE_FIELDS.filter((k) => (m[k] ?? null) !== (src[k] ?? null));
       if (differ.length) out.push({ path: [...path, 'mode'], message: `member ${m.id}: a fork copies ${src.id}'s weights, so it needs its shape (${differ.join(', ')} differ); use mode 'labels' for another shape` });
-      if (!((src.warmStartTarget ?? 0) > 0)) out.push({ path: [...path, 'from'], message: `member ${m.id}: a fork shares a share of ${src.id}'s steps to its warm-start target, and ${src.id} has none` });
     }
   });
   return out;

@@ -124,6 +124,20 @@ describe('the overlap dial', () => {
     expect(errs(withMembers([A, { ...F, dial: { from: 'A', mode: 'fork', share: 1.5 } }]))).toMatch(/share/);
   });
 
+  it('a cohort without any warm start (the backend probe: engine/measureBackends.ts probeSpecFor) is valid and builds', async () => {
+    clearDialReplay();
+    // As probeSpecFor makes it: every member without warm-start steps or a target. A dial then
+    // shares nothing but the source's initial weights (this spec was refused before, and the
+    // page's first Start of ?preset=overlap waited for its backend measurement for good).
+    const probe = (s: ExperimentSpec) => ExperimentSpecSchema.parse({ ...s, members: s.members.map((m) => ({ ...m, warmStartSteps: 0, warmStartTarget: 0 })) });
+    expect(() => probe(getPreset('overlap')!.spec)).not.toThrow();
+    const spec = probe(tinySpec([partner('B', { from: 'A', mode: 'blend', share: 0.5 }), partner('L', { from: 'A', mode: 'labels', share: 1 })]));
+    const [a, b, l] = [await build(spec, 'A'), await build(spec, 'B'), await build(spec, 'L')];
+    expect([a.steps, b.steps, l.steps]).toEqual([0, 0, 0]);
+    // A blend of A's untrained weights with themselves is A's initial weights.
+    expect(same(a.weights, b.weights)).toBe(true);
+  });
+
   it("the overlap preset: A, five same-family levels in the dial's order, and a partner of another shape", () => {
     const p = getPreset('overlap')!;
     expect(ExperimentSpecSchema.safeParse(p.spec).success).toBe(true);

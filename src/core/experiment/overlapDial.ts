@@ -116,7 +116,8 @@ export async function buildDialMember(
   let policy: Policy;
   let before = 0;
   if (dial.mode === 'labels') {
-    const m = Math.round(dial.share * train.length);
+    // No warm-start step (the backend probe): the labels would not be read.
+    const m = member.warmStartSteps > 0 ? Math.round(dial.share * train.length) : 0;
     const src = createPolicy(policyConfigFor(source, vocabSize, maxLen), sourceInit);
     try {
       src.importWeights(replay.snapshots[S]);
