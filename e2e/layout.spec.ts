@@ -26,7 +26,10 @@ test.describe('1280x720', () => {
 
     // A short run of the same pair (quick: 6 steps) for during and after.
     await lab.choosePreset('quick');
-    await page.getByTestId('hero-start-button').click();
+    // One Start on the screen (issue 29, problem 9: the hero card carried a second one); the hero card points to it.
+    await expect(page.getByRole('button', { name: /Start$/ })).toHaveCount(1);
+    await expect(page.getByTestId('hero-start-hint')).toContainText('Start in the run bar at the top');
+    await lab.button('start').click();
     // The keyboard's focus moves to Pause, not to the body (issue 29, problem 9).
     await expect(page.getByTestId('pause')).toBeFocused();
     await lab.waitForStep(2, 120_000);

@@ -1,13 +1,14 @@
 /**
- * Before a run: what will happen, how long it takes, and a clear Start (issue 23: a reopened share
- * link showed empty scores with no hint to press Start). Gone once the run begins.
+ * Before a run: what will happen, how long it takes, and where to press Start (issue 23: a reopened
+ * share link showed empty scores with no hint to press Start). Gone once the run begins.
+ *
+ * It names the run bar's Start rather than carrying a second one (issue 29, problem 9: two Start
+ * buttons on one screen): the run bar is the page's one set of run controls, kept in view at the top.
  */
 import { PRESETS } from '../../core/experiment/presets';
 import { presetRuntime } from '../controls/presetRuntimes';
 import { useLab } from '../store';
-import { lab } from '../trainingWorker';
 import { useStartReason } from '../run/useStartReason';
-import { focusPauseSoon } from '../run/focusAfterStart';
 
 export function HeroStart() {
   const phase = useLab((s) => s.run.phase);
@@ -24,12 +25,19 @@ export function HeroStart() {
     <div className="hero-start" data-testid="hero-start">
       <p>
         <strong>{preset && !edited ? preset.title : 'Your experiment'}:</strong> {draft.steps} RL steps of the arms {arms}, all from the same
-        warm-started models{runtime ? `; about ${runtime.range} on ${runtime.machine}` : ''}.
+        warm-started models
+        {runtime ? (
+          <>
+            ; about <span title={`Measured on ${runtime.measuredOn}`}>{runtime.range} on {runtime.machine}</span>
+          </>
+        ) : (
+          ''
+        )}
+        .
       </p>
-      <button type="button" className="primary" data-testid="hero-start-button" disabled={reason != null} title={reason ?? 'Warm-start the cohort, then train every arm'} onClick={() => lab.start() && focusPauseSoon()}>
-        ▶ Start
-      </button>
-      {reason && <span className="sub">{reason}</span>}
+      <p data-testid="hero-start-hint">
+        {reason ? <span className="sub">Start, in the run bar at the top, waits: {reason}</span> : <>Press <strong>▶ Start</strong> in the run bar at the top: it warm-starts the cohort, then trains every arm.</>}
+      </p>
     </div>
   );
 }
