@@ -61,7 +61,7 @@ async function timedJoin(url: string, room: string, from: string): Promise<numbe
 export const ATTACKS: Attack[] = [
   {
     id: 'crafted-frame',
-    what: 'one 50 KB `event` frame whose members record has 5,000 keys, no room, no seat',
+    what: 'one 220 KB `event` frame whose members record has 20,000 keys, no room, no seat (sent 3 times)',
     bound: 'answered with an error; the process lives',
     fast: true,
     async run(t, addr) {
@@ -100,7 +100,7 @@ export const ATTACKS: Attack[] = [
   {
     id: 'present-flood',
     what: 'presents its own room (about 30 MB of events) from a socket that never reads, again every 250 ms, 21 times',
-    bound: 'server RSS grows by less than 150 MiB',
+    bound: 'server RSS grows by less than 64 MiB',
     fast: false,
     async run(t, addr) {
       const spec = longSpec(400);
@@ -131,16 +131,17 @@ export const ATTACKS: Attack[] = [
         r.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
         await sleep(250);
       }
-      await sleep(1000);
+      // Long enough for the replays the server took on to be queued (or refused).
+      await sleep(5000);
       const grew = t.peakRss() - before;
       r.close();
-      return { held: grew < 150 * MiB, saw: `room of ${mb(json)} of events (${mb(stored)} on disk); RSS ${mb(before)} -> peak ${mb(before + grew)} (+${mb(grew)})` };
+      return { held: grew < 64 * MiB, saw: `room of ${mb(json)} of events (${mb(stored)} on disk); RSS ${mb(before)} -> peak ${mb(before + grew)} (+${mb(grew)})` };
     },
   },
   {
     id: 'paired-rejoin',
     what: "re-joins a paired seat 30 times from sockets that never read (the partner's exchanges, about 30 MB, replayed each time)",
-    bound: 'server RSS grows by less than 150 MiB',
+    bound: 'server RSS grows by less than 64 MiB',
     fast: false,
     async run(t, addr) {
       const spec = longSpec(400);
@@ -169,10 +170,10 @@ export const ATTACKS: Attack[] = [
         socks.push(r);
         await sleep(100);
       }
-      await sleep(1500);
+      await sleep(5000);
       const grew = t.peakRss() - before;
       for (const s of [...socks, a.s, presenter]) s.close();
-      return { held: grew < 150 * MiB, saw: `${socks.length} rejoins; exchanges ${mb(stored)} on disk; RSS ${mb(before)} -> peak ${mb(before + grew)} (+${mb(grew)})` };
+      return { held: grew < 64 * MiB, saw: `${socks.length} rejoins; exchanges ${mb(stored)} on disk; RSS ${mb(before)} -> peak ${mb(before + grew)} (+${mb(grew)})` };
     },
   },
   {
@@ -230,7 +231,7 @@ export const ATTACKS: Attack[] = [
   {
     id: 'exchange-beyond-spec',
     what: "sends exchanges for steps far beyond the spec's (up to 5,000), and rewrites of a stored one",
-    bound: 'refused beyond the spec; the data folder grows by less than 8 MiB',
+    bound: 'refused beyond the spec; the data folder grows by less than 1 MiB (all 13 steps x 2 kinds of the spec take about 0.2 MB)',
     fast: true,
     async run(t, addr) {
       const spec = { ...presetSpec('peers-learn'), steps: 12 };
@@ -250,7 +251,7 @@ export const ATTACKS: Attack[] = [
       a.s.close();
       presenter.close();
       const errors = [...codes].map(([c, n]) => `${n} ${c}`).join(', ');
-      return { held: grew < 8 * MiB, saw: `551 sent, errors: ${errors || 'none'}; data folder +${(grew / MiB).toFixed(1)} MiB` };
+      return { held: grew < MiB, saw: `551 sent, errors: ${errors || 'none'}; data folder +${(grew / MiB).toFixed(1)} MiB` };
     },
   },
   {

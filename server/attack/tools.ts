@@ -116,13 +116,14 @@ export function bigStep(step: number, steps: number): SeatEvent {
 /**
  * Frames that cost the most to check within the bounds: answers of 1,024 prompts x 38 empty
  * strings (valid in shape: the schema visits every one), and an event whose members record has
- * 5,000 keys (refused by the shape check; it once overflowed the stack).
+ * 20,000 keys (refused by the shape check; before it, zod's issues for them overflowed the stack
+ * and ended the process: the issue's 5,000 did not on this machine, 20,000 did).
  */
 export function costlyFrames(): string[] {
   const answers = Array.from({ length: 1024 }, () => Array.from({ length: 38 }, () => ''));
   const step = syntheticRun(presetSpec('quick'), 2)[1] as Extract<SeatEvent, { type: 'step' }>;
   const members: Record<string, unknown> = {};
-  for (let i = 0; i < 5000; i++) members[`k${i}`] = {};
+  for (let i = 0; i < 20_000; i++) members[`k${i}`] = {};
   const crafted = { ...step, arms: [{ ...step.arms[0], members }] };
   return [JSON.stringify({ t: 'exchange', step: 1, kind: 'train', answers }), JSON.stringify({ t: 'event', seq: 0, event: crafted })];
 }
