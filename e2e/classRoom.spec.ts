@@ -245,6 +245,11 @@ test('the room server killed mid-run and started again: the pages say so, reconn
   // Every page says it is offline and trying again; a student's says its run goes on.
   for (const s of class_) await expect(s.status).toHaveText(/^Offline: .*Trying again… Your run goes on, and its results are sent when the room is back\.$/, { timeout: 30_000 });
   await expect(presenter.status).toHaveText(/^Offline: .*Trying again…$/, { timeout: 30_000 });
+  // The seats table does not repeat the server's last "connected: yes" while it is unreachable (issue 29, problem 9).
+  for (let i = 0; i < class_.length; i++) {
+    await expect(presenter.seat(i)).toHaveAttribute('data-connected', 'unknown');
+    await expect(presenter.seat(i)).toContainText('unknown: the room server is unreachable');
+  }
   // The students' runs go on without the room.
   for (let i = 0; i < class_.length; i++) if (atKill[i] < STEPS) await class_[i].lab.waitForStep(atKill[i] + 1);
 

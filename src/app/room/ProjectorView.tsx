@@ -20,6 +20,7 @@ import { RoomQr } from './RoomQr';
 import { statusText } from './RoomStatusLine';
 import { setProjector } from './projectorActions';
 import { room } from './roomController';
+import { connectedCount } from './seatConnection';
 import './projector.css';
 
 /** Before Start: the code and address as large as the screen allows, and who has joined. */
@@ -39,7 +40,7 @@ function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null
           </p>
         )}
         <p className="projector-count" data-testid="projector-count" data-seats={seats}>
-          {seats} joined{seats > connected ? ` (${connected} connected now)` : ''}
+          {seats} joined{!online && seats > 0 ? ` (${connectedCount({ seats: info!.seats }, false)})` : seats > connected ? ` (${connected} connected now)` : ''}
         </p>
         {info?.pairing && (
           <p data-testid="projector-pairs">

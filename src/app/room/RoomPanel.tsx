@@ -11,6 +11,7 @@ import { checkServerUrl } from './roomLink';
 import { RoomQr } from './RoomQr';
 import { RoomStatusLine } from './RoomStatusLine';
 import { SeatsTable } from './SeatsTable';
+import { connectedCount } from './seatConnection';
 import { pairOf } from './classRecords';
 import { room } from './roomController';
 import { setProjector } from './projectorActions';
@@ -189,7 +190,7 @@ function Student() {
       {r.info && (
         <details className="room-class-seats" data-testid="room-class-seats">
           <summary>
-            The class: {r.info.seats.length} browser{r.info.seats.length === 1 ? '' : 's'}, {r.info.seats.filter((x) => x.connected).length} connected
+            The class: {r.info.seats.length} browser{r.info.seats.length === 1 ? '' : 's'}, {connectedCount(r.info, r.status === 'online')}
           </summary>
           <SeatsTable info={r.info} mine={seat?.index ?? null} mineStep={myStep} />
         </details>

@@ -12,6 +12,7 @@ import type { RoomInfo } from '../../room/protocol';
 import { useLab } from '../store';
 import { pairOf } from './classRecords';
 import { room } from './roomController';
+import { connectedCount, seatConnected } from './seatConnection';
 
 /** The presenter's controls show on the presenter's page of a room that is online and not closed. */
 function usePresenterControls(info: RoomInfo): boolean {
@@ -63,6 +64,8 @@ function RemoveSeat({ seat }: { seat: number }) {
 /** `mine`: this student's seat; `mineStep`: its own run's step, newer than the room's word for it. */
 export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?: number | null; mineStep?: number }) {
   const controls = usePresenterControls(info);
+  // The server's word on connections is stale while this page cannot reach it (seatConnection.ts).
+  const online = useLab((s) => s.room.status === 'online');
   if (info.seats.length === 0)
     return (
       <>
@@ -75,7 +78,7 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
       {controls && <LockToggle info={info} />}
       <table className="room-seats" data-testid="room-seats">
         <caption>
-          {info.seats.length} browser{info.seats.length === 1 ? '' : 's'}, {info.seats.filter((x) => x.connected).length} connected
+          {info.seats.length} browser{info.seats.length === 1 ? '' : 's'}, {connectedCount(info, online)}
           {info.seats.some((x) => x.done) ? `, ${info.seats.filter((x) => x.done).length} done` : ''}
         </caption>
         <thead>
@@ -93,8 +96,9 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
         <tbody>
           {info.seats.map((seat) => {
             const x = seat.index === mine && mineStep > seat.lastStep ? { ...seat, lastStep: mineStep } : seat;
+            const link = seatConnected(x.connected, online);
             return (
-              <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-pair={info.pairing ? pairOf(x.index) : undefined} data-connected={x.connected} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
+              <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-pair={info.pairing ? pairOf(x.index) : undefined} data-connected={link.known ? x.connected : 'unknown'} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
                 <th scope="row">
                   {x.index}
                   {x.index === mine ? ' (you)' : ''}
@@ -106,7 +110,7 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
                     {x.member === null ? '–' : `trains ${x.member}`} {x.partner === null ? '(no partner yet)' : `(partner: seat ${x.partner})`}
                   </td>
                 )}
-                <td>{x.connected ? 'yes' : 'no'}</td>
+                <td>{link.text}</td>
                 <td className="num">
                   {x.lastStep} of {info.spec.steps}
                 </td>
