@@ -62,6 +62,10 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   expect(box!.y + box!.height).toBeLessThanOrEqual(720);
   await expect(page.getByTestId('projector-address')).toHaveText(link);
   await expect(page.getByTestId('projector-count')).toHaveText('0 joined');
+  // The room's title is the experiment's title, not an internal preset id ("peers-learn, seed 110": issue 29, problem 9).
+  const title = (await page.getByRole('heading', { level: 1 }).textContent()) ?? '';
+  expect(title).toMatch(/^[A-Z].*, seed \d+$/);
+  expect(title).not.toMatch(/^[a-z0-9]+(-[a-z0-9]+)*, seed/);
   // None of the presenter's own run: no run bar, no Start of its own, no experiment panel.
   for (const id of ['run-bar', 'start', 'hero-start', 'experiment-panel', 'scoreboard']) await expect(page.getByTestId(id)).toHaveCount(0);
 
