@@ -5,12 +5,11 @@
  * In a class room the same over its browsers, live: runs still training count as they are so far.
  */
 import { type ReactNode, useMemo } from 'react';
-import { CLAIM_TIE, claimHeld, countSeedClaims } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
 import { useLab } from '../store';
 import { bandResults, bandUnit } from '../store/roomSlice';
-import { LEVEL_BAND } from './changeRule';
-import { shownDifference } from './claimSentences';
+import { LEVEL_BAND, heldOnPage } from './changeRule';
+import { countClaimsOnPage, shownDifference } from './claimSentences';
 import { fmtSigned } from './scoreboard';
 
 /** Its children as they are, or folded under a summary line (compact). */
@@ -33,7 +32,7 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
   const unit = useLab(bandUnit);
   const plan = useLab((s) => (unit === 'seed' ? s.seeds.plan : null));
   const summaries = useMemo(() => results.map((r) => r.summary).filter((x): x is RunSummary => x != null), [results]);
-  const claims = useMemo(() => countSeedClaims(summaries), [summaries]);
+  const claims = useMemo(() => countClaimsOnPage(summaries), [summaries]);
   if (results.length === 0) return null;
   const n = summaries.length;
   const seedsWord = (k: number) => `${k} ${unit}${k === 1 ? '' : 's'}`;
@@ -67,7 +66,7 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
           <div className="table-scroll">
             <table className="seed-claims-table" data-testid="seed-claims-table">
               <caption>
-                Each {unit}'s held-out pass@1 (arm means over members): a change is end − start, so a fall is negative; ✓ where the claim held by at least {CLAIM_TIE}.
+                Each {unit}'s held-out pass@1 (arm means over members): a change is end − start, so a fall is negative; ✓ where the claim held by at least {LEVEL_BAND}, what one evaluation varies by.
               </caption>
               <thead>
                 <tr>
@@ -84,8 +83,8 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
                   <tr key={`${r.seed}-${i}`} data-testid="seed-claims-row" data-seed={r.seed}>
                     <th scope="row">{r.seed}</th>
                     {claims.map((c) => (
-                      <td key={c.id} className={`num ${claimHeld(c.diffs[i]) ? 'held' : 'not-held'}`} data-claim={c.id} data-diff={c.diffs[i]} data-held={claimHeld(c.diffs[i])}>
-                        {fmtSigned(shownDifference(c.id, c.diffs[i]).value)} {claimHeld(c.diffs[i]) ? '✓' : '✗'}
+                      <td key={c.id} className={`num ${heldOnPage(c.diffs[i]) ? 'held' : 'not-held'}`} data-claim={c.id} data-diff={c.diffs[i]} data-held={heldOnPage(c.diffs[i])}>
+                        {fmtSigned(shownDifference(c.id, c.diffs[i]).value)} {heldOnPage(c.diffs[i]) ? '✓' : '✗'}
                       </td>
                     ))}
                   </tr>
@@ -97,7 +96,7 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
         </>
       )}
       <p className="seed-claims-note" data-testid="seed-claims-tie" hidden={compact}>
-        A tie (|difference| &lt; {CLAIM_TIE}) counts as not held, as <code>npm run science</code> counts seeds; one run's sentences read a change under {LEVEL_BAND} as level. Start: the warm-started models; end: the last held-out evaluation.
+        A tie (|difference| &lt; {LEVEL_BAND}, as the run's own sentences and the workshop card read it) counts as not held. Start: the warm-started models; end: the last held-out evaluation.
       </p>
     </section>
   );

@@ -4,7 +4,7 @@
  * measured (measuredClaims.ts). Issue 23: the default seed's peer arm can end level with self
  * under a title that says peer reward holds; the page says so instead of leaving it to the reader.
  */
-import { CLAIM_TIE, SEED_CLAIMS, type SeedClaimId, armPassAt1, seedDifference } from '../../core/experiment/claims';
+import { CLAIM_TIE, SEED_CLAIMS, type SeedClaimCount, type SeedClaimId, armPassAt1, countSeedClaims, seedDifference } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
 import { LEVEL_BAND, directionOf, heldOnPage } from './changeRule';
 import { MEASURED_CLAIMS, MEASURED_SEEDS, type MeasuredClaim } from './measuredClaims';
@@ -127,4 +127,13 @@ export function claimSentences(whole: RunSummary, presetId: string | null): Clai
     const overSeeds = m ? `Over ${over}, ${overSeedsWords(c.id, c.text, m)}: ${verdictWords(m)}.` : null;
     return { id: c.id, thisSeed: thisSeed(c.id, run), held: heldOnPage(diff), overSeeds };
   });
+}
+
+/**
+ * "Claims over N seeds / browsers" on the page: the core's per-run differences, each counted as
+ * held by the page's one rule (changeRule.ts), so a run's row in that table shows the ✓ its own
+ * sentence shows (the core's count, tie CLAIM_TIE, is `npm run science`'s wins).
+ */
+export function countClaimsOnPage(runs: readonly RunSummary[]): SeedClaimCount[] {
+  return countSeedClaims(runs).map((c) => ({ ...c, held: c.diffs.filter(heldOnPage).length }));
 }

@@ -14,7 +14,7 @@ import { getPreset } from '../../core/experiment/presets';
 import { armMetrics, stepEvent } from '../store/fixtures';
 import { emptyRecord, replayRecord } from '../store/record';
 import { WORKSHOP, readRun, signed } from '../workshop/sequence';
-import { claimSentences, shownDifference } from './claimSentences';
+import { claimSentences, countClaimsOnPage, shownDifference } from './claimSentences';
 import { changeDirection, fmtSigned, scoreRows } from './scoreboard';
 
 const START = 0.44;
@@ -77,6 +77,8 @@ describe('the card, the sentences, the scoreboard and the claims table say one t
         const claimDirection = claim === 'a' ? 'down' : 'up';
         expect(sentence.held, `✓ beside the card's "${card.direction}"`).toBe(card.direction === claimDirection);
         expect(changeDirection(row.change)).toBe(card.direction);
+        // "Claims over N" counts this run's claim as its sentence's ✓ says.
+        expect(countClaimsOnPage([state.summary!]).find((c) => c.id === claim)!.held).toBe(sentence.held ? 1 : 0);
         // The 8-seed figure beside it has the card's convention too (a fall: a negative mean change).
         if (claim === 'a' && sentence.overSeeds) expect(sentence.overSeeds).toMatch(/mean change [−+]?\d/);
       });
