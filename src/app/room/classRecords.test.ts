@@ -85,4 +85,65 @@ describe('the class as seeds', () => {
     expect(second[1]).not.toBe(first[1]);
     expect(second[1].series.x).toEqual([1, 2, 3]);
   });
+
+  it('reads seats by their index, not their place in the list: a freed index leaves a gap (docs/ROOM.md, "Freed seats")', () => {
+    const c = new ClassRecords();
+    c.merge(0, 0, runEvents(2, { passAt1: () => 0.3 }));
+    c.merge(2, 0, runEvents(2, { passAt1: () => 0.5 }));
+    // Seat 1 was freed: the room lists seats 0 and 2 (seats.length 2).
+    const gap = { spec: roomSpec, pairing: false, seats: [seatInfo(0), seatInfo(2)] };
+    expect(c.records(gap).map((r) => [r.label, r.record.spec.seed])).toEqual([
+      ['seat 0', 100],
+      ['seat 2', 102],
+    ]);
+    expect(c.results(gap).map((r) => r.seed)).toEqual([100, 102]);
+  });
+});
+
+describe('a freed seat taken again (issue 28: the next student gets the index, the seed and events from 0)', () => {
+  const pass = (run: ReturnType<typeof runEvents>) => run.filter((e) => e.type === 'step').map((e) => (e.type === 'step' ? e : null)!.step);
+  const seats = (...idx: [number, number][]) => idx.map(([i, events]) => seatInfo(i, { events }));
+
+  it("drops the old occupant's events when the index leaves the room's seats", () => {
+    const c = new ClassRecords();
+    c.seatsNow(seats([0, 4]));
+    c.merge(0, 0, runEvents(2, { passAt1: () => 0.3 }).concat(runEvents(3).slice(3)));
+    expect(c.held(0)).toBe(4);
+    c.seatsNow([]);
+    expect(c.held(0)).toBe(0);
+    c.seatsNow(seats([0, 0]));
+    c.merge(0, 0, runEvents(1, { passAt1: () => 0.5 }).slice(0, 1));
+    expect(c.held(0)).toBe(1);
+  });
+
+  it('drops them when the room holds fewer events of the seat than this page (freed and taken between two room messages)', () => {
+    const c = new ClassRecords();
+    c.seatsNow(seats([0, 4]));
+    c.merge(0, 0, runEvents(3, { passAt1: () => 0.3 }));
+    c.seatsNow(seats([0, 4]));
+    expect(c.held(0)).toBe(4);
+    c.seatsNow(seats([0, 1]));
+    expect(c.held(0)).toBe(0);
+    // The newcomer's events from 0 on make the seat's run alone.
+    c.merge(0, 0, runEvents(1, { passAt1: () => 0.5 }));
+    const [r] = c.results({ spec: roomSpec, pairing: false, seats: seats([0, 2]) });
+    expect(r.series.x).toEqual([1]);
+  });
+
+  it("starts the seat again when its events come again from 0, and never merges two runs into one curve", () => {
+    const c = new ClassRecords();
+    const room1 = { spec: roomSpec, pairing: false, seats: seats([0, 4]) };
+    const old = runEvents(3, { passAt1: () => 0.3 });
+    c.merge(0, 0, old);
+    const before = c.results(room1)[0];
+    expect(before.series.x).toEqual([1, 2, 3]);
+    // The newcomer's first two events, then two more: the same counts the old occupant had once.
+    const fresh = runEvents(3, { passAt1: () => 0.6 });
+    c.merge(0, 0, fresh.slice(0, 2));
+    expect(pass(c.records(room1)[0].record.events)).toEqual([1]);
+    c.merge(0, 2, fresh.slice(2));
+    const after = c.results(room1)[0];
+    expect(after).not.toBe(before);
+    expect(c.records(room1)[0].record.events).toEqual(fresh);
+  });
 });

@@ -9,6 +9,11 @@
  * runner made). In a paired room a run is a PAIR's: seats 2k and 2k+1 merged into the run of
  * pairSpec(spec, the peer arm) with the pair's seed (pairRun.ts). Results are cached per run and
  * rebuilt only for runs whose events changed.
+ *
+ * A freed seat's index is taken again by the next student, with the same seed and member, whose
+ * events start again at 0 (docs/ROOM.md, "Freed seats"): the old occupant's events are dropped
+ * when the index leaves RoomInfo.seats, when the room says the seat holds fewer events than this
+ * page does, or when the seat's events come again from 0, so two runs never make one seat's curve.
  */
 import { pairedPeerArm } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
@@ -37,17 +42,40 @@ export const pairOf = (seat: number) => Math.floor(seat / 2);
 export class ClassRecords {
   private seats = new Map<number, RecordedEvent[]>();
   private cache = new Map<string, { key: string; result: SeedResult }>();
+  /** How many times each seat's events were dropped (in the cache key: a new occupant is a new run). */
+  private generation = new Map<number, number>();
+  /** The seats of the last room message (seatsNow). */
+  private listed = new Set<number>();
 
   /**
    * A seat's events from position `from` on. Positions already held are kept; a batch that
    * starts after a gap is refused (false): the server sends everything again on the next present.
+   * A batch from 0 starts the seat again: a new occupant's run (or the whole seat sent again).
    */
   merge(seat: number, from: number, events: readonly RecordedEvent[]): boolean {
+    if (from === 0 && events.length > 0) this.drop(seat);
     const list = this.seats.get(seat) ?? [];
     if (from > list.length) return false;
     for (let i = list.length - from; i < events.length; i++) list.push(events[i]);
     this.seats.set(seat, list);
     return true;
+  }
+
+  /**
+   * The room's seats now (each room message, in order with the events): a seat that left the list
+   * was freed, and one the room holds fewer events of than this page was freed and taken again.
+   */
+  seatsNow(seats: readonly Pick<SeatInfo, 'index' | 'events'>[]): void {
+    const now = new Map(seats.map((s) => [s.index, s.events]));
+    for (const index of this.listed) if (!now.has(index)) this.drop(index);
+    for (const [index, events] of now) if (events < this.held(index)) this.drop(index);
+    this.listed = new Set(now.keys());
+  }
+
+  private drop(seat: number): void {
+    if (!this.seats.has(seat)) return;
+    this.seats.delete(seat);
+    this.generation.set(seat, (this.generation.get(seat) ?? 0) + 1);
   }
 
   /** Events held for a seat. */
@@ -94,7 +122,7 @@ export class ClassRecords {
   results(room: ClassRoom): SeedResult[] {
     return this.records(room).map((run) => {
       const id = run.label;
-      const key = `${run.record.spec.seed}:${run.seats.map((s) => `${s.index}=${this.held(s.index)}`).join(',')}`;
+      const key = `${run.record.spec.seed}:${run.seats.map((s) => `${s.index}=${this.generation.get(s.index) ?? 0}/${this.held(s.index)}`).join(',')}`;
       const hit = this.cache.get(id);
       if (hit && hit.key === key) return hit.result;
       const result = seedResult(run.record);
@@ -106,6 +134,8 @@ export class ClassRecords {
   clear(): void {
     this.seats.clear();
     this.cache.clear();
+    this.generation.clear();
+    this.listed.clear();
   }
 }
 

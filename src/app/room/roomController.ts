@@ -125,6 +125,8 @@ function shareLink(c: RoomConnection, roomId: string): void {
 
 function roomChanged(info: RoomInfo): void {
   const before = state().room.info;
+  // In order with the events: a freed seat's events go before a newcomer on its index sends its own.
+  records.seatsNow(info.seats);
   setRoom({ info });
   if (state().room.role === 'student') {
     const seat = info.seats.find((x) => x.index === state().room.seat?.index);
