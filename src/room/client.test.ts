@@ -465,3 +465,79 @@ describe('a presenter', () => {
     expect(f.last.sent).toEqual([]);
   });
 });
+
+describe('a refused event is not resent forever (issue 28, "found by reading")', () => {
+  /** The server as seatWrites.ts answers a seat's events in order: acks below `refuseAt`, refuses it, out-of-order after. */
+  function answer(s: ReturnType<typeof socketFactory>['last'], refuseAt: number, from: number) {
+    let stored = from;
+    for (const m of s.of('event').map((x) => x.seq as number)) {
+      if (m < stored) s.server({ t: 'ack', seq: m });
+      else if (m === stored && m < refuseAt) s.server({ t: 'ack', seq: stored++ });
+      else if (m === stored) s.server({ t: 'error', code: 'not-allowed', message: "This room's experiment has 4 steps: this event is of step 9." });
+      else s.server({ t: 'error', code: 'out-of-order', message: `Event ${m} came before event ${stored}.` });
+      if (!s.onmessage) break; // the client dropped this socket
+    }
+    return stored;
+  }
+
+  it('is sent once more after a rejoin, then the stream stops in words, the run kept here; no reconnect loop', () => {
+    const { c, f } = student();
+    c.pushEvents(0, runEvents(4));
+    let sockets = 0;
+    for (let round = 0; round < 6 && f.sockets.length !== sockets; round++) {
+      sockets = f.sockets.length;
+      f.last.open();
+      f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: round === 0 ? 0 : 2 });
+      answer(f.last, 2, round === 0 ? 0 : 2);
+      vi.advanceTimersByTime(BACKOFF_CAP_MS);
+    }
+    const sentOf2 = f.sockets.flatMap((s) => s.of('event')).filter((m) => m.seq === 2).length;
+    expect(sentOf2).toBe(2);
+    expect(f.sockets).toHaveLength(2);
+    expect(c.status).toBe('online');
+    expect(c.error).toMatch(/refused event 2 of this run twice.*the run goes on here and is saved in this browser/);
+    expect(c.heldEvents).toBe(runEvents(4).length);
+    expect(c.ackedEvents).toBe(2);
+    // A later rejoin (the connection lost) sends nothing again, and the words stay.
+    f.last.drop();
+    vi.advanceTimersByTime(BACKOFF_CAP_MS);
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 2 });
+    expect(f.last.of('event')).toEqual([]);
+    expect(c.error).toMatch(/refused event 2/);
+  });
+
+  it('a refusal of the moment (accepted on the retry) does not stop the stream', () => {
+    const { c, f } = student();
+    c.pushEvents(0, runEvents(4));
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 0 });
+    answer(f.last, 1, 0);
+    vi.advanceTimersByTime(BACKOFF_CAP_MS);
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0), token: TOKEN, stored: 1 });
+    answer(f.last, Infinity, 1);
+    expect(c.ackedEvents).toBe(c.heldEvents);
+    expect(c.status).toBe('online');
+    expect(c.error).toBeNull();
+  });
+});
+
+describe('a connection refused before any answer (issue 28: an upgrade refused with HTTP 503 reads as a plain close)', () => {
+  it('says the server refused or could not be reached, how many tries, and backs off', () => {
+    const { c, f } = student();
+    f.last.drop();
+    expect(c.status).toBe('offline');
+    expect(c.error).toBe('The room server refused the connection or could not be reached (1 try in a row; next try in about 1 s)');
+    vi.advanceTimersByTime(BACKOFF_MS);
+    expect(f.sockets).toHaveLength(2);
+    f.last.drop();
+    expect(c.error).toMatch(/refused the connection or could not be reached \(2 tries in a row; next try in about 1 s\)/);
+    vi.advanceTimersByTime(BACKOFF_MS);
+    expect(f.sockets).toHaveLength(2);
+    vi.advanceTimersByTime(BACKOFF_MS);
+    expect(f.sockets).toHaveLength(3);
+    f.last.drop();
+    expect(c.error).toMatch(/\(3 tries in a row; next try in about 2 s\)/);
+  });
+});

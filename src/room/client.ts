@@ -30,6 +30,12 @@
  * each other forever), until takeOver() ("use this tab here") joins with `takeover`. A tab that
  * held the seat reconnects with `takeover` too: after a network drop the server may still hold the
  * stale connection of this very tab.
+ *
+ * An event the server refuses (not-allowed, over-quota, bad-message, too-large while events are in
+ * flight) is sent once more after a rejoin, and refused again it is not sent any more: the status
+ * says so and the run goes on in the page (seatOutbox.ts REFUSALS_TO_STOP). A socket closed before
+ * any answer says "refused or could not be reached" (an upgrade refused with HTTP 503 gives the
+ * page nothing more) and is retried with the same backoff.
  */
 import type { RecordedEvent } from '../share/record';
 import {
@@ -121,6 +127,19 @@ export const BACKOFF_CAP_MS = 15_000;
 /** A ping when the socket said nothing for this long; a reconnect when it stays silent as long again. */
 export const PING_MS = 20_000;
 
+/** Errors that refuse an event for good when it comes again the same (seatOutbox.ts REFUSALS_TO_STOP). */
+const EVENT_REFUSALS: readonly RoomErrorCode[] = ['not-allowed', 'over-quota', 'bad-message', 'too-large'];
+
+/**
+ * A connection that closed before the server answered its hello, with no error said: the browser
+ * tells a page nothing more (an upgrade refused with HTTP 503, too many connections from this
+ * address, reads as the same plain close as a server that is down).
+ */
+export function unreachableText(tries: number, waitMs: number): string {
+  const next = `next try in about ${Math.max(1, Math.round(waitMs / 1000))} s`;
+  return `The room server refused the connection or could not be reached (${tries} ${tries === 1 ? 'try' : 'tries'} in a row; ${next})`;
+}
+
 const defaultTimers: Timers = {
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
   clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
@@ -161,6 +180,10 @@ export class RoomConnection {
   private outbox: SeatOutbox;
   /** Whether the hello of this connection was answered (a seat, or the presenter's room). */
   private welcomed = false;
+  /** The server said an error on this socket (its close then needs no words of its own). */
+  private told = false;
+  /** Why the seat's events stopped going to the room (null: they go). */
+  private streamStopped: string | null = null;
   /** A student: join with `takeover` (this tab held the seat last, or its student chose this tab). */
   private takeover = false;
 
@@ -271,6 +294,7 @@ export class RoomConnection {
   private connect(): void {
     if (this.ended) return;
     this.welcomed = false;
+    this.told = false;
     this.setStatus(this.attempt === 0 ? 'connecting' : 'offline', this.error);
     let s: SocketLike;
     try {
@@ -297,8 +321,9 @@ export class RoomConnection {
       if (ev.code === TAKEN_OVER && this.role.kind === 'student') return this.elsewhere(errorText('seat-in-use', ''));
       // Told by an error frame first, as a rule; the close alone says the same.
       if (ev.code === SEAT_REMOVED && this.role.kind === 'student') return this.serverError('seat-removed', '');
+      const unanswered = !this.welcomed && !this.told;
       this.dropSocket();
-      this.retry();
+      this.retry(unanswered);
     };
     s.onerror = () => {
       // A close follows; nothing to do until then.
@@ -339,16 +364,18 @@ export class RoomConnection {
     }
   }
 
-  private retry(): void {
+  /** Connect again after the backoff; `unanswered`: this socket closed before any answer (words for it). */
+  private retry(unanswered = false): void {
     if (this.ended) return;
     this.attempt++;
     const base = Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** Math.min(this.attempt - 1, 16));
-    const wait = Math.round(base * (0.75 + 0.5 * this.random()));
+    const wait = Math.min(BACKOFF_CAP_MS, Math.round(base * (0.75 + 0.5 * this.random())));
+    if (unanswered) this.error = unreachableText(this.attempt, wait);
     this.setStatus('offline', this.error ?? 'The room server cannot be reached');
     this.retryTimer = this.timers.setTimeout(() => {
       this.retryTimer = null;
       this.connect();
-    }, Math.min(BACKOFF_CAP_MS, wait));
+    }, wait);
   }
 
   /** A connection that says nothing for PING_MS gets a ping; silent for as long again, it is dropped. */
@@ -489,7 +516,8 @@ export class RoomConnection {
   private online(): void {
     this.welcomed = true;
     this.attempt = 0;
-    this.setStatus('online', null);
+    // A stream the server stopped stays said (the run goes on without the room).
+    this.setStatus('online', this.streamStopped);
   }
 
   private seated(seat: SeatInfo, token: Secret, stored: number): void {
@@ -508,7 +536,15 @@ export class RoomConnection {
   }
 
   private serverError(code: RoomErrorCode, message: string): void {
+    this.told = true;
     const text = errorText(code, SHORT.includes(code) ? '' : message);
+    if (this.role.kind === 'student' && this.welcomed && this.streamStopped !== null && (code === 'out-of-order' || EVENT_REFUSALS.includes(code))) {
+      // The events after the refused one, refused in turn: already said, nothing to resend.
+      return;
+    }
+    if (this.role.kind === 'student' && this.welcomed && EVENT_REFUSALS.includes(code) && this.outbox.inFlight > 0) {
+      return this.eventRefused(text);
+    }
     if (code === 'bad-seat' && this.role.kind === 'student') {
       // The stored seat is not this room's any more: take a new one.
       const room = this.role.room;
@@ -553,6 +589,23 @@ export class RoomConnection {
   }
 
   // ---- the event stream
+
+  /**
+   * The server refused the first unacknowledged event: join again and send it once more (a
+   * refusal of the moment passes); refused again, the stream stops for good and the page says so.
+   */
+  private eventRefused(text: string): void {
+    const at = this.outbox.acked;
+    if (!this.outbox.refused()) {
+      this.error = text;
+      this.dropSocket();
+      this.retry();
+      return;
+    }
+    this.streamStopped = `${text.replace(/\.$/, '')}. The room refused event ${at} of this run twice, so this page sends it no more of the run: the run goes on here and is saved in this browser.`;
+    this.warn(this.streamStopped);
+    this.setStatus(this.status, this.streamStopped);
+  }
 
   /** Send what the window and the pace allow; come back when the pace allows more. */
   private pump(): void {

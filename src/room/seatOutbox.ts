@@ -24,12 +24,23 @@ export function seatEvent(ev: RecordedEvent): SeatEvent {
   return ev.type === 'step' ? { ...ev, samples: [] } : streamedEvent(ev);
 }
 
+/**
+ * Refusals of one event (the same position) after which it is not sent again. The server's error
+ * names no seq, but it handles a seat's events in order, so a refusal while events are in flight
+ * is taken as the first unacknowledged one's; the first is retried once after a rejoin (a refusal
+ * of the moment), the second stops the stream (issue 28: a refused event was resent forever).
+ */
+export const REFUSALS_TO_STOP = 2;
+
 export class SeatOutbox {
   private events: SeatEvent[] = [];
   private nextSend = 0;
   private tokens = SEND_BURST;
+  private refusals = { at: -1, count: 0 };
   /** Acknowledged by the server: every event before this position. */
   acked = 0;
+  /** The position the server refused for good: nothing is sent any more (null: streaming). */
+  stoppedAt: number | null = null;
 
   constructor(private tokensAt: number) {}
 
@@ -52,6 +63,22 @@ export class SeatOutbox {
     return true;
   }
 
+  /** Events sent and not acknowledged yet. */
+  get inFlight(): number {
+    return Math.max(0, this.nextSend - this.acked);
+  }
+
+  /**
+   * The server refused an event while some were in flight: the first unacknowledged one (see
+   * REFUSALS_TO_STOP). True when that stopped the stream for good.
+   */
+  refused(): boolean {
+    const at = this.acked;
+    this.refusals = this.refusals.at === at ? { at, count: this.refusals.count + 1 } : { at, count: 1 };
+    if (this.refusals.count >= REFUSALS_TO_STOP) this.stoppedAt = at;
+    return this.stoppedAt !== null;
+  }
+
   /** The server holds `stored` events (after a join): send on from there, never again before it. */
   seated(stored: number): void {
     this.acked = stored;
@@ -70,6 +97,7 @@ export class SeatOutbox {
    * cannot take one); then say whether more wait for the pace (a timer should come back).
    */
   sendable(now: number, send: (seq: number, event: SeatEvent) => boolean): { paced: boolean } {
+    if (this.stoppedAt !== null) return { paced: false };
     if (this.nextSend < this.acked) this.nextSend = this.acked;
     this.tokens = Math.min(SEND_BURST, this.tokens + ((now - this.tokensAt) * SEND_PER_SECOND) / 1000);
     this.tokensAt = now;
