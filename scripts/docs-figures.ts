@@ -69,7 +69,7 @@ export function linkTime(id: string): { text: string; note: string } | null {
   const measured = PRESET_RUNTIMES[id];
   if (measured) return { text: measured.range, note: measured.machine };
   const m = /whole run (?:in )?(\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)? (?:s|min))/.exec(PRESETS[id]?.runtime ?? '');
-  return m ? { text: m[1], note: 'an earlier engine on a quiet 2-core machine (Chromium, wasm)' } : null;
+  return m ? { text: m[1], note: "the preset's own runtime text (presets.ts), which says where it was measured" } : null;
 }
 
 /** A time or a range of times in seconds ("43-44 s" -> [43, 44]; "1.7 min" -> [102, 102]), with half its last digit. */
@@ -135,14 +135,16 @@ function timeCell(id: string): string {
     const cli = /(\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)? (?:s|min)) per seed/.exec(PRESETS[id].runtime);
     return cli ? `not timed from its link (CLI: ${cli[1]} per seed)` : 'not measured';
   }
-  return PRESET_RUNTIMES[id] ? t.text : `${t.text} (earlier engine)`;
+  if (PRESET_RUNTIMES[id]) return t.text;
+  // A preset's own text says where its figure comes from: a machine other jobs were loading, or the earlier engine.
+  return /shared with other runs/.test(PRESETS[id].runtime) ? `${t.text} (loaded machine)` : `${t.text} (earlier engine)`;
 }
 
 /** README's presets table. */
 function presetsBlock(src: Sources): string {
   const refs = new Map(src.references.map((r) => [r.preset, r]));
   const ids = [DEFAULT_PRESET, ...presetIds().filter((id) => id !== DEFAULT_PRESET)];
-  const machines = new Set(Object.values(PRESET_RUNTIMES).map((r) => r.machine));
+  const machines = new Set(Object.values(PRESET_RUNTIMES).map((r) => r.measuredOn));
   return [
     '| preset | the question | models | arms | RL steps | its link\'s seed | reference run (seeds) | time from its link |',
     '|---|---|---|---|---:|---:|---|---|',
@@ -154,7 +156,7 @@ function presetsBlock(src: Sources): string {
     }),
     '',
     `Times: on ${[...machines].join('; ')}; "earlier engine": timed on a quiet 2-core machine before the engine's speed-ups, ` +
-      'not remeasured since; "CLI": `npm run experiment` on a 2-core machine, warm start included, not timed in the page.',
+      'not remeasured since; "loaded machine": timed on a 2-core machine that other jobs were loading (the preset\'s card says how much), not a fresh one; "CLI": `npm run experiment` on a 2-core machine, warm start included, not timed in the page.',
   ].join('\n');
 }
 
