@@ -27,7 +27,7 @@ test('workshop mode: predict first, next and previous change the preset and the 
   await page.getByTestId('workshop-toggle').click();
   const card = page.getByTestId('workshop');
   await expect(card).toBeVisible();
-  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 1 of 6');
+  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 1 of 7');
   await expect(page.getByTestId('workshop-title')).toHaveText('Self-reward collapses');
   await expect(page.getByTestId('preset-select')).toHaveValue('collapse');
   await expect(page.locator('html')).toHaveClass(/presenter/);
@@ -47,7 +47,7 @@ test('workshop mode: predict first, next and previous change the preset and the 
 
   // Next: another preset, another question; the prediction and the result are asked for again.
   await page.getByTestId('workshop-next').click();
-  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 2 of 6');
+  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 2 of 7');
   await expect(page.getByTestId('workshop-title')).toHaveText('Peers that learn');
   await expect(page.getByTestId('preset-select')).toHaveValue('peers-learn');
   await expect.poll(() => [param(page, 'step'), param(page, 'preset')]).toEqual(['2', 'peers-learn']);
@@ -103,10 +103,39 @@ test('a workshop link opens at its step; a step out of range is explained', asyn
   await expect(lab.button('start')).toBeDisabled();
 
   await lab.open('?backend=wasm&workshop=1&step=9');
-  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 6 of 6');
-  await expect(page.getByTestId('classroom-warning')).toContainText('step=9 is not a step of this workshop (1-6): showing step 6.');
+  await expect(page.getByTestId('workshop-progress')).toHaveText('Step 7 of 7');
+  await expect(page.getByTestId('classroom-warning')).toContainText('step=9 is not a step of this workshop (1-7): showing step 7.');
   await expect(page.getByTestId('workshop-next')).toBeDisabled();
-  await expect.poll(() => param(page, 'step')).toBe('6');
+  await expect.poll(() => param(page, 'step')).toBe('7');
+  expect(errors).toEqual([]);
+});
+
+test('the overlap step asks first how different a partner should be, then quotes the confirmation seeds and reads a short run', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = collectErrors(page);
+  const lab = new LabPage(page);
+  await lab.open('?backend=wasm&workshop=1&step=6');
+  const card = page.getByTestId('workshop');
+  await expect(page.getByTestId('workshop-title')).toHaveText('How different should your study partner be?');
+  await expect(page.getByTestId('preset-select')).toHaveValue('overlap');
+  await expect(card).toContainText('Next to its sibling S, compared with next to its twin T, A will gain');
+  // Predict first, as on every step.
+  await expect(lab.button('start')).toBeDisabled();
+  await expect(page.getByTestId('workshop-talking-point')).toHaveCount(0);
+  await card.getByText('more', { exact: true }).click();
+  await page.getByTestId('workshop-reveal').click();
+  const talk = page.getByTestId('workshop-talking-point');
+  await expect(talk).toContainText('fresh seeds (201-212)');
+  await expect(talk).toContainText('+0.15 [+0.05, +0.25], 10 of 12 seeds; shown with Holm');
+  await expect(talk).toContainText('+0.27 [−0.03, +0.56]; not shown');
+
+  // A short run (3 steps): the card reads A's gain next to S and next to T off this run.
+  await lab.setField('steps', 3);
+  await lab.button('start').click();
+  await expect(page.getByTestId('outcome-prediction')).toHaveText('more');
+  await lab.waitForPhase('done', 180_000);
+  await expect(page.getByTestId('outcome-run')).toContainText(/A gained [+−]?\d\.\d\d in peer-S and [+−]?\d\.\d\d in peer-T/);
+  await expect(page.getByTestId('outcome-measured')).toContainText('more (+0.15 on average)');
   expect(errors).toEqual([]);
 });
 

@@ -21,7 +21,7 @@ function armsOf(q: Quantity): string[] {
 describe('the workshop sequence', () => {
   it('walks through the collapse, a peer that teaches, a different partner and the compute-matched control', () => {
     const ids = WORKSHOP.map((s) => s.presetId);
-    expect(ids).toEqual(expect.arrayContaining(['collapse', 'peers-teach', 'families', 'ensemble-control']));
+    expect(ids).toEqual(expect.arrayContaining(['collapse', 'peers-teach', 'families', 'ensemble-control', 'overlap']));
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -77,8 +77,25 @@ describe('the workshop sequence', () => {
     }
   });
 
+  it("overlap: says 'shown' only where the plan's Holm verdict in docs/RESULTS.md is SHOWN, on the confirmation seeds", () => {
+    const step = WORKSHOP.find((s) => s.presetId === 'overlap');
+    expect(step?.seeds.fresh).toBe('201-212');
+    // The lines science-overlap.ts prints for the confirmation block: "+0.15 [95% CI +0.05, +0.25] ... Holm p 0.016: SHOWN".
+    const lines = RESULTS.split('\n').filter((l) => /Holm p [\d.]+: (NOT )?SHOWN/.test(l));
+    const verdictOf = (mean: string) => lines.find((l) => l.includes(`${mean} [95% CI`))?.match(/: ((NOT )?SHOWN)$/)?.[1];
+    for (const row of step?.numbers ?? []) {
+      for (const cell of [row.tuning, row.fresh]) {
+        if (!cell || !/shown/.test(cell)) continue;
+        const mean = cell.match(/^[+−]\d\.\d\d/)?.[0];
+        expect(mean, cell).toBeDefined();
+        expect(verdictOf(mean!), `${row.what}: ${cell}`).toBe(/not shown/.test(cell) ? 'NOT SHOWN' : 'SHOWN');
+      }
+    }
+    expect(step?.measured).toBe(0.15);
+  });
+
   it("reads each step's 8-seed value as the answer its talking point gives", () => {
-    const expected: Record<string, string> = { collapse: 'down', 'peers-learn': 'up', 'ensemble-control': 'up', 'peers-teach': 'up', families: 'level', length: 'up' };
+    const expected: Record<string, string> = { collapse: 'down', 'peers-learn': 'up', 'ensemble-control': 'up', 'peers-teach': 'up', families: 'level', length: 'up', overlap: 'up' };
     for (const step of WORKSHOP) expect(directionOf(step.measured), step.presetId).toBe(expected[step.presetId]);
   });
 });

@@ -182,6 +182,31 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     ],
   },
   {
+    presetId: 'overlap',
+    title: 'How different should your study partner be?',
+    setup:
+      'One transformer A learns in one peer arm per partner, from least to most overlapping in its errors: S (its ' +
+      "own seeds), B0, B50, B80 (A's weights blended in) and T (A's twin), plus X, another shape. 120 RL steps; " +
+      'about a minute in the browser.',
+    question: 'How different should your study partner be? Next to its sibling S, compared with next to its twin T, A will gain…',
+    answers: { up: 'more', level: 'about the same (within 0.03)', down: 'less' },
+    quantity: { kind: 'gainDifference', member: 'A', arm: 'peer-S', than: 'peer-T' },
+    // P2 on overlap, confirmation seeds 201-212: A's gain next to S − next to T, +0.15 (Holm-shown).
+    measured: 0.15,
+    talkingPoint:
+      'A more different partner taught more: A gained more next to its sibling than next to its twin, because the ' +
+      "sibling's votes were right where A's were wrong. A graded curve across all five levels is not shown.",
+    seeds: { tuning: '1-4', fresh: '201-212' },
+    numbers: [
+      { what: "A's gain next to S (least overlap)", tuning: null, fresh: '+0.09' },
+      { what: "A's gain next to T (A's twin, most overlap)", tuning: null, fresh: '−0.06' },
+      { what: 'next to S − next to T', tuning: '+0.23, not shown', fresh: '+0.15 [+0.05, +0.25], 10 of 12 seeds; shown with Holm' },
+      { what: 'gain lost per +1 kappa (the slope, five levels)', tuning: '+0.39, not shown', fresh: '+0.27 [−0.03, +0.56]; not shown' },
+      { what: "S's label right where A's vote was wrong, S − T", tuning: null, fresh: '+0.17 [+0.10, +0.25], 12 of 12; shown with Holm' },
+      { what: "pair's kappa, base → step 120", tuning: null, fresh: '0.13-0.40 → 0.72-0.92' },
+    ],
+  },
+  {
     presetId: 'length',
     title: 'When answers can change length',
     setup:

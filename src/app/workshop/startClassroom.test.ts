@@ -21,7 +21,7 @@ beforeEach(() => resetLab());
 
 describe('startClassroom', () => {
   it('reads hidden controls and workshop mode; what it ignored becomes warnings; a clamped step is written back', () => {
-    const url = fakeUrl('?backend=wasm&hide=arms,nope&workshop=1&step=7');
+    const url = fakeUrl('?backend=wasm&hide=arms,nope&workshop=1&step=9');
     startClassroom(url);
     const s = useLab.getState();
     expect(s.classroom.hidden).toEqual(['arms']);
