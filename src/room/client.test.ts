@@ -525,7 +525,7 @@ describe('a refused event is not resent forever (issue 28, "found by reading")',
 
 describe('a connection refused before any answer (issue 28: an upgrade refused with HTTP 503 reads as a plain close)', () => {
   it('says the server refused or could not be reached, how many tries, and backs off', () => {
-    const { c, f } = student();
+    const { c, f, events } = student();
     f.last.drop();
     expect(c.status).toBe('offline');
     expect(c.error).toBe('The room server refused the connection or could not be reached (1 try in a row; next try in about 1 s)');
@@ -539,5 +539,7 @@ describe('a connection refused before any answer (issue 28: an upgrade refused w
     expect(f.sockets).toHaveLength(3);
     f.last.drop();
     expect(c.error).toMatch(/\(3 tries in a row; next try in about 2 s\)/);
+    // Each try is said to the page (not only kept in c.error).
+    expect(events.flatMap((e) => (e.type === 'status' && e.error?.includes('in a row') ? [e.error.match(/\((\d+) tr/)![1]] : []))).toEqual(['1', '2', '3']);
   });
 });

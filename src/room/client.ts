@@ -370,8 +370,8 @@ export class RoomConnection {
     this.attempt++;
     const base = Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** Math.min(this.attempt - 1, 16));
     const wait = Math.min(BACKOFF_CAP_MS, Math.round(base * (0.75 + 0.5 * this.random())));
-    if (unanswered) this.error = unreachableText(this.attempt, wait);
-    this.setStatus('offline', this.error ?? 'The room server cannot be reached');
+    // (setStatus sets this.error: assigned here first, an unchanged status would not be said.)
+    this.setStatus('offline', unanswered ? unreachableText(this.attempt, wait) : (this.error ?? 'The room server cannot be reached'));
     this.retryTimer = this.timers.setTimeout(() => {
       this.retryTimer = null;
       this.connect();
