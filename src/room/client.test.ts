@@ -482,6 +482,10 @@ describe('a refused event is not resent forever (issue 28, "found by reading")',
 
   it('is sent once more after a rejoin, then the stream stops in words, the run kept here; no reconnect loop', () => {
     const { c, f } = student();
+    const streaming: boolean[] = [];
+    c.subscribe((ev) => {
+      if (ev.type === 'status') streaming.push(ev.streaming);
+    });
     c.pushEvents(0, runEvents(4));
     let sockets = 0;
     for (let round = 0; round < 6 && f.sockets.length !== sockets; round++) {
@@ -496,6 +500,9 @@ describe('a refused event is not resent forever (issue 28, "found by reading")',
     expect(f.sockets).toHaveLength(2);
     expect(c.status).toBe('online');
     expect(c.error).toMatch(/refused event 2 of this run twice.*the run goes on here and is saved in this browser/);
+    // The page's status line reads this: it no longer promises that the run reaches the room.
+    expect(streaming[0]).toBe(true);
+    expect(streaming.at(-1)).toBe(false);
     expect(c.heldEvents).toBe(runEvents(4).length);
     expect(c.ackedEvents).toBe(2);
     // A later rejoin (the connection lost) sends nothing again, and the words stay.

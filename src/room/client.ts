@@ -94,7 +94,8 @@ export type RoomRole =
   | { kind: 'student'; room: Secret };
 
 export type RoomClientEvent =
-  | { type: 'status'; status: RoomStatus; error: string | null }
+  /** `streaming`: this seat's events still go to the room (false once the room refused one for good). */
+  | { type: 'status'; status: RoomStatus; error: string | null; streaming: boolean }
   | { type: 'created'; room: Secret }
   | { type: 'room'; room: RoomInfo }
   | { type: 'seat'; seat: SeatInfo; stored: number }
@@ -435,7 +436,7 @@ export class RoomConnection {
     if (this.status === status && this.error === error) return;
     this.status = status;
     this.error = error;
-    this.emit({ type: 'status', status, error });
+    this.emit({ type: 'status', status, error, streaming: this.streamStopped === null });
   }
 
   private emit(ev: RoomClientEvent): void {
@@ -585,7 +586,7 @@ export class RoomConnection {
     }
     // Refused once (rate, size, a bad message): said, and the connection goes on.
     this.error = text;
-    this.emit({ type: 'status', status: this.status, error: text });
+    this.emit({ type: 'status', status: this.status, error: text, streaming: this.streamStopped === null });
   }
 
   // ---- the event stream

@@ -10,7 +10,7 @@ import type { RoomState } from '../store/roomSlice';
 import { room } from './roomController';
 import { serverHost } from './roomLink';
 
-export function statusText(r: Pick<RoomState, 'status' | 'error' | 'info' | 'role'>): string {
+export function statusText(r: Pick<RoomState, 'status' | 'error' | 'info' | 'role'> & { streaming?: boolean }): string {
   const alone = r.role === 'student' ? ' Your run goes on here alone.' : '';
   if (r.info?.status === 'closed') return `The room is closed.${alone}`;
   switch (r.status) {
@@ -21,7 +21,7 @@ export function statusText(r: Pick<RoomState, 'status' | 'error' | 'info' | 'rol
         ? `Online: room ${r.info.status === 'running' ? 'running' : 'open, waiting for Start'}${r.info.locked ? ', locked to new students' : ''}.${r.error ? ` ${r.error}` : ''}`
         : 'Online.';
     case 'offline':
-      return `Offline: ${(r.error ?? 'the room server cannot be reached').replace(/\.$/, '')}. Trying again…${r.role === 'student' ? ' Your run goes on, and its results are sent when the room is back.' : ''}`;
+      return `Offline: ${(r.error ?? 'the room server cannot be reached').replace(/\.$/, '')}. Trying again…${r.role !== 'student' ? '' : r.streaming === false ? ' Your run goes on here alone (the room refused part of it) and is saved in this browser.' : ' Your run goes on, and its results are sent when the room is back.'}`;
     case 'elsewhere':
       return `${r.error ?? 'This seat is open in another tab.'} The seat streams from one tab at a time: to go on in this one, use it here (the other tab then waits).`;
     case 'closed':

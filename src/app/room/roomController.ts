@@ -69,7 +69,7 @@ function follow(c: RoomConnection): void {
     if (client !== c) return;
     switch (ev.type) {
       case 'status':
-        setRoom({ status: ev.status, error: ev.error });
+        setRoom({ status: ev.status, error: ev.error, streaming: ev.streaming });
         return;
       case 'created': {
         // A reload opens the room's link, and this browser (it holds the key) presents the room again.

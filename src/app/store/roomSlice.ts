@@ -32,6 +32,8 @@ export interface RoomState {
   status: RoomStatus | null;
   /** What went wrong last, in words (null: nothing). */
   error: string | null;
+  /** A student's events still go to the room (false: the room refused one for good, and the run goes on here alone). */
+  streaming: boolean;
   /** A join link the page could not use, in words; the lab works alone. */
   notice: string | null;
   info: RoomInfo | null;
@@ -63,6 +65,7 @@ export function initialRoomState(): RoomState {
     pairing: false,
     status: null,
     error: null,
+    streaming: true,
     notice: null,
     info: null,
     link: null,
