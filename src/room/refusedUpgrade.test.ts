@@ -4,43 +4,20 @@
  * "refused the connection or could not be reached", backs off, and joins once the address has a
  * connection to spare (issue 28, the page's side).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { startLocalServer, type LocalServer } from '../../server/load/harness';
-import { RoomConnection, type RoomClientEvent, type RoomRole, type SocketLike } from './client';
-import { memoryStorage } from './fakeSocket.testkit';
+import { describe, expect, it } from 'vitest';
+import type { RoomClientEvent } from './client';
 import { tinyRoomSpec } from './realRun.testkit';
+import { realRoomServer, until } from './realServer.testkit';
 
-let local: LocalServer | null = null;
-const open: RoomConnection[] = [];
-
-afterEach(async () => {
-  for (const c of open.splice(0)) c.close();
-  await local?.dispose();
-  local = null;
-});
-
-function connect(url: string, role: RoomRole): RoomConnection {
-  const c = new RoomConnection({ url, role, socket: (u) => new WebSocket(u, { perMessageDeflate: false }) as unknown as SocketLike, storage: memoryStorage(), random: () => 0.5 });
-  open.push(c);
-  return c;
-}
-
-async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
-  const t0 = Date.now();
-  while (!ok()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const server = realRoomServer();
 
 describe('an upgrade refused with 503 (too many connections from this address)', () => {
   it('is said in words, retried with backoff, and the student joins once a connection is free', async () => {
-    local = await startLocalServer({ roomDebounceMs: 10, log: () => {}, limits: { connectionsPerAddress: 1 } });
-    const p = connect(local.url, { kind: 'presenter', create: { name: 'Class', preset: null, spec: tinyRoomSpec(), baseSeed: 100, pairing: false } });
+    const local = await server.start({ limits: { connectionsPerAddress: 1 } });
+    const p = server.connect(local.url, { kind: 'presenter', create: { name: 'Class', preset: null, spec: tinyRoomSpec(), baseSeed: 100, pairing: false } });
     await until('the room', () => p.roomId !== null && p.status === 'online');
 
-    const s = connect(local.url, { kind: 'student', room: p.roomId! });
+    const s = server.connect(local.url, { kind: 'student', room: p.roomId! });
     const said: RoomClientEvent[] = [];
     s.subscribe((ev) => said.push(ev));
     await until('three refused tries', () => said.some((e) => e.type === 'status' && /\(3 tries in a row/.test(e.error ?? '')));

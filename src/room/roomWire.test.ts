@@ -12,12 +12,11 @@
  *     room, and the presenter's pair is the one-process run of pairSpec bit for bit (the issue's
  *     "the numbers equal a two-member peer arm trained in one browser with the same seeds").
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { pairSpec } from '../core/experiment/memberParts';
 import type { RunnerEvent } from '../core/experiment/events';
 import { useBackend } from '../core/testing/fixed-policy';
-import { RoomConnection, type RoomRole, type SocketLike } from './client';
+import type { RoomConnection, RoomRole } from './client';
 import { memoryStorage } from './fakeSocket.testkit';
 import type { RoomInfo } from './protocol';
 import { asStreamed, recordRun, tinyRoomSpec } from './realRun.testkit';
@@ -26,41 +25,18 @@ import { parseBundle } from '../share/bundle';
 import { ClassRecords } from '../app/room/classRecords';
 import { roomRunFile } from '../app/room/roomExport';
 import { linkRole } from '../app/room/roomLink';
-import { startLocalServer, type LocalServer } from '../../server/load/harness';
+import { realRoomServer, until } from './realServer.testkit';
 
 const PAGE = { protocol: 'http:', host: '127.0.0.1:5173', hostname: '127.0.0.1', origin: 'http://127.0.0.1:5173', pathname: '/' };
 
 const BASE_SEED = 100;
-let local: LocalServer | null = null;
-const open: RoomConnection[] = [];
-
-afterEach(async () => {
-  for (const c of open.splice(0)) c.close();
-  await local?.dispose();
-  local = null;
-});
-
-/** A page's connection: the `ws` WebSocket injected where the page injects the browser's. */
-function connect(url: string, role: RoomRole, storage = memoryStorage()): RoomConnection {
-  const c = new RoomConnection({ url, role, socket: (u) => new WebSocket(u, { perMessageDeflate: false }) as unknown as SocketLike, storage, random: () => 0.5 });
-  open.push(c);
-  return c;
-}
-
-/** Wait until `ok()` holds (checked every 20 ms), or fail saying what was awaited. */
-async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
-  const t0 = Date.now();
-  while (!ok()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const server = realRoomServer();
 
 /** The presenter's page as far as the class's runs go: the room it is shown and the seats' events. */
 function presenterOf(url: string, role: RoomRole, storage = memoryStorage()) {
   const records = new ClassRecords();
   const view: { info: RoomInfo | null; room: string | null } = { info: null, room: 'room' in role ? role.room : null };
-  const client = connect(url, role, storage);
+  const client = server.connect(url, role, storage);
   client.subscribe((ev) => {
     if (ev.type === 'created') view.room = ev.room;
     if (ev.type === 'room') view.info = ev.room;
@@ -86,7 +62,7 @@ describe('class mode through the real room server', () => {
     const runs = await Promise.all([0, 1, 2].map((i) => recordRun({ ...spec, seed: BASE_SEED + i })));
     expect(runs.map((r) => r.map((e) => e.type))).toEqual([0, 1, 2].map(() => ['base', 'step', 'step', 'step', 'done']));
 
-    local = await startLocalServer({ feedMs: 50, roomDebounceMs: 10, log: () => {} });
+    const local = await server.start({ feedMs: 50 });
     const url = local.url;
     const presenterStorage = memoryStorage();
     const p = presenterOf(url, { kind: 'presenter', create: { name: 'Class', preset: null, spec, baseSeed: BASE_SEED, pairing: false } }, presenterStorage);
@@ -96,7 +72,7 @@ describe('class mode through the real room server', () => {
     const storages = [memoryStorage(), memoryStorage(), memoryStorage()];
     const students: RoomConnection[] = [];
     for (let i = 0; i < 3; i++) {
-      students.push(connect(url, { kind: 'student', room }, storages[i]));
+      students.push(server.connect(url, { kind: 'student', room }, storages[i]));
       expect(await seated(students[i])).toBe(i);
     }
     expect(students.map((s) => s.seat!.seed)).toEqual([BASE_SEED, BASE_SEED + 1, BASE_SEED + 2]);
@@ -109,7 +85,7 @@ describe('class mode through the real room server', () => {
 
     // Seat 1 leaves (a closed tab) and comes back with its token: it sends on from the room's count.
     students[1].close();
-    const back = connect(url, { kind: 'student', room }, storages[1]);
+    const back = server.connect(url, { kind: 'student', room }, storages[1]);
     expect(await seated(back)).toBe(1);
     expect(back.ackedEvents).toBe(2);
     back.pushEvents(0, runs[1].slice(0, 3)); // the reloaded page's run so far: only step 2 is new
@@ -161,14 +137,14 @@ describe('class mode through the real room server', () => {
 
   it("a pair's two member parts exchange through the room, and the presenter's pair equals the one-process run of the pair", async () => {
     const spec = tinyRoomSpec();
-    local = await startLocalServer({ feedMs: 50, roomDebounceMs: 10, log: () => {} });
+    const local = await server.start({ feedMs: 50 });
     const url = local.url;
     const p = presenterOf(url, { kind: 'presenter', create: { name: 'Class', preset: null, spec, baseSeed: BASE_SEED, pairing: true } });
     await until('the room', () => p.view.room !== null);
     const room = p.view.room!;
-    const a = connect(url, { kind: 'student', room });
+    const a = server.connect(url, { kind: 'student', room });
     await seated(a);
-    const b = connect(url, { kind: 'student', room });
+    const b = server.connect(url, { kind: 'student', room });
     await seated(b);
     expect([a.seat, b.seat].map((s) => [s!.index, s!.seed, s!.member])).toEqual([
       [0, BASE_SEED, 'A'],

@@ -5,38 +5,14 @@
  * as roomController.ts feeds them: each room message's seats, then the events) hold the
  * newcomer's run alone, not the old occupant's with the newcomer's merged into it.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '../../core/testing/fixed-policy';
-import { RoomConnection, type RoomRole, type SocketLike } from '../../room/client';
-import { memoryStorage } from '../../room/fakeSocket.testkit';
 import type { RoomInfo } from '../../room/protocol';
 import { asStreamed, recordRun, tinyRoomSpec } from '../../room/realRun.testkit';
-import { startLocalServer, type LocalServer } from '../../../server/load/harness';
+import { realRoomServer, until } from '../../room/realServer.testkit';
 import { ClassRecords } from './classRecords';
 
-let local: LocalServer | null = null;
-const open: RoomConnection[] = [];
-
-afterEach(async () => {
-  for (const c of open.splice(0)) c.close();
-  await local?.dispose();
-  local = null;
-});
-
-function connect(url: string, role: RoomRole): RoomConnection {
-  const c = new RoomConnection({ url, role, socket: (u) => new WebSocket(u, { perMessageDeflate: false }) as unknown as SocketLike, storage: memoryStorage(), random: () => 0.5 });
-  open.push(c);
-  return c;
-}
-
-async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
-  const t0 = Date.now();
-  while (!ok()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const server = realRoomServer();
 
 describe('a freed seat taken again, through the real room server', () => {
   beforeAll(() => useBackend('wasm'));
@@ -46,10 +22,10 @@ describe('a freed seat taken again, through the real room server', () => {
     const run = asStreamed(await recordRun({ ...spec, seed: 100 }));
     expect(run.map((e) => e.type)).toEqual(['base', 'step', 'step', 'step', 'done']);
 
-    local = await startLocalServer({ feedMs: 50, roomDebounceMs: 10, log: () => {} });
+    const local = await server.start({ feedMs: 50 });
     const records = new ClassRecords();
     const view: { info: RoomInfo | null; room: string | null } = { info: null, room: null };
-    const p = connect(local.url, { kind: 'presenter', create: { name: 'Class', preset: null, spec, baseSeed: 100, pairing: false } });
+    const p = server.connect(local.url, { kind: 'presenter', create: { name: 'Class', preset: null, spec, baseSeed: 100, pairing: false } });
     p.subscribe((ev) => {
       if (ev.type === 'created') view.room = ev.room;
       if (ev.type === 'room') {
@@ -61,7 +37,7 @@ describe('a freed seat taken again, through the real room server', () => {
     await until('the room', () => view.room !== null && view.info !== null);
     expect(p.start()).toBe(true);
 
-    const first = connect(local.url, { kind: 'student', room: view.room! });
+    const first = server.connect(local.url, { kind: 'student', room: view.room! });
     await until('seat 0', () => first.seat?.index === 0 && first.status === 'online');
     first.pushEvents(0, run);
     await until("the first student's run at the presenter", () => records.held(0) === run.length);
@@ -69,7 +45,7 @@ describe('a freed seat taken again, through the real room server', () => {
     expect(p.removeSeat(0)).toBe(true);
     await until('seat 0 removed', () => first.status === 'closed' && view.info !== null && view.info.seats.length === 0);
 
-    const next = connect(local.url, { kind: 'student', room: view.room! });
+    const next = server.connect(local.url, { kind: 'student', room: view.room! });
     await until('seat 0 again', () => next.seat?.index === 0 && next.status === 'online');
     expect(next.seat!.seed).toBe(100);
     // The newcomer's base and first step, with a step time of its own (a browser of its own).
