@@ -74,11 +74,19 @@ export type ExchangeBody = Omit<Extract<ClientMessage, { t: 'exchange' }>, 't'>;
 export const REPLAY_PAGE = 16;
 const MAX_SEED = 2 ** 31 - 1;
 
+/** Whether a store failure is a full disk (LevelDB says it in its IO error's message). */
+export function isDiskFull(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || (e instanceof Error && /ENOSPC|No space left on device/i.test(e.message));
+}
+
 export class RoomHub {
   private readonly rooms = new Map<string, Room>();
   /** Characters stored over every room (the disk quota counts these: limits.diskBytes). */
   private readonly stored = { bytes: 0 };
   private readonly writes: SeatWrites;
+  /** When each room's presenters were last told the disk is full. */
+  private readonly diskFullNoted = new Map<string, number>();
 
   private constructor(
     readonly store: RoomStore,
@@ -119,6 +127,31 @@ export class RoomHub {
   }
 
   async handle(client: HubClient, msg: ClientMessage): Promise<void> {
+    try {
+      await this.dispatch(client, msg);
+    } catch (e) {
+      // Every write goes to the store before memory changes, so a failed one changed nothing. A full
+      // disk is a budget spent (over-quota, the presenters told; the connection stays); any other
+      // failure ends this connection (connection.ts), and the client connects again.
+      if (!isDiskFull(e)) throw e;
+      this.diskFull(client, msg.t);
+    }
+  }
+
+  /** The store's disk is full: the client and its room's presenters are told (the presenters at most once a minute). */
+  private diskFull(client: HubClient, what: string): void {
+    const words = `The room server's disk is full: this ${what} was not stored (nothing changed); its operator must free space or delete rooms.`;
+    this.refuse(client, 'over-quota', words);
+    const role = client.role;
+    if (role.kind !== 'student') return;
+    const now = this.opts.now();
+    if (now - (this.diskFullNoted.get(role.room.id) ?? -Infinity) <= 60_000) return;
+    this.diskFullNoted.set(role.room.id, now);
+    const f = errorFrame('over-quota', `The room server's disk is full: a student's ${what} was not stored; its operator must free space or delete rooms.`);
+    for (const p of role.room.presenters) p.send(f);
+  }
+
+  private dispatch(client: HubClient, msg: ClientMessage): Promise<void> | void {
     switch (msg.t) {
       case 'ping':
         return client.send(frame({ t: 'pong' }));
@@ -388,27 +421,30 @@ export class RoomHub {
   }
 
   /**
-   * Free a seat: its student is told (`seat-removed`) and disconnected, its pending writes finish,
-   * then its record, events and exchanges are deleted from the store, and only then is its index
-   * free in memory (for the next new student, with the same seed and member).
+   * Free a seat: its pending writes finish, its record, events and exchanges are deleted from the
+   * store, and only then is its student told (`seat-removed`) and disconnected and its index free
+   * in memory (for the next new student, with the same seed and member). The delete is on the
+   * seat's write chain: what the student sends meanwhile waits behind it, and is refused if the
+   * seat is gone, stored if the delete failed (the seat then stays as it was, its student seated).
    */
   private freeSeat(room: Room, index: number, why: string): Promise<void> {
     const op = room.seatOps.then(async () => {
       const seat = room.seats[index];
       if (!seat) return;
       seat.freeing = true;
+      const deleted = seat.chain.then(() => this.store.deleteSeat(room.id, index));
+      seat.chain = deleted.catch(() => undefined);
+      try {
+        await deleted;
+      } catch (e) {
+        seat.freeing = false;
+        throw e;
+      }
       const conn = seat.conn as HubClient | null;
       if (conn) {
         conn.send(errorFrame('seat-removed', `This seat was freed: ${why}.`));
         this.disconnected(conn);
         conn.close(4003, 'seat removed');
-      }
-      await seat.chain;
-      try {
-        await this.store.deleteSeat(room.id, index);
-      } catch (e) {
-        seat.freeing = false;
-        throw e;
       }
       if (seat.leftTimer) clearTimeout(seat.leftTimer);
       room.seats[index] = null;
@@ -480,8 +516,9 @@ export class RoomHub {
       this.fail(client, 'room-closed', 'This room is closed: nothing more is stored.');
       return null;
     }
+    // A seat being freed is not refused here: its writes wait behind the delete (freeSeat).
     const seat = room.seats[role.seat];
-    if (!seat || seat.freeing) {
+    if (!seat) {
       this.fail(client, 'seat-removed', 'This seat was freed: nothing more is stored for it.');
       return null;
     }
