@@ -1,4 +1,4 @@
-import { FAMILIES } from '../../core/experiment/spec';
+import { FAMILIES, MAX_MEMBERS } from '../../core/experiment/spec';
 import { useLab } from '../store';
 import { addMember } from '../store/specEdits';
 import { FieldProblems } from './FieldProblems';
@@ -7,7 +7,8 @@ import { MemberRow } from './MemberRow';
 export function CohortEditor() {
   const members = useLab((s) => s.draft.members);
   const edit = useLab((s) => s.editDraft);
-  const full = members.length >= 6;
+  // The spec's own limit (the overlap preset holds 8), not a copy of it.
+  const full = members.length >= MAX_MEMBERS;
   return (
     <div className="cohort" data-testid="cohort-editor">
       <p className="sub">
@@ -20,7 +21,7 @@ export function CohortEditor() {
       <FieldProblems path="members" />
       <div className="button-row">
         {FAMILIES.map((f) => (
-          <button key={f} type="button" disabled={full} title={full ? 'At most 6 members' : `Add a ${f} member`} data-testid={`add-member-${f}`} onClick={() => edit((d) => addMember(d, f))}>
+          <button key={f} type="button" disabled={full} title={full ? `At most ${MAX_MEMBERS} members` : `Add a ${f} member`} data-testid={`add-member-${f}`} onClick={() => edit((d) => addMember(d, f))}>
             + {f}
           </button>
         ))}

@@ -13,6 +13,7 @@ import {
   updateMember,
   validateDraft,
 } from './specEdits';
+import { MAX_MEMBERS } from '../../core/experiment/spec';
 
 const quick = () => structuredClone(PRESETS.quick.spec);
 
@@ -88,10 +89,10 @@ describe('cohort edits', () => {
     expect(updateArm(d, 1, { tau: 0.5 }).arms[1].tau).toBe(0.5);
   });
 
-  it('refuses a seventh member', () => {
+  it("refuses a member past the spec's limit (MAX_MEMBERS)", () => {
     let d = quick();
-    for (let i = 0; i < 6; i++) d = addMember(d, 'mlp');
-    expect(d.members).toHaveLength(6);
+    for (let i = 0; i < MAX_MEMBERS + 2; i++) d = addMember(d, 'mlp');
+    expect(d.members).toHaveLength(MAX_MEMBERS);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { member } from '../../core/experiment/presets';
 import type { ArmSpec, ExperimentSpec, MemberSpec, RewardSchemeId } from '../../core/experiment/spec';
-import { ExperimentSpecSchema, specProblems, taskProblems, warmStartProblems } from '../../core/experiment/spec';
+import { ExperimentSpecSchema, MAX_MEMBERS, specProblems, taskProblems, warmStartProblems } from '../../core/experiment/spec';
 import { TASKS } from '../../core/tasks/index';
 
 export type Family = MemberSpec['family'];
@@ -67,7 +67,7 @@ function acceptsAnotherMember(arm: ArmSpec): boolean {
  * member (so a quick preset stays quick). It joins every arm that can take another member.
  */
 export function addMember(spec: ExperimentSpec, family: Family): ExperimentSpec {
-  if (spec.members.length >= 6) return spec;
+  if (spec.members.length >= MAX_MEMBERS) return spec;
   const last = spec.members[spec.members.length - 1];
   const id = nextMemberId(spec);
   const m = member({

@@ -115,6 +115,9 @@ export const GrpoSpecSchema = z.object({
 });
 export type GrpoSpec = z.infer<typeof GrpoSpecSchema>;
 
+/** The most members a spec holds (8: the overlap preset's anchor, five same-family dial levels and a partner of another shape); the cohort editor stops here. */
+export const MAX_MEMBERS = 8;
+
 export const ExperimentSpecSchema = z
   .object({
     version: z.literal(SPEC_VERSION),
@@ -146,8 +149,7 @@ export const ExperimentSpecSchema = z
       /** With onMiss 'retry': the most rebuilds before the run stops. Absent = 2. */
       retries: z.number().int().min(1).max(5).optional(),
     }),
-    // 8: the overlap preset's anchor, five same-family dial levels and a partner of another shape.
-    members: z.array(MemberSpecSchema).min(1).max(8),
+    members: z.array(MemberSpecSchema).min(1).max(MAX_MEMBERS),
     arms: z.array(ArmSpecSchema).min(1).max(10),
     grpo: GrpoSpecSchema,
     /** RL steps. */
