@@ -34,11 +34,14 @@ const fmt = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
  * runs (a room) count as well as this browser's seeds. Shown only for a spec with an overlap dial.
  */
 export function OverlapPanel() {
-  // The run's spec once it started, else the experiment as edited (so the panel is there before Start).
-  const spec = useLab((s) => s.run.spec ?? s.draft);
+  // The run's spec once it started, else a class room's experiment (the presenter's page trains
+  // nothing; its projector view has no experiment panel), else the experiment as edited (so the
+  // panel is there before Start).
+  const spec = useLab((s) => s.run.spec ?? s.room.info?.spec ?? s.draft);
   const phase = useLab((s) => s.run.phase);
   const summary = useLab((s) => s.run.summary);
   const results = useLab(bandResults);
+  const classRuns = useLab((s) => s.room.results.length > 0);
   const dots = useMemo(() => {
     const runs = results.filter((r) => r.finished && r.summary && isOverlapSpec(r.record.spec)).map((r) => ({ spec: r.record.spec, summary: r.summary! }));
     if (phase === 'done' && summary && isOverlapSpec(spec)) runs.push({ spec, summary });
@@ -109,7 +112,7 @@ export function OverlapPanel() {
       {dots.length > 0 && (
         <div className="table-scroll">
           <table data-testid="overlap-table">
-            <caption>Your runs' points</caption>
+            <caption>{classRuns ? "The class's points (a run per browser)" : "Your runs' points"}</caption>
             <thead>
               <tr>
                 <th scope="col">seed</th>

@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { RoomInfo } from '../../room/protocol';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { HeroView } from '../hero/HeroView';
+import { OverlapPanel } from '../panels/OverlapPanel';
 import { Scoreboard } from '../run/Scoreboard';
 import { SeedClaims } from '../run/SeedClaims';
 import { useLab } from '../store';
@@ -68,6 +69,10 @@ function ClassScreen() {
         </ErrorBoundary>
         <ErrorBoundary where="The claims over the class">
           <SeedClaims compact />
+        </ErrorBoundary>
+        {/* Only for a room of an overlap experiment (issue 30): the class's points, one per seat and level. */}
+        <ErrorBoundary where="The class's overlap points">
+          <OverlapPanel />
         </ErrorBoundary>
       </div>
     </div>
