@@ -18,31 +18,19 @@ import { ROOM_LIMITS } from '../src/room/protocol';
 import { Presenter, Student } from './helpers/classRoom';
 import { JunkClient } from './helpers/junkClient';
 import { LabPage } from './helpers/lab';
-import { RoomServerProcess } from './helpers/roomServer';
+import { roomServerPerTest } from './helpers/roomServer';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
 /** The quick preset's RL steps. */
 const STEPS = 6;
 
-let server: RoomServerProcess;
-let students: Student[] = [];
+const perTest = roomServerPerTest<Student>();
 
-test.beforeEach(async () => {
-  server = await RoomServerProcess.start();
-  students = [];
-});
-
-test.afterEach(async () => {
-  const info = test.info();
-  for (const s of students) await s.close().catch(() => {});
-  if (info.status !== info.expectedStatus) await info.attach('room-server.log', { body: server.output, contentType: 'text/plain' });
-  await server.dispose();
-});
 
 async function join(browser: Parameters<typeof Student.join>[0], link: string): Promise<Student> {
   const s = await Student.join(browser, link);
-  students.push(s);
+  perTest.students.push(s);
   return s;
 }
 
@@ -80,12 +68,12 @@ test('a class: three students join, wait for the presenter, train together, and 
   const presenter = await Presenter.open(page);
   const baseSeed = 40;
   await presenter.lab.setField('seed', baseSeed);
-  const link = await presenter.createRoom(server.url);
+  const link = await presenter.createRoom(perTest.server.url);
 
   // The join link: this page with the room and its server; its QR code is drawn.
   const url = new URL(link);
   expect(url.origin).toBe(new URL(page.url()).origin);
-  expect(url.searchParams.get('server')).toBe(server.url);
+  expect(url.searchParams.get('server')).toBe(perTest.server.url);
   expect(url.searchParams.get('backend')).toBeNull();
   const qr = page.getByTestId('room-qr');
   await expect(qr).toBeVisible();
@@ -119,7 +107,7 @@ test('a class: three students join, wait for the presenter, train together, and 
     await expect(presenter.seat(i)).toHaveAttribute('data-connected', 'true');
   }
   // Still nobody trains: every student's run is idle, whatever the students click.
-  for (const s of students) {
+  for (const s of perTest.students) {
     await s.lab.button('start').click({ force: true }).catch(() => {});
     await expect(s.lab.phase).toHaveAttribute('data-phase', 'idle');
   }
@@ -128,12 +116,12 @@ test('a class: three students join, wait for the presenter, train together, and 
   const seen = await presenter.recordSeatSteps();
   await presenter.startForEverybody();
   // Every student's run starts by itself and streams to the room.
-  for (const s of students) {
+  for (const s of perTest.students) {
     await expect(s.status).toHaveText('Online: room running.');
     await expect(s.lab.phase).not.toHaveAttribute('data-phase', 'idle', { timeout: 60_000 });
   }
   await presenter.waitAllDone(3, STEPS);
-  for (const s of students) {
+  for (const s of perTest.students) {
     await s.lab.waitForPhase('done');
     // base, 6 steps, done: every event the run made, acknowledged by the room.
     await expect(s.seatLine).toContainText(`Sent to the room: ${STEPS + 2} events.`);
@@ -198,7 +186,7 @@ test('a class: three students join, wait for the presenter, train together, and 
 test('a student who closes the page mid-run and opens the link again gets its seat back, and its whole run reaches the room', async ({ page, browser }, info) => {
   test.setTimeout(360_000);
   const presenter = await Presenter.open(page);
-  const link = await presenter.createRoom(server.url);
+  const link = await presenter.createRoom(perTest.server.url);
   const stays = await join(browser, link);
   const leaves = await join(browser, link);
   const before = await leaves.seatAndSeed();
@@ -232,7 +220,7 @@ test('a student who closes the page mid-run and opens the link again gets its se
 test('the room server killed mid-run and started again: the pages say so, reconnect by themselves, and no event is lost', async ({ page, browser }, info) => {
   test.setTimeout(420_000);
   const presenter = await Presenter.open(page);
-  const link = await presenter.createRoom(server.url);
+  const link = await presenter.createRoom(perTest.server.url);
   const class_ = [await join(browser, link), await join(browser, link)];
   // One RL step a second: the runs go on while the server is down.
   for (const s of class_) await s.page.getByTestId('speed').selectOption('1');
@@ -241,7 +229,7 @@ test('the room server killed mid-run and started again: the pages say so, reconn
   const atKill = await Promise.all(class_.map((s) => s.lab.step()));
   expect(atKill.some((x) => x < STEPS)).toBe(true);
 
-  await server.kill();
+  await perTest.server.kill();
   // Every page says it is offline and trying again; a student's says its run goes on.
   for (const s of class_) await expect(s.status).toHaveText(/^Offline: .*Trying again… Your run goes on, and its results are sent when the room is back\.$/, { timeout: 30_000 });
   await expect(presenter.status).toHaveText(/^Offline: .*Trying again…$/, { timeout: 30_000 });
@@ -253,7 +241,7 @@ test('the room server killed mid-run and started again: the pages say so, reconn
   // The students' runs go on without the room.
   for (let i = 0; i < class_.length; i++) if (atKill[i] < STEPS) await class_[i].lab.waitForStep(atKill[i] + 1);
 
-  await server.spawn();
+  await perTest.server.spawn();
   // Back by themselves, with nothing clicked.
   for (const s of class_) await expect(s.status).toHaveText('Online: room running.', { timeout: 60_000 });
   await expect(presenter.status).toHaveText('Online: room running.', { timeout: 60_000 });
@@ -273,14 +261,14 @@ test('the room server killed mid-run and started again: the pages say so, reconn
 test('a hostile client sends junk during a class: it gets errors, the server stays up, and the class is untouched', async ({ page, browser }) => {
   test.setTimeout(360_000);
   const presenter = await Presenter.open(page);
-  const link = await presenter.createRoom(server.url);
+  const link = await presenter.createRoom(perTest.server.url);
   const room = roomOf(link);
   const class_ = [await join(browser, link), await join(browser, link)];
   for (const s of class_) await s.page.getByTestId('speed').selectOption('1');
   await presenter.startForEverybody();
   for (const s of class_) await s.lab.waitForStep(1);
 
-  const junk = await JunkClient.connect(server.url);
+  const junk = await JunkClient.connect(perTest.server.url);
   // Not JSON, cut short, binary, an unknown message, wrong types: bad-message each.
   const shapeless = ['hello', '{"t":"ping"', Buffer.from([1, 2, 3, 0xff]), '{"t":"teleport"}', '{"t":"event","seq":"0","event":{}}', '{"t":"join","v":1,"room":"../../etc/passwd","seat":null}'];
   for (const j of shapeless) junk.send(j);
@@ -314,22 +302,22 @@ test('a hostile client sends junk during a class: it gets errors, the server sta
   expect(junk.replies.filter((r) => r.t !== 'error' && r.t !== 'pong')).toEqual([]);
 
   // A burst over the rate limit: dropped with rate-limited; going on closes that connection.
-  const flood = await JunkClient.connect(server.url);
+  const flood = await JunkClient.connect(perTest.server.url);
   for (let i = 0; i < ROOM_LIMITS.messageBurst + 100; i++) flood.send('{"t":"ping"}');
   await flood.waitFor((r) => r.t === 'error' && r.code === 'rate-limited');
   for (let i = 0; i < 3 * ROOM_LIMITS.messageBurst; i++) flood.send('{"t":"ping"}');
   expect((await flood.closed).code).toBe(1008);
   // A frame far over the limit closes that connection.
-  const huge = await JunkClient.connect(server.url);
+  const huge = await JunkClient.connect(perTest.server.url);
   huge.send('x'.repeat(ROOM_LIMITS.frameChars * 3 + 10));
   expect((await huge.closed).code).toBe(1009);
   await junk.close();
 
   // The server is up: a fresh connection is answered.
-  const fresh = await JunkClient.connect(server.url);
+  const fresh = await JunkClient.connect(perTest.server.url);
   await fresh.settle();
   await fresh.close();
-  expect(server.running).toBe(true);
+  expect(perTest.server.running).toBe(true);
 
   // The class goes on as if nothing happened: two seats, still running, every run whole.
   await presenter.waitAllDone(2, STEPS);
@@ -349,7 +337,7 @@ test('a hostile client sends junk during a class: it gets errors, the server sta
 test('a paired room: two students each train one member of the peer arm, and the presenter shows and exports one pair', async ({ page, browser }, info) => {
   test.setTimeout(420_000);
   const presenter = await Presenter.open(page);
-  const link = await presenter.createRoom(server.url, { pairing: true });
+  const link = await presenter.createRoom(perTest.server.url, { pairing: true });
   const a = await join(browser, link);
   await expect(a.seatLine).toContainText('pair 0: you train member A of the peer arm, your partner (not joined yet) trains the other');
   const b = await join(browser, link);

@@ -9,7 +9,7 @@
 import { expect, test } from '@playwright/test';
 import { collectErrors } from './helpers';
 import { Presenter, Student } from './helpers/classRoom';
-import { RoomServerProcess } from './helpers/roomServer';
+import { roomServerPerTest } from './helpers/roomServer';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -18,20 +18,8 @@ const STEPS = 2;
 const LEVELS = 6;
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-let server: RoomServerProcess;
-let students: Student[] = [];
+const perTest = roomServerPerTest<Student>();
 
-test.beforeEach(async () => {
-  server = await RoomServerProcess.start();
-  students = [];
-});
-
-test.afterEach(async () => {
-  const info = test.info();
-  for (const s of students) await s.close().catch(() => {});
-  if (info.status !== info.expectedStatus) await info.attach('room-server.log', { body: server.output, contentType: 'text/plain' });
-  await server.dispose();
-});
 
 test("a room of the overlap preset: the presenter's panel and the projector fill with two seats' points", async ({ page, browser }) => {
   test.setTimeout(600_000);
@@ -41,7 +29,7 @@ test("a room of the overlap preset: the presenter's panel and the projector fill
   await expect(page.getByTestId('field-steps')).toHaveValue(String(STEPS));
   const baseSeed = 31;
   await presenter.lab.setField('seed', baseSeed);
-  const link = await presenter.createRoom(server.url);
+  const link = await presenter.createRoom(perTest.server.url);
 
   const plot = page.getByTestId('overlap-plot');
   await expect(page.getByTestId('panel-overlap')).toBeVisible();
@@ -49,7 +37,7 @@ test("a room of the overlap preset: the presenter's panel and the projector fill
 
   for (let i = 0; i < 2; i++) {
     const s = await Student.join(browser, link);
-    students.push(s);
+    perTest.students.push(s);
     expect(await s.seatAndSeed()).toEqual({ seat: i, seed: baseSeed + i });
     await expect(s.page.getByTestId('preset-select')).toHaveValue('overlap');
     await expect(s.page.getByTestId('field-steps')).toHaveValue(String(STEPS));

@@ -16,25 +16,13 @@ import { type Page, expect, test } from '@playwright/test';
 import { outsideFirstScreen } from './helpers/firstScreen';
 import { Presenter, Student } from './helpers/classRoom';
 import { cutAxisLabels, heroOutsideFirstScreen, horizontalOverflow } from './helpers/layout';
-import { RoomServerProcess } from './helpers/roomServer';
+import { roomServerPerTest } from './helpers/roomServer';
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
 const STEPS = 6;
-let server: RoomServerProcess;
-let students: Student[] = [];
+const perTest = roomServerPerTest<Student>();
 
-test.beforeEach(async () => {
-  server = await RoomServerProcess.start();
-  students = [];
-});
-
-test.afterEach(async () => {
-  const info = test.info();
-  for (const s of students) await s.close().catch(() => {});
-  if (info.status !== info.expectedStatus) await info.attach('room-server.log', { body: server.output, contentType: 'text/plain' });
-  await server.dispose();
-});
 
 /** axe-core's serious and critical findings on the page as it is now (as e2e/a11y.spec.ts reads them). */
 async function seriousViolations(page: Page, view: string): Promise<string[]> {
@@ -50,7 +38,7 @@ const CLASS_ON_SCREEN = ['hero', 'chart-hero-self', 'chart-hero-peer', 'scoreboa
 test('the projector view: join code, then the class on one 1280x720 screen; students see themselves beside the class', async ({ page, browser }) => {
   test.setTimeout(480_000);
   const presenter = await Presenter.open(page);
-  const link = await presenter.createRoom(server.url);
+  const link = await presenter.createRoom(perTest.server.url);
   await page.getByTestId('room-projector').click();
   const view = page.getByTestId('projector');
   await expect(view).toBeVisible();
@@ -71,10 +59,10 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
 
   // A laptop and a phone join.
   const laptop = await Student.join(browser, link);
-  students.push(laptop);
+  perTest.students.push(laptop);
   const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const phone = new Student(await phoneContext.newPage(), phoneContext);
-  students.push(phone);
+  perTest.students.push(phone);
   await phone.open(link);
   await expect(page.getByTestId('projector-count')).toHaveText('2 joined');
   await expect(page.getByTestId('projector-count')).toHaveAttribute('data-seats', '2');

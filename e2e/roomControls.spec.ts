@@ -11,35 +11,23 @@
  */
 import { expect, test } from '@playwright/test';
 import { ClassView, Presenter, Student } from './helpers/classRoom';
-import { RoomServerProcess } from './helpers/roomServer';
+import { roomServerPerTest } from './helpers/roomServer';
 
 test.use({ viewport: { width: 1280, height: 900 } });
 
-let server: RoomServerProcess;
-let students: Student[] = [];
+const perTest = roomServerPerTest<Student>();
 
-test.beforeEach(async () => {
-  server = await RoomServerProcess.start();
-  students = [];
-});
-
-test.afterEach(async () => {
-  const info = test.info();
-  for (const s of students) await s.close().catch(() => {});
-  if (info.status !== info.expectedStatus) await info.attach('room-server.log', { body: server.output, contentType: 'text/plain' });
-  await server.dispose();
-});
 
 test('the teacher locks the room and removes a seat; the students are told in words', async ({ page, browser }) => {
   test.setTimeout(300_000);
   const presenter = await Presenter.open(page);
-  const link = await presenter.createRoom(server.url);
+  const link = await presenter.createRoom(perTest.server.url);
   // Item 6: this page is on 127.0.0.1 and the server (bound to 127.0.0.1) has no LAN address to offer.
   await expect(page.getByTestId('room-link-warning')).toHaveText(
     /^This page is open at 127\.0\.0\.1:\d+, a localhost address: students' devices cannot open it\. Open the lab at this computer's network address and create the room there\.$/,
   );
   const first = await Student.join(browser, link);
-  students.push(first);
+  perTest.students.push(first);
   const { seat, seed } = await first.seatAndSeed();
   expect(seat).toBe(0);
   await expect(presenter.seats).toHaveCount(1);
@@ -51,7 +39,7 @@ test('the teacher locks the room and removes a seat; the students are told in wo
   await expect(page.getByTestId('room-lock-state')).toHaveText('Locked: no new student can join; students already seated can still come back.');
   await expect(presenter.status).toHaveText('Online: room open, waiting for Start, locked to new students.');
   const late = await Student.join(browser, link);
-  students.push(late);
+  perTest.students.push(late);
   await expect(late.status).toHaveText('The presenter locked the room to new students. Your run goes on here alone.');
   await expect(presenter.seats).toHaveCount(1);
   // A seated student still comes back to its seat (a reload: back within the server's grace for a seat left before the start).
@@ -82,9 +70,9 @@ test('the teacher locks the room and removes a seat; the students are told in wo
 test('a second tab of a seat says so and waits; "Use this tab here" moves the seat, and the first tab waits in turn', async ({ page, browser }) => {
   test.setTimeout(300_000);
   const presenter = await Presenter.open(page);
-  const link = await presenter.createRoom(server.url);
+  const link = await presenter.createRoom(perTest.server.url);
   const one = await Student.join(browser, link);
-  students.push(one);
+  perTest.students.push(one);
   expect((await one.seatAndSeed()).seat).toBe(0);
   await expect(one.status).toHaveText('Online: room open, waiting for Start.');
 

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { test } from '@playwright/test';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const live = new Set<ChildProcess>();
@@ -98,4 +99,24 @@ export class RoomServerProcess {
     await this.kill();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A spec's room server, one per test: started before each test, its students' contexts closed
+ * after it, and its log attached to a test that failed. Call at the spec's top level; read
+ * `room.server` and push the students a test opens onto `room.students`.
+ */
+export function roomServerPerTest<S extends { close(): Promise<void> }>(): { server: RoomServerProcess; students: S[] } {
+  const room = { server: undefined as unknown as RoomServerProcess, students: [] as S[] };
+  test.beforeEach(async () => {
+    room.server = await RoomServerProcess.start();
+    room.students = [];
+  });
+  test.afterEach(async () => {
+    const info = test.info();
+    for (const s of room.students) await s.close().catch(() => {});
+    if (info.status !== info.expectedStatus) await info.attach('room-server.log', { body: room.server.output, contentType: 'text/plain' });
+    await room.server.dispose();
+  });
+  return room;
 }
