@@ -142,7 +142,7 @@ describe('decodeShare: bad links are errors in words, never throws', () => {
   });
 
   it('unknown preset, quoted as text and cut short', () => {
-    expect(errorOf(decodeShare('?v=1&preset=nope'))).toBe('This shared link could not be loaded: there is no preset "nope" (known: quick, collapse, peers-learn, diversity, ensemble-control, ring, intrinsic, peers-teach, families, length).');
+    expect(errorOf(decodeShare('?v=1&preset=nope'))).toBe('This shared link could not be loaded: there is no preset "nope" (known: quick, collapse, peers-learn, diversity, ensemble-control, ring, intrinsic, peers-teach, families, length, overlap).');
     const msg = errorOf(decodeShare(`?v=1&preset=${encodeURIComponent('<img src=x onerror=alert(1)>'.repeat(5))}`));
     expect(msg).toContain('there is no preset "<img src=x onerror=alert(1)><img src=x o…"');
   });

@@ -52,7 +52,10 @@ describe('a freed seat taken again, through the real room server', () => {
     const mine = run.slice(0, 2).map((e) => (e.type === 'step' ? { ...e, stepMs: e.stepMs + 1234 } : e));
     next.pushEvents(0, mine);
     await until("the newcomer's events acked", () => next.ackedEvents === 2);
-    await until('the presenter holding them', () => records.held(0) === 2 && view.info?.seats[0]?.events === 2);
+    // Not the room message's count of 2: a room message goes out on a seat's first event, not on
+    // every event, so with writes slower than its debounce (a loaded machine, synced writes) the
+    // last one the presenter gets may say 1 (it failed so once in a full CI run).
+    await until('the presenter holding them', () => records.held(0) === 2 && view.info?.seats[0]?.index === 0);
     const [only] = records.records(view.info!);
     expect(only.label).toBe('seat 0');
     expect(only.record.events).toEqual(mine);
