@@ -10,7 +10,7 @@ test('without WebGPU the banner says why and the lab trains on a fallback backen
   const errors = collectErrors(page);
   const lab = new LabPage(page);
   await lab.open();
-  await expect(lab.backendStatus).toHaveText(/^Backend: (webgl|wasm)$/);
+  await expect(lab.backendStatus).toHaveText(/^Backend: (webgl|wasm)( until Start, which times each backend and keeps the fastest)?$/);
   const banner = page.getByTestId('backend-banner');
   await expect(banner).toContainText('WebGPU unavailable');
   await expect(banner).toContainText(/no WebGPU adapter|navigator\.gpu is missing/);
@@ -20,6 +20,8 @@ test('without WebGPU the banner says why and the lab trains on a fallback backen
   await lab.setField('steps', 3);
   await lab.button('start').click();
   await lab.waitForPhase('done', 360_000);
+  // After the run it names the fallback that ran.
+  await expect(lab.backendStatus).toHaveText(/^Backend: (webgl|wasm)$/);
   for (const id of CHARTS) expect(await lab.points(id), id).toBeGreaterThan(0);
   await expect(page.getByTestId('run-error')).toHaveCount(0);
   await lab.screenshot('lab-fallback-no-webgpu');
