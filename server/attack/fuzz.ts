@@ -5,18 +5,7 @@
  */
 import { ROOM_PROTOCOL_VERSION } from '../../src/room/protocol';
 import { presetSpec } from '../load/harness';
-import { syntheticRun } from '../load/syntheticRun';
-
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { generator, syntheticRun } from '../load/syntheticRun';
 
 const ID = 'AbCdEfGhIjKlMnOpQrStUv';
 

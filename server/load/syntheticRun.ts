@@ -12,8 +12,8 @@ import type { ExperimentSpec } from '../../src/core/experiment/spec';
 import { emptySummary, foldEvent } from '../../src/core/experiment/summary';
 import type { SeatEvent } from '../../src/room/protocol';
 
-/** mulberry32: a small seeded generator, enough for plausible numbers. */
-function generator(seed: number): () => number {
+/** mulberry32: a small seeded generator, enough for plausible numbers (and the red team's fuzzed frames). */
+export function generator(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
