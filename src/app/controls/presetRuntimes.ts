@@ -26,15 +26,30 @@ const FRESH_2_CORE = {
   measuredOn: 'a fresh 2-core machine without a GPU, Chromium 156, wasm backend',
 };
 
+/**
+ * Issues 30-32 (2026-12-02): Debian served Chromium 150 to this machine, which was quiet (load
+ * average 2.4-3.3 at the link, mostly the benchmark's own build and browser), not freshly booted.
+ */
+const QUIET_2_CORE_150 = {
+  machine: FRESH_2_CORE.machine,
+  measuredOn: 'a quiet 2-core machine without a GPU, Chromium 150, wasm backend',
+};
+
 export const PRESET_RUNTIMES: Readonly<Record<string, PresetRuntime>> = {
   // npm run bench -- --page (docs/BENCHMARKS.md, "Issue 20"): 14.4 s (2 workers) and 13.0 s (?workers=1).
   collapse: { range: '13-15 s', ...FRESH_2_CORE },
   // 120 steps: 16.0 s from its link, 14.8 s on a fresh clone at 0509648 (docs/BENCHMARKS.md, "Issue 20").
   'peers-learn': { range: '15-16 s', ...FRESH_2_CORE },
-  // 14.6 s with the backend measurement, before the engine work of issue 20 (issue 23).
-  quick: { range: '15 s', ...FRESH_2_CORE },
-  // 42.9 and 43.5 s from its link on a fresh clone at 0509648 (docs/BENCHMARKS.md, "Issue 20").
-  'peers-teach': { range: '43-44 s', ...FRESH_2_CORE },
+  // npm run bench -- --page --page-query '?v=1&preset=quick': 6.2 and 4.9 s (docs/BENCHMARKS.md, page table).
+  quick: { range: '5-6 s', ...QUIET_2_CORE_150 },
+  // The same for '?v=1&preset=length': 17.1 and 15.1 s.
+  length: { range: '15-17 s', ...QUIET_2_CORE_150 },
+  // '?v=1&preset=overlap': 36.4 and 35.6 s (issue 30 asks for about a minute).
+  overlap: { range: '36 s', ...QUIET_2_CORE_150 },
+  // '?v=1&preset=families': 45.5 s with the attention's own batched matMul (issue 32's target: 60 s).
+  families: { range: '46 s', ...QUIET_2_CORE_150 },
+  // 44.4 s with the attention's own batched matMul (issue 32); 42.9 and 43.5 s on Chromium 156 before it (docs/BENCHMARKS.md, "Issue 20").
+  'peers-teach': { range: '44 s', ...QUIET_2_CORE_150 },
 };
 
 export function presetRuntime(presetId: string): PresetRuntime | null {
