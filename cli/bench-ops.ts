@@ -1,5 +1,6 @@
 /**
  * npm run bench:ops [-- --backend wasm|cpu] [--repeats 15] [--rounds 9]
+ * npm run bench:ops -- --profile-kernels [--case peers-teach] [--steps 4] [--warmup 1]
  *
  * The tfjs kernel costs behind the CPU path's choices (src/core/models/layers.ts, stack.ts): for
  * shapes of the default cohort's GRPO update (B 16 x G 8 rows, 7 completion positions, an MLP of
@@ -10,12 +11,16 @@
  * and KV cache's shapes (issue 32): in each of --rounds rounds, a batch of calls on ours and the same on tfjs's,
  * in alternating order, in the same process; the table gives each one's median CPU time per call
  * and the median ratio with its range over the rounds (a shared machine's noise shows there).
+ * --profile-kernels instead: where an RL step's CPU time goes on wasm with the lab's kernels
+ * (kernelProfile.ts): per kernel and per kernel-and-shapes, and the time outside every kernel.
  * A measurement, not a test; docs/BENCHMARKS.md keeps the figures.
  */
 import * as tf from '@tensorflow/tfjs';
 import { parseArgs, intFlag, runMain, UsageError } from './args';
 import { initNodeBackend } from '../src/engine/node-backend';
 import { withTfjsWasmKernels } from '../src/engine/wasmKernels';
+import { profileKernels } from './kernelProfile';
+import { benchCase, parseCases } from '../src/core/benchmark/index';
 
 async function medianMs(repeats: number, f: () => tf.Tensor | tf.Tensor[]): Promise<number> {
   const once = async () => {
@@ -101,11 +106,26 @@ function oursAgainstTfjs(rounds: number): string {
 }
 
 runMain(async () => {
-  const args = parseArgs(process.argv.slice(2), { backend: 'string', repeats: 'string', rounds: 'string' });
+  const args = parseArgs(process.argv.slice(2), {
+    backend: 'string',
+    repeats: 'string',
+    rounds: 'string',
+    'profile-kernels': 'boolean',
+    case: 'string',
+    steps: 'string',
+    warmup: 'string',
+  });
   const backend = String(args.flags.get('backend') ?? 'wasm');
   if (backend !== 'wasm' && backend !== 'cpu') throw new UsageError('--backend: wasm or cpu');
   const repeats = intFlag(args, 'repeats', 1, 200) ?? 15;
   await initNodeBackend(backend, { fallback: false });
+  if (args.flags.has('profile-kernels')) {
+    const [id] = parseCases(String(args.flags.get('case') ?? 'peers-teach'));
+    const steps = intFlag(args, 'steps', 1, 50) ?? 4;
+    const warmup = intFlag(args, 'warmup', 0, 20) ?? 1;
+    console.log(await profileKernels(benchCase(id), steps, warmup, (line) => console.error(line)));
+    process.exit(0);
+  }
   const M = 16 * 8 * 7; // rows of the update: B x G x completion positions
   const K = 6; // models in the collapse preset
   const x = tf.randomNormal([M, 384]) as tf.Tensor2D; // window features: 6 tokens x width 64
