@@ -222,14 +222,28 @@ def rollout_transformer(model, prompts, new_tokens, temperature, incremental):
     return seq, mask
 
 
-def grpo_update(model, opt, seq, mask, adv, prompt_len, temperature, clip_eps, max_grad_norm):
+def grpo_loss(model, seq, mask, adv, prompt_len, temperature, clip_eps, normalisation='grpo', max_len=0):
+    """The lab's GRPO loss (src/core/grpo/loss.ts) at rho = 1: seq [N, T], mask [N, L] over the
+    completion tokens, adv [N]. Returns (loss, log-softmax of the completion positions)."""
     logits = model(seq)[:, prompt_len - 1:-1] / temperature  # predicts the completion tokens
     logp_all = F.log_softmax(logits, dim=-1)
     logp = logp_all.gather(2, seq[:, prompt_len:, None]).squeeze(2)
     ratio = torch.exp(logp - logp.detach())  # rho = 1 (one update per batch)
     surr = torch.minimum(ratio * adv[:, None], ratio.clamp(1 - clip_eps, 1 + clip_eps) * adv[:, None])
-    per_seq = (surr * mask).sum(1) / mask.sum(1).clamp(min=1)  # 'grpo' normalisation
-    loss = -per_seq.mean()
+    masked = surr * mask
+    if normalisation == 'grpo':  # mean over each completion's tokens, then over completions
+        loss = -(masked.sum(1) / mask.sum(1).clamp(min=1)).mean()
+    elif normalisation == 'bnpo':
+        loss = -masked.sum() / mask.sum().clamp(min=1)
+    elif normalisation == 'dr_grpo':
+        loss = -masked.sum() / (seq.shape[0] * max_len)
+    else:
+        raise ValueError(f'unknown normalisation {normalisation}')
+    return loss, logp_all
+
+
+def grpo_update(model, opt, seq, mask, adv, prompt_len, temperature, clip_eps, max_grad_norm):
+    loss, logp_all = grpo_loss(model, seq, mask, adv, prompt_len, temperature, clip_eps)
     with torch.no_grad():  # the lab reports entropy from the same forward
         _ = (-(logp_all.exp() * logp_all).sum(-1) * mask).sum() / mask.sum()
     opt.zero_grad(set_to_none=True)
