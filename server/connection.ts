@@ -248,7 +248,8 @@ export class Connection implements HubClient {
         // The hub answers every bad request itself: what gets here is a failure of ours (the store,
         // a bug). It ends this connection only; the client may connect again.
         this.log(`error handling a ${msg.t} from ${this.address} (${this.describe()}): ${e instanceof Error ? e.message : String(e)}`);
-        this.sendNow(errorFrame('not-allowed', 'The room server could not store or handle that message (its log says why): nothing of it was kept; connect again.'));
+        // `server-error`, not a refusal: the page tries again (a full disk is over-quota, said in hub.ts).
+        this.sendNow(errorFrame('server-error', 'The room server could not store or handle that message (its log says why): nothing of it was kept; connect again and send it again.'));
         this.close(CLOSE.serverError, 'server error');
       })
       .finally(() => (this.pendingChars -= text.length));

@@ -1,13 +1,12 @@
 /**
  * Class mode's client: one WebSocket to the room server (protocol.ts) for a presenter or a student,
- * kept alive across a flaky class Wi-Fi. No React and no DOM beyond what is injected (a socket
+ * kept alive across a flaky class Wi-Fi (the socket, its reconnects with backoff, its pings and the
+ * parsing of every frame: roomSocket.ts). No React and no DOM beyond what is injected (a socket
  * factory, a storage, timers), so the tests drive it with a fake socket.
  *
  *   - every (re)connection says its hello again: `create` (once) or `present {room, key}` for the
  *     presenter, `join {room, seat}` for a student (the seat token from the secrets store, so a
- *     reload or a lost connection takes the same seat); reconnects back off exponentially (capped);
- *   - every frame from the server is parsed by parseServerMessage: a bad one is counted and ignored,
- *     never thrown;
+ *     reload or a lost connection takes the same seat);
  *   - a student's run's events are numbered by their position in the run (seq 0, 1, 2, ...) and kept
  *     here, so nothing is lost offline: after each `seat` the client sends on from the server's
  *     `stored` count, paced under the server's rate limit, and forgets nothing it was not acked for;
@@ -31,146 +30,32 @@
  * held the seat reconnects with `takeover` too: after a network drop the server may still hold the
  * stale connection of this very tab.
  *
- * An event the server refuses (not-allowed, over-quota, bad-message, too-large while events are in
- * flight) is sent once more after a rejoin, and refused again it is not sent any more: the status
- * says so and the run goes on in the page (seatOutbox.ts REFUSALS_TO_STOP). A socket closed before
- * any answer says "refused or could not be reached" (an upgrade refused with HTTP 503 gives the
- * page nothing more) and is retried with the same backoff.
+ * What an error from the server does (a refused event, a store that failed, a room that cannot be
+ * had): refusals.ts. The types: clientTypes.ts.
  */
 import type { RecordedEvent } from '../share/record';
-import {
-  type ClientMessage,
-  type RoomErrorCode,
-  type RoomInfo,
-  type Secret,
-  type SeatEvent,
-  type SeatInfo,
-  ROOM_PROTOCOL_VERSION,
-  parseServerMessage,
-} from './protocol';
+import { type RoomErrorCode, type RoomInfo, type Secret, type SeatInfo, type ServerMessage, ROOM_PROTOCOL_VERSION } from './protocol';
 import { AnswerExchanges, type Answers, type ExchangeKind } from './exchanges';
 import { SEND_PER_SECOND, SeatOutbox } from './seatOutbox';
-import { FATAL, errorText } from './errors';
+import { errorText } from './errors';
+import { SHORT, errorAction } from './refusals';
+import type { SocketLike } from './reconnect';
+import { RoomSocket } from './roomSocket';
 import { type KeyValueStore, readSecrets, writeSecrets } from './secrets';
+import type { RoomClientOptions, RoomRole } from './clientTypes';
 
+export type { CreateRoom, RoomClientEvent, RoomClientOptions, RoomRole, RoomStatus } from './clientTypes';
+export { BACKOFF_CAP_MS, BACKOFF_MS, PING_MS, type SocketFactory, type SocketLike, type Timers, unreachableText } from './reconnect';
 
-/** The part of a DOM WebSocket the client uses. */
-export interface SocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((ev: unknown) => void) | null;
-  onmessage: ((ev: { data: unknown }) => void) | null;
-  onclose: ((ev: { code?: number; reason?: string }) => void) | null;
-  onerror: ((ev: unknown) => void) | null;
-}
-export type SocketFactory = (url: string) => SocketLike;
-
-/** WebSocket.OPEN. */
-const OPEN = 1;
 /** The server's close codes (server/hub.ts): a seat taken over by another connection, a seat removed. */
 export const TAKEN_OVER = 4001;
 export const SEAT_REMOVED = 4003;
-/** Codes whose own words say it all to a student (the server's sentence would only repeat them). */
-const SHORT: readonly RoomErrorCode[] = ['seat-in-use', 'seat-removed', 'room-locked'];
 
-
-/** 'elsewhere': a student's seat is open in another tab (nothing reconnects until takeOver()). */
-export type RoomStatus = 'connecting' | 'online' | 'offline' | 'closed' | 'elsewhere';
-
-/** What the experiment of a new room is. */
-export interface CreateRoom {
-  name: string;
-  preset: string | null;
-  spec: Extract<ClientMessage, { t: 'create' }>['spec'];
-  baseSeed: number;
-  pairing: boolean;
-}
-
-export type RoomRole =
-  | { kind: 'presenter'; create: CreateRoom }
-  /** A presenter coming back to a room it made (its key is in the secrets store). */
-  | { kind: 'presenter'; room: Secret }
-  | { kind: 'student'; room: Secret };
-
-export type RoomClientEvent =
-  /** `streaming`: this seat's events still go to the room (false once the room refused one for good). */
-  | { type: 'status'; status: RoomStatus; error: string | null; streaming: boolean }
-  | { type: 'created'; room: Secret }
-  | { type: 'room'; room: RoomInfo }
-  | { type: 'seat'; seat: SeatInfo; stored: number }
-  /** A seat's events from position `from` on (the presenter: live; a student: the class, batched). */
-  | { type: 'events'; seat: number; from: number; events: SeatEvent[] }
-  /** The server acknowledged the student's events up to `acked` (exclusive). */
-  | { type: 'acked'; acked: number }
-  /** A presenter: the origins (http://<LAN IPv4>:<port>) at which other devices reach the server. */
-  | { type: 'addresses'; origins: string[] };
-
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-  now(): number;
-}
-
-export interface RoomClientOptions {
-  url: string;
-  role: RoomRole;
-  socket: SocketFactory;
-  storage: KeyValueStore | null;
-  timers?: Timers;
-  /** 0 <= x < 1, for the backoff's jitter (tests pass a constant). */
-  random?: () => number;
-}
-
-/** Backoff: the first retry after BACKOFF_MS, doubling up to BACKOFF_CAP_MS. */
-export const BACKOFF_MS = 500;
-export const BACKOFF_CAP_MS = 15_000;
-/** A ping when the socket said nothing for this long; a reconnect when it stays silent as long again. */
-export const PING_MS = 20_000;
-
-/** Errors that refuse an event for good when it comes again the same (seatOutbox.ts REFUSALS_TO_STOP). */
-const EVENT_REFUSALS: readonly RoomErrorCode[] = ['not-allowed', 'over-quota', 'bad-message', 'too-large'];
-
-/**
- * A connection that closed before the server answered its hello, with no error said: the browser
- * tells a page nothing more (an upgrade refused with HTTP 503, too many connections from this
- * address, reads as the same plain close as a server that is down).
- */
-export function unreachableText(tries: number, waitMs: number): string {
-  const next = `next try in about ${Math.max(1, Math.round(waitMs / 1000))} s`;
-  return `The room server refused the connection or could not be reached (${tries} ${tries === 1 ? 'try' : 'tries'} in a row; ${next})`;
-}
-
-const defaultTimers: Timers = {
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-  clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
-  now: () => Date.now(),
-};
-
-
-
-export class RoomConnection {
-  readonly url: string;
+export class RoomConnection extends RoomSocket {
   private role: RoomRole;
-  private readonly openSocket: SocketFactory;
   private readonly storage: KeyValueStore | null;
-  private readonly timers: Timers;
-  private readonly random: () => number;
-
-  private socket: SocketLike | null = null;
-  private ended = false;
-  private attempt = 0;
-  private retryTimer: unknown = null;
-  private pingTimer: unknown = null;
   private paceTimer: unknown = null;
-  private lastHeard = 0;
-  private listeners = new Set<(ev: RoomClientEvent) => void>();
 
-  status: RoomStatus = 'connecting';
-  error: string | null = null;
-  /** Frames from the server that did not parse, and what the last one was. */
-  badFrames = 0;
-  lastWarning: string | null = null;
   room: RoomInfo | null = null;
   roomId: Secret | null = null;
   seat: SeatInfo | null = null;
@@ -179,10 +64,6 @@ export class RoomConnection {
 
   // A student's stream: the run's events by position, how many the server holds, the next to send.
   private outbox: SeatOutbox;
-  /** Whether the hello of this connection was answered (a seat, or the presenter's room). */
-  private welcomed = false;
-  /** The server said an error on this socket (its close then needs no words of its own). */
-  private told = false;
   /** Why the seat's events stopped going to the room (null: they go). */
   private streamStopped: string | null = null;
   /** A student: join with `takeover` (this tab held the seat last, or its student chose this tab). */
@@ -192,20 +73,12 @@ export class RoomConnection {
   private exchanges = new AnswerExchanges();
 
   constructor(opts: RoomClientOptions) {
-    this.url = opts.url;
+    super(opts);
     this.role = opts.role;
-    this.openSocket = opts.socket;
     this.storage = opts.storage;
-    this.timers = opts.timers ?? defaultTimers;
-    this.random = opts.random ?? Math.random;
     this.roomId = 'room' in opts.role ? opts.role.room : null;
     this.outbox = new SeatOutbox(this.timers.now());
     this.connect();
-  }
-
-  subscribe(listener: (ev: RoomClientEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Events the server acknowledged (a student's stream). */
@@ -245,7 +118,7 @@ export class RoomConnection {
   takeOver(): boolean {
     if (this.ended || this.status !== 'elsewhere' || this.role.kind !== 'student') return false;
     this.takeover = true;
-    this.attempt = 0;
+    this.backoff.stored();
     this.error = null;
     this.connect();
     return true;
@@ -290,48 +163,27 @@ export class RoomConnection {
     this.setStatus('closed', this.error);
   }
 
-  // ---- the connection
+  // ---- the connection (roomSocket.ts's hooks)
 
-  private connect(): void {
-    if (this.ended) return;
-    this.welcomed = false;
-    this.told = false;
-    this.setStatus(this.attempt === 0 ? 'connecting' : 'offline', this.error);
-    let s: SocketLike;
-    try {
-      s = this.openSocket(this.url);
-    } catch (e) {
-      this.error = `The room server's address cannot be opened: ${e instanceof Error ? e.message : String(e)}`;
-      this.retry();
-      return;
-    }
-    this.socket = s;
-    s.onopen = () => {
-      if (this.socket !== s) return;
-      this.lastHeard = this.timers.now();
-      this.hello();
-      this.armPing();
-    };
-    s.onmessage = (ev) => {
-      if (this.socket !== s) return;
-      this.lastHeard = this.timers.now();
-      this.receive(ev.data);
-    };
-    s.onclose = (ev) => {
-      if (this.socket !== s) return;
-      if (ev.code === TAKEN_OVER && this.role.kind === 'student') return this.elsewhere(errorText('seat-in-use', ''));
-      // Told by an error frame first, as a rule; the close alone says the same.
-      if (ev.code === SEAT_REMOVED && this.role.kind === 'student') return this.serverError('seat-removed', '');
-      const unanswered = !this.welcomed && !this.told;
-      this.dropSocket();
-      this.retry(unanswered);
-    };
-    s.onerror = () => {
-      // A close follows; nothing to do until then.
-    };
+  protected get streaming(): boolean {
+    return this.streamStopped === null;
   }
 
-  private hello(): void {
+  protected stopping(): void {
+    if (this.paceTimer !== null) this.timers.clearTimeout(this.paceTimer);
+    this.paceTimer = null;
+  }
+
+  protected closedWith(code: number | undefined): boolean {
+    if (this.role.kind !== 'student') return false;
+    if (code === TAKEN_OVER) this.elsewhere(errorText('seat-in-use', ''));
+    // Told by an error frame first, as a rule; the close alone says the same.
+    else if (code === SEAT_REMOVED) this.serverError('seat-removed', '');
+    else return false;
+    return true;
+  }
+
+  protected hello(): void {
     const r = this.role;
     if (r.kind === 'presenter' && 'create' in r) {
       this.sendNow({ t: 'create', v: ROOM_PROTOCOL_VERSION, ...r.create });
@@ -346,69 +198,6 @@ export class RoomConnection {
       const seat = readSecrets(this.storage, this.url, r.room).seat ?? null;
       // `takeover` only with a seat to take (and left out otherwise, as older servers expect).
       this.sendNow({ t: 'join', v: ROOM_PROTOCOL_VERSION, room: r.room, seat, ...(seat && this.takeover ? { takeover: true } : {}) });
-    }
-  }
-
-  /** Close the socket (with a reason, when leaving for good), deaf to its late events; timers cleared. */
-  private dropSocket(code?: number, reason?: string): void {
-    const s = this.socket;
-    this.socket = null;
-    this.welcomed = false;
-    this.clearTimers();
-    if (s) {
-      s.onopen = s.onmessage = s.onclose = s.onerror = null;
-      try {
-        s.close(code, reason);
-      } catch {
-        // already closed
-      }
-    }
-  }
-
-  /** Connect again after the backoff; `unanswered`: this socket closed before any answer (words for it). */
-  private retry(unanswered = false): void {
-    if (this.ended) return;
-    this.attempt++;
-    const base = Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** Math.min(this.attempt - 1, 16));
-    const wait = Math.min(BACKOFF_CAP_MS, Math.round(base * (0.75 + 0.5 * this.random())));
-    // (setStatus sets this.error: assigned here first, an unchanged status would not be said.)
-    this.setStatus('offline', unanswered ? unreachableText(this.attempt, wait) : (this.error ?? 'The room server cannot be reached'));
-    this.retryTimer = this.timers.setTimeout(() => {
-      this.retryTimer = null;
-      this.connect();
-    }, wait);
-  }
-
-  /** A connection that says nothing for PING_MS gets a ping; silent for as long again, it is dropped. */
-  private armPing(): void {
-    if (this.pingTimer !== null) this.timers.clearTimeout(this.pingTimer);
-    this.pingTimer = this.timers.setTimeout(() => {
-      this.pingTimer = null;
-      if (!this.socket) return;
-      const silent = this.timers.now() - this.lastHeard;
-      if (silent >= 2 * PING_MS) {
-        this.dropSocket();
-        this.retry();
-        return;
-      }
-      if (silent >= PING_MS) this.sendNow({ t: 'ping' });
-      this.armPing();
-    }, PING_MS);
-  }
-
-  private clearTimers(): void {
-    for (const t of [this.retryTimer, this.pingTimer, this.paceTimer]) if (t !== null) this.timers.clearTimeout(t);
-    this.retryTimer = this.pingTimer = this.paceTimer = null;
-  }
-
-  private sendNow(message: ClientMessage): boolean {
-    const s = this.socket;
-    if (!s || s.readyState !== OPEN) return false;
-    try {
-      s.send(JSON.stringify(message));
-      return true;
-    } catch {
-      return false;
     }
   }
 
@@ -432,43 +221,9 @@ export class RoomConnection {
     this.setStatus('elsewhere', text);
   }
 
-  private setStatus(status: RoomStatus, error: string | null): void {
-    if (this.status === status && this.error === error) return;
-    this.status = status;
-    this.error = error;
-    this.emit({ type: 'status', status, error, streaming: this.streamStopped === null });
-  }
-
-  private emit(ev: RoomClientEvent): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(ev);
-      } catch (e) {
-        console.error('Cohort Lab: a room listener failed', e);
-      }
-    }
-  }
-
-  private warn(text: string): void {
-    this.lastWarning = text;
-    console.warn(`Cohort Lab room: ${text}`);
-  }
-
   // ---- what the server says
 
-  private receive(data: unknown): void {
-    if (typeof data !== 'string') {
-      this.badFrames++;
-      this.warn('a frame from the room server that is not text was ignored');
-      return;
-    }
-    const parsed = parseServerMessage(data);
-    if (!parsed.ok) {
-      this.badFrames++;
-      this.warn(`a frame from the room server was ignored (${parsed.message})`);
-      return;
-    }
-    const m = parsed.message;
+  protected message(m: ServerMessage): void {
     switch (m.t) {
       case 'created':
         if (this.role.kind !== 'presenter' || !('create' in this.role)) return this.ignored('created');
@@ -489,6 +244,8 @@ export class RoomConnection {
       case 'seat':
         return this.seated(m.seat, m.token, m.stored);
       case 'ack':
+        // A write got through: a failing store (server-error) holds the backoff no more.
+        this.backoff.stored();
         if (this.outbox.ack(m.seq)) this.emit({ type: 'acked', acked: this.outbox.acked });
         this.pump();
         return;
@@ -509,14 +266,9 @@ export class RoomConnection {
     }
   }
 
-  private ignored(what: string): void {
-    this.badFrames++;
-    this.warn(`an unexpected '${what}' from the room server was ignored`);
-  }
-
   private online(): void {
     this.welcomed = true;
-    this.attempt = 0;
+    this.backoff.online();
     // A stream the server stopped stays said (the run goes on without the room).
     this.setStatus('online', this.streamStopped);
   }
@@ -536,57 +288,53 @@ export class RoomConnection {
     this.pump();
   }
 
+  /** An error from the server: what it does is refusals.ts's table. */
   private serverError(code: RoomErrorCode, message: string): void {
     this.told = true;
     const text = errorText(code, SHORT.includes(code) ? '' : message);
-    if (this.role.kind === 'student' && this.welcomed && this.streamStopped !== null && (code === 'out-of-order' || EVENT_REFUSALS.includes(code))) {
-      // The events after the refused one, refused in turn: already said, nothing to resend.
-      return;
-    }
-    if (this.role.kind === 'student' && this.welcomed && EVENT_REFUSALS.includes(code) && this.outbox.inFlight > 0) {
-      return this.eventRefused(text);
-    }
-    if (code === 'bad-seat' && this.role.kind === 'student') {
-      // The stored seat is not this room's any more: take a new one.
-      const room = this.role.room;
-      const secrets = readSecrets(this.storage, this.url, room);
-      if (secrets.seat) {
-        writeSecrets(this.storage, this.url, room, { key: secrets.key });
-        this.error = text;
-        this.hello();
+    const student = this.role.kind === 'student';
+    switch (errorAction(code, { student, welcomed: this.welcomed, streamStopped: this.streamStopped !== null, inFlight: this.outbox.inFlight })) {
+      case 'already-said':
         return;
+      case 'event-refused':
+        return this.eventRefused(text);
+      case 'store-failed':
+        // A seated student's event or answers: sent again after the rejoin, the backoff growing until one is stored.
+        if (student && this.welcomed) this.backoff.serverFailed();
+        return this.rejoin(text);
+      case 'new-seat':
+        if (this.newSeat(text)) return;
+        break;
+      case 'elsewhere':
+        // Refused (another tab holds the seat) or taken (another tab chose to hold it): wait here.
+        return this.elsewhere(text);
+      case 'removed': {
+        // The seat is gone for good: its token with it, so a reload does not offer it again.
+        const room = (this.role as { room: Secret }).room;
+        writeSecrets(this.storage, this.url, room, { key: readSecrets(this.storage, this.url, room).key });
+        return this.fail(text);
       }
-    }
-    if (code === 'seat-in-use' && this.role.kind === 'student') {
-      // Refused (another tab holds the seat) or taken (another tab chose to hold it): wait here.
-      this.elsewhere(text);
-      return;
-    }
-    if (code === 'seat-removed' && this.role.kind === 'student') {
-      // The seat is gone for good: its token with it, so a reload does not offer it again.
-      const secrets = readSecrets(this.storage, this.url, this.role.room);
-      writeSecrets(this.storage, this.url, this.role.room, { key: secrets.key });
-      this.fail(text);
-      return;
-    }
-    if (FATAL.includes(code) && !this.welcomed) {
-      this.fail(text);
-      return;
-    }
-    if (code === 'room-closed') {
-      this.fail(text);
-      return;
-    }
-    if (code === 'out-of-order') {
-      // The server holds a different count than this page thought: join again to learn it.
-      this.error = text;
-      this.dropSocket();
-      this.retry();
-      return;
+      case 'fail':
+        return this.fail(text);
+      case 'rejoin':
+        return this.rejoin(text);
+      case 'say':
+        break;
     }
     // Refused once (rate, size, a bad message): said, and the connection goes on.
     this.error = text;
-    this.emit({ type: 'status', status: this.status, error: text, streaming: this.streamStopped === null });
+    this.emit({ type: 'status', status: this.status, error: text, streaming: this.streaming });
+  }
+
+  /** The stored seat is not this room's any more: forget it and join for a new one (false: no seat was stored). */
+  private newSeat(text: string): boolean {
+    const room = (this.role as { room: Secret }).room;
+    const secrets = readSecrets(this.storage, this.url, room);
+    if (!secrets.seat) return false;
+    writeSecrets(this.storage, this.url, room, { key: secrets.key });
+    this.error = text;
+    this.hello();
+    return true;
   }
 
   // ---- the event stream
@@ -597,12 +345,7 @@ export class RoomConnection {
    */
   private eventRefused(text: string): void {
     const at = this.outbox.acked;
-    if (!this.outbox.refused()) {
-      this.error = text;
-      this.dropSocket();
-      this.retry();
-      return;
-    }
+    if (!this.outbox.refused()) return this.rejoin(text);
     this.streamStopped = `${text.replace(/\.$/, '')}. The room refused event ${at} of this run twice, so this page sends it no more of the run: the run goes on here and is saved in this browser.`;
     this.warn(this.streamStopped);
     this.setStatus(this.status, this.streamStopped);

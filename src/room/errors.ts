@@ -5,7 +5,10 @@
  */
 import type { RoomErrorCode } from './protocol';
 
-/** The server's error codes that end the connection for good (the room cannot be had). */
+/**
+ * The server's error codes that end the connection for good (the room cannot be had). Never
+ * `server-error`: the server failed, not the request, and the page tries again.
+ */
 export const FATAL: readonly RoomErrorCode[] = ['no-such-room', 'room-closed', 'room-full', 'not-allowed', 'version', 'seat-in-use', 'room-locked', 'seat-removed'];
 
 /** An error from the server, in words for the page. */
@@ -26,6 +29,7 @@ export function errorText(code: RoomErrorCode, message: string): string {
     'seat-removed': 'The presenter removed this seat from the room',
     'over-quota': 'The room server is at one of its limits',
     timeout: 'The room server closed a connection that was too slow',
+    'server-error': 'The room server could not store that (its log says why); nothing of it was kept; this page tries again',
   };
   return message ? `${what[code]}: ${message}` : `${what[code]}.`;
 }

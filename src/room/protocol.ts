@@ -201,6 +201,12 @@ export const ROOM_ERROR_CODES = [
   'over-quota',
   /** The connection did not create, present or join in time, or could not keep up with what it was sent. */
   'timeout',
+  /**
+   * The server failed to store or handle the message (its store, not the sender: a full disk is
+   * `over-quota`). Nothing of it was kept and the connection is closed (1011); not a refusal: the
+   * page connects again with its backoff and sends it again.
+   */
+  'server-error',
 ] as const;
 export type RoomErrorCode = (typeof ROOM_ERROR_CODES)[number];
 
