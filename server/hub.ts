@@ -7,7 +7,7 @@
  *     in the feed, batched once a second (feed.ts);
  *   - a seat or status change: `room`, debounced, to everyone in the room;
  *   - an exchange (paired rooms): stored for the room's life and relayed to the partner.
- * Rooms expire (`sweep` deletes them and all their data). Errors are plain-language `error` frames;
+ * Rooms expire (`sweep` deletes them and all their data, from the store first). Errors are plain-language `error` frames;
  * nothing a client sends can throw out of here.
  *
  * What must survive a restart is written to the store before the room in memory changes, so a
@@ -87,6 +87,8 @@ export class RoomHub {
   private readonly writes: SeatWrites;
   /** When each room's presenters were last told the disk is full. */
   private readonly diskFullNoted = new Map<string, number>();
+  /** The sweep under way (null: none). */
+  private sweeping: Promise<number> | null = null;
 
   private constructor(
     readonly store: RoomStore,
@@ -207,23 +209,50 @@ export class RoomHub {
     seat.leftTimer.unref?.();
   }
 
-  /** Delete every expired room and its data, telling who is still connected; returns how many. */
-  async sweep(): Promise<number> {
+  /**
+   * Delete every expired room and its data, telling who is still connected; returns how many were
+   * deleted. The store goes first: a room whose delete fails stays in memory (expired: refused to
+   * everyone, room() is null), its bytes still counted against the disk quota since they may still
+   * be on disk, and is tried again at the next sweep; the failure is logged with the room's short
+   * id and the sweep goes on with the other rooms (it never throws). One sweep at a time (the
+   * timer's and the start's): a second call waits for the one under way.
+   */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<number> {
     const now = this.opts.now();
     let n = 0;
     for (const room of [...this.rooms.values()]) {
       if (room.record.expiresAt > now) continue;
+      this.stopTimers(room);
+      try {
+        // Writes that began before the room expired finish first (none begins after: room() is
+        // null), so nothing lands in the store after its delete.
+        await Promise.all([room.seatOps, ...room.taken().map((s) => s.chain)]);
+        await this.store.deleteRoom(room.id);
+      } catch (e) {
+        this.opts.log(`sweep: could not delete expired room ${room.id.slice(0, 4)}… (${e instanceof Error ? e.message : String(e)}); its data stays counted and is deleted at the next sweep`);
+        this.expel(room, 'This room has expired: nothing more can be done in it, and the server deletes everything in it.');
+        continue;
+      }
       this.rooms.delete(room.id);
       this.stored.bytes -= room.bytes();
-      this.stopTimers(room);
-      for (const peer of room.everyone()) {
-        peer.send(errorFrame('no-such-room', 'This room has expired; it and everything in it are deleted.'));
-        peer.close(4004, 'room expired');
-      }
-      await this.store.deleteRoom(room.id);
+      this.diskFullNoted.delete(room.id);
+      this.expel(room, 'This room has expired; it and everything in it are deleted.');
       n++;
     }
     return n;
+  }
+
+  /** Tell everyone still in an expired room, and close their connections (each leaves the room as it closes). */
+  private expel(room: Room, words: string): void {
+    for (const peer of room.everyone()) {
+      peer.send(errorFrame('no-such-room', words));
+      peer.close(4004, 'room expired');
+    }
   }
 
   /** Send each room's students the events stored since their last batch (the hub's timer, once a second). */
