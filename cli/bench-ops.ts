@@ -1,6 +1,6 @@
 /**
  * npm run bench:ops [-- --backend wasm|cpu] [--repeats 15] [--rounds 9]
- * npm run bench:ops -- --profile-kernels [--case peers-teach] [--steps 4] [--warmup 1]
+ * npm run bench:ops -- --profile-kernels [--case peers-teach] [--steps 4] [--warmup 1] [--alternate all|NAME,...]
  *
  * The tfjs kernel costs behind the CPU path's choices (src/core/models/layers.ts, stack.ts): for
  * shapes of the default cohort's GRPO update (B 16 x G 8 rows, 7 completion positions, an MLP of
@@ -13,12 +13,14 @@
  * and the median ratio with its range over the rounds (a shared machine's noise shows there).
  * --profile-kernels instead: where an RL step's CPU time goes on wasm with the lab's kernels
  * (kernelProfile.ts): per kernel and per kernel-and-shapes, and the time outside every kernel.
+ * --alternate: the steps alternate tfjs's own kernels and ours (all of ours, or those named, e.g.
+ * Cast,LabGeluPre,LabGeluGrad), in one run, with a column for each: a before/after table.
  * A measurement, not a test; docs/BENCHMARKS.md keeps the figures.
  */
 import * as tf from '@tensorflow/tfjs';
 import { parseArgs, intFlag, runMain, UsageError } from './args';
 import { initNodeBackend } from '../src/engine/node-backend';
-import { withTfjsWasmKernels } from '../src/engine/wasmKernels';
+import { ourWasmKernelNames, useOurWasmKernels, withTfjsWasmKernels } from '../src/engine/wasmKernels';
 import { profileKernels } from './kernelProfile';
 import { benchCase, parseCases } from '../src/core/benchmark/index';
 
@@ -114,6 +116,7 @@ runMain(async () => {
     case: 'string',
     steps: 'string',
     warmup: 'string',
+    alternate: 'string',
   });
   const backend = String(args.flags.get('backend') ?? 'wasm');
   if (backend !== 'wasm' && backend !== 'cpu') throw new UsageError('--backend: wasm or cpu');
@@ -123,7 +126,13 @@ runMain(async () => {
     const [id] = parseCases(String(args.flags.get('case') ?? 'peers-teach'));
     const steps = intFlag(args, 'steps', 1, 50) ?? 4;
     const warmup = intFlag(args, 'warmup', 0, 20) ?? 1;
-    console.log(await profileKernels(benchCase(id), steps, warmup, (line) => console.error(line)));
+    const names = args.flags.get('alternate') as string | undefined;
+    const known = ourWasmKernelNames();
+    const chosen = names === 'all' ? known : names?.split(',');
+    for (const n of chosen ?? []) if (!known.includes(n)) throw new UsageError(`--alternate: ${n} is not one of ours (${known.join(', ')})`);
+    if (chosen && backend !== 'wasm') throw new UsageError('--alternate: wasm only');
+    const alternate = chosen ? (ours: boolean) => useOurWasmKernels(ours, chosen) : undefined;
+    console.log(await profileKernels(benchCase(id), steps, warmup, (line) => console.error(line), { alternate }));
     process.exit(0);
   }
   const M = 16 * 8 * 7; // rows of the update: B x G x completion positions

@@ -26,58 +26,78 @@ function add(map: Map<string, Tally>, key: string, ms: number): void {
   map.set(key, t);
 }
 
-/** Wrap every kernel of `backend`; returns the tallies and a function that puts tfjs's back. */
-function wrapKernels(backend: string) {
-  const byName = new Map<string, Tally>();
-  const byShape = new Map<string, Tally>();
-  const children: number[] = []; // per open kernel: CPU ms spent in kernels it called
-  const originals = tf.getKernelsForBackend(backend);
-  let on = false;
-  for (const config of originals) {
+interface Tallies {
+  byName: Map<string, Tally>;
+  byShape: Map<string, Tally>;
+  stepMs: number;
+  wallMs: number;
+  steps: number;
+}
+
+const newTallies = (): Tallies => ({ byName: new Map(), byShape: new Map(), stepMs: 0, wallMs: 0, steps: 0 });
+
+/** `configs` with each kernel timed into `t` while `on()`, exclusive of kernels it runs itself. */
+function timedKernels(configs: tf.KernelConfig[], t: Tallies, on: () => boolean, children: number[]): tf.KernelConfig[] {
+  return configs.map((config) => {
     const f = config.kernelFunc;
     const timed = ((args: { inputs: tf.NamedTensorInfoMap }) => {
-      if (!on) return f(args as never);
+      if (!on()) return f(args as never);
       const t0 = cpuMs();
-      children.push(0);
+      children.push(0); // per open kernel: CPU ms spent in kernels it called
       try {
         return f(args as never);
       } finally {
         const total = cpuMs() - t0;
         const own = total - children.pop()!;
         if (children.length) children[children.length - 1] += total;
-        add(byName, config.kernelName, own);
+        add(t.byName, config.kernelName, own);
         const shapes = Object.values(args.inputs as Record<string, tf.TensorInfo | undefined>)
-          .filter((t): t is tf.TensorInfo => !!t && Array.isArray(t.shape))
-          .map((t) => `[${t.shape.join(',')}]`)
+          .filter((x): x is tf.TensorInfo => !!x && Array.isArray(x.shape))
+          .map((x) => `[${x.shape.join(',')}]`)
           .join(' ');
-        add(byShape, `${config.kernelName} ${shapes}`, own);
+        add(t.byShape, `${config.kernelName} ${shapes}`, own);
       }
     }) as tf.KernelFunc;
-    tf.unregisterKernel(config.kernelName, backend);
-    tf.registerKernel({ ...config, kernelFunc: timed });
-  }
-  return {
-    byName,
-    byShape,
-    start: () => (on = true),
-    stop: () => (on = false),
-    restore: () => {
-      for (const config of originals) {
-        tf.unregisterKernel(config.kernelName, backend);
-        tf.registerKernel(config);
-      }
-    },
-  };
+    return { ...config, kernelFunc: timed };
+  });
 }
 
-/** Profile `steps` RL steps of `c` after `warmup` unprofiled ones; a Markdown report. */
-export async function profileKernels(c: BenchCase, steps: number, warmup: number, log: (line: string) => void, shapeRows = 30): Promise<string> {
+/** Make `configs` the backend's whole kernel set. */
+function install(backend: string, configs: tf.KernelConfig[]): void {
+  for (const k of tf.getKernelsForBackend(backend)) tf.unregisterKernel(k.kernelName, backend);
+  for (const k of configs) tf.registerKernel(k);
+}
+
+/** Swap the kernels under comparison: ours (true) or tfjs's (false). */
+export type UseOurs = (ours: boolean) => void;
+
+/**
+ * Profile `steps` RL steps of `c` after `warmup` unprofiled ones; a Markdown report. With
+ * `alternate`, the steps alternate between tfjs's kernels (first) and ours, in one run (the same
+ * numbers either way where ours are equal bit for bit), and the tables have a column for each.
+ */
+export async function profileKernels(
+  c: BenchCase,
+  steps: number,
+  warmup: number,
+  log: (line: string) => void,
+  opts: { shapeRows?: number; alternate?: UseOurs } = {},
+): Promise<string> {
   const backend = tf.getBackend();
-  const prof = wrapKernels(backend);
+  const { alternate } = opts;
+  let profiling = false;
+  const on = () => profiling;
+  const children: number[] = [];
+  const registered = tf.getKernelsForBackend(backend);
+  alternate?.(false);
+  const theirs = { tallies: newTallies(), configs: [] as tf.KernelConfig[] };
+  theirs.configs = timedKernels(tf.getKernelsForBackend(backend), theirs.tallies, on, children);
+  alternate?.(true);
+  const ours = { tallies: newTallies(), configs: [] as tf.KernelConfig[] };
+  ours.configs = timedKernels(tf.getKernelsForBackend(backend), ours.tallies, on, children);
+  const modes = alternate ? [theirs, ours] : [ours];
   const run = createRun(c.spec, { backend });
   const events = run.events();
-  let stepMs = 0;
-  let wallMs = 0;
   try {
     for (;;) {
       const e = await events.next();
@@ -85,44 +105,65 @@ export async function profileKernels(c: BenchCase, steps: number, warmup: number
       if (e.value.type === 'base') break;
     }
     for (let i = 0; i < warmup + steps; i++) {
+      const mode = modes[i % modes.length];
+      install(backend, mode.configs);
       const measured = i >= warmup;
-      log(`${c.id}: ${measured ? 'profiled' : 'warm-up'} step ${i + 1} of ${warmup + steps}`);
-      if (measured) prof.start();
+      log(`${c.id}: ${measured ? 'profiled' : 'warm-up'} step ${i + 1} of ${warmup + steps}${alternate ? (mode === ours ? ', ours' : ", tfjs's") : ''}`);
+      profiling = measured;
       const [t0, w0] = [cpuMs(), performance.now()];
       const e = await events.next();
       if (measured) {
-        stepMs += cpuMs() - t0;
-        wallMs += performance.now() - w0;
+        mode.tallies.stepMs += cpuMs() - t0;
+        mode.tallies.wallMs += performance.now() - w0;
+        mode.tallies.steps++;
       }
-      prof.stop();
+      profiling = false;
       if (e.done || e.value.type !== 'step') throw new Error(`${c.id}: expected a step event`);
     }
   } finally {
-    prof.stop();
-    prof.restore();
+    profiling = false;
+    install(backend, registered);
     run.dispose();
     await events.return(undefined).catch(() => undefined);
   }
-  const per = (x: number) => x / steps;
-  const inKernels = [...prof.byName.values()].reduce((a, t) => a + t.ms, 0);
-  const calls = [...prof.byName.values()].reduce((a, t) => a + t.calls, 0);
-  const pct = (ms: number) => ((100 * ms) / stepMs).toFixed(1);
-  const rows = (map: Map<string, Tally>, n: number) =>
-    [...map.entries()]
-      .sort((a, b) => b[1].ms - a[1].ms)
-      .slice(0, n)
-      .map(([k, t]) => `| ${k} | ${per(t.calls).toFixed(0)} | ${per(t.ms).toFixed(1)} | ${pct(t.ms)}% |`);
+  const shown = modes.map((m) => m.tallies);
+  const summary = (t: Tallies, label: string) => {
+    const inKernels = [...t.byName.values()].reduce((a, x) => a + x.ms, 0);
+    const calls = [...t.byName.values()].reduce((a, x) => a + x.calls, 0);
+    const per = (x: number) => (x / t.steps).toFixed(0);
+    const pct = (ms: number) => ((100 * ms) / t.stepMs).toFixed(1);
+    return (
+      `${label}${t.steps} RL steps: ${per(t.stepMs)} CPU ms a step (${per(t.wallMs)} ms wall), ${per(calls)} kernel calls; ` +
+      `in kernels ${per(inKernels)} ms (${pct(inKernels)}%), outside them ${per(t.stepMs - inKernels)} ms (${pct(t.stepMs - inKernels)}%).`
+    );
+  };
+  const labels = alternate ? ["tfjs's kernels", 'ours'] : [''];
+  const table = (key: 'byName' | 'byShape', n: number, what: string) => {
+    const keys = new Map<string, number>();
+    for (const t of shown) for (const [k, x] of t[key]) keys.set(k, Math.max(keys.get(k) ?? 0, x.ms / t.steps));
+    const top = [...keys.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k]) => k);
+    const cell = (t: Tallies, k: string) => {
+      const x = t[key].get(k);
+      return x ? `${(x.calls / t.steps).toFixed(0)} | ${(x.ms / t.steps).toFixed(1)} | ${((100 * x.ms) / t.stepMs).toFixed(1)}%` : '0 | 0 | 0%';
+    };
+    const head = labels.map((l) => (l ? `calls (${l}) | CPU ms / step (${l}) | of the step (${l})` : 'calls / step | CPU ms / step | of the step')).join(' | ');
+    const lines = [`| ${what} | ${head} |`, `|---|${shown.map(() => '---:|---:|---:|').join('')}`, ...top.map((k) => `| ${k} | ${shown.map((t) => cell(t, k)).join(' | ')} |`)];
+    if (key === 'byName') {
+      const outside = shown.map((t) => {
+        const inK = [...t.byName.values()].reduce((a, x) => a + x.ms, 0);
+        return ` | ${((t.stepMs - inK) / t.steps).toFixed(1)} | ${((100 * (t.stepMs - inK)) / t.stepMs).toFixed(1)}%`;
+      });
+      lines.push(`| (outside kernels: engine, tape, JS) |${outside.join(' |')} |`);
+    }
+    return lines;
+  };
   return [
-    `${c.id} on ${backend}, ${steps} RL steps after ${warmup} warm-up: ${per(stepMs).toFixed(0)} CPU ms a step (${per(wallMs).toFixed(0)} ms wall), ` +
-      `${per(calls).toFixed(0)} kernel calls; in kernels ${per(inKernels).toFixed(0)} ms (${pct(inKernels)}%), outside them ${per(stepMs - inKernels).toFixed(0)} ms (${pct(stepMs - inKernels)}%).`,
+    `${c.id} on ${backend}, ${warmup} warm-up step(s) first${alternate ? ", then steps alternating tfjs's kernels and ours" : ''}:`,
     '',
-    '| kernel | calls / step | CPU ms / step | of the step |',
-    '|---|---:|---:|---:|',
-    ...rows(prof.byName, 20),
-    `| (outside kernels: engine, tape, JS) | | ${per(stepMs - inKernels).toFixed(1)} | ${pct(stepMs - inKernels)}% |`,
+    ...shown.map((t, i) => '- ' + summary(t, labels[i] ? labels[i] + ': ' : '')),
     '',
-    '| kernel and input shapes | calls / step | CPU ms / step | of the step |',
-    '|---|---:|---:|---:|',
-    ...rows(prof.byShape, shapeRows),
+    ...table('byName', 24, 'kernel'),
+    '',
+    ...table('byShape', opts.shapeRows ?? 30, 'kernel and input shapes'),
   ].join('\n');
 }

@@ -144,6 +144,34 @@ describe('wasm Identity shares its input', () => {
   });
 });
 
+describe('wasm Cast to the same dtype shares its input', () => {
+  it('no new buffer for float32, int32 and bool kept as they are; other casts convert as tfjs does', () => {
+    const buffers = tf.memory().numDataBuffers;
+    const xs = [tf.tensor1d([1.5, -0, -2.25, NaN]), tf.tensor1d([3, -4], 'int32'), tf.tensor1d([true, false], 'bool')];
+    const same = xs.map((x) => tf.cast(x, x.dtype));
+    expect(tf.memory().numDataBuffers).toBe(buffers + 3);
+    tf.dispose(xs);
+    expect(same.map((t) => Array.from(t.dataSync()))).toEqual([[1.5, -0, -2.25, NaN], [3, -4], [1, 0]]);
+    tf.dispose(same);
+    expect(tf.memory().numDataBuffers).toBe(buffers);
+    // tfjs's own Cast copies.
+    withTfjsWasmKernels(() => {
+      const a = tf.tensor1d([1, 2]);
+      const b = tf.cast(a, 'float32');
+      expect(tf.memory().numDataBuffers).toBe(buffers + 2);
+      tf.dispose([a, b]);
+    });
+    const x = tf.tensor1d([1.7, -2.5, 0, 3]);
+    for (const dtype of ['int32', 'bool'] as const) {
+      const r = both(() => tf.cast(x, dtype));
+      expect(r.ours).toEqual(r.theirs);
+    }
+    const r = both(() => tf.cast(tf.tensor1d([2, 0, -1], 'int32'), 'float32'));
+    expect(r.ours).toEqual(r.theirs);
+    x.dispose();
+  });
+});
+
 describe('wasm Concat copies rows in WebAssembly', () => {
   /** Raw bits (a NaN's payload and -0 must survive the copy too); the tensor is disposed. */
   const raw = (t: tf.Tensor) => {

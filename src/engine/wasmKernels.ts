@@ -28,6 +28,13 @@
  * input's rows in one call into WebAssembly (the KV cache's rows are 8-104 floats). A copy: equal
  * bit for bit.
  *
+ * Cast: copies its input even to the dtype it already has, and every Multiply's gradient casts
+ * both inputs to float32 (257 casts a `peers-teach` step, 18 ms: bench:ops --profile-kernels). A
+ * cast to the same dtype now shares the data, as Identity does; other casts stay tfjs's.
+ *
+ * Two kernels of our own besides, not replacements: the fused GELU's LabGeluPre and LabGeluGrad
+ * (./kernels/gelu.ts, used by src/core/models/fusedGelu.ts).
+ *
  * tfjs looks kernels up by (name, backend) at every call, so registering these once is enough.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -35,6 +42,7 @@ import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import '@tensorflow/tfjs-backend-wasm'; // registers the wasm backend and its kernels
 import { batchMatMul } from './kernels/batchMatMul';
 import { concat } from './kernels/concat';
+import { GELU_KERNELS } from './kernels/gelu';
 
 type TensorInfo = tf.TensorInfo;
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
@@ -131,8 +139,16 @@ function identity({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFun
   return { dataId: x.dataId, shape: [...x.shape], dtype: x.dtype };
 }
 
+/** A cast to the dtype the input already has: a clone, so it shares the data as identity does. */
+function cast({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc): TensorInfo {
+  const x = inputs.x as TensorInfo;
+  const same = attrs!.dtype === x.dtype && (x.dtype === 'float32' || x.dtype === 'int32' || x.dtype === 'bool');
+  return same ? identity({ inputs, backend, attrs }, original) : (original({ inputs, backend: backend as tf.KernelBackend, attrs }) as TensorInfo);
+}
+
 const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) => TensorInfo | TensorInfo[]> = {
   BatchMatMul: batchMatMul,
+  Cast: cast,
   Concat: concat,
   Identity: identity,
   Slice: slice,
@@ -140,8 +156,9 @@ const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) =
   Unpack: unpack,
 };
 
-/** tfjs's own kernels, kept when ours are installed (the tests compare against them). */
+/** tfjs's own kernels, kept when ours are installed (the tests compare against them), and ours. */
 const originals = new Map<string, tf.KernelConfig>();
+const installed = new Map<string, tf.KernelConfig>();
 
 /** Register the in-place Slice, SplitV and Unpack, the sharing Identity, our Concat and our SIMD BatchMatMul on the wasm backend (idempotent). */
 export function installWasmKernels(): void {
@@ -152,24 +169,39 @@ export function installWasmKernels(): void {
     originals.set(name, config);
     const original = config.kernelFunc;
     tf.unregisterKernel(name, 'wasm');
-    tf.registerKernel({ ...config, kernelFunc: ((args: KernelArgs) => replacement(args, original)) as tf.KernelFunc });
+    installed.set(name, { ...config, kernelFunc: ((args: KernelArgs) => replacement(args, original)) as tf.KernelFunc });
+    tf.registerKernel(installed.get(name)!);
+  }
+  for (const config of GELU_KERNELS) tf.registerKernel(config);
+}
+
+/** Every kernel name of ours: the replacements and our own kernels. */
+export function ourWasmKernelNames(): string[] {
+  return [...Object.keys(REPLACEMENTS), ...GELU_KERNELS.map((k) => k.kernelName)];
+}
+
+/**
+ * Tests and bench:ops only: register ours (ours = true) or tfjs's own kernels (false) under
+ * `names` (default: all of ours). Without ours, LabGeluPre and LabGeluGrad are not registered
+ * at all, so the fused GELU runs as layers.ts's ops.
+ */
+export function useOurWasmKernels(ours: boolean, names: string[] = ourWasmKernelNames()): void {
+  installWasmKernels();
+  for (const name of names) {
+    const own = GELU_KERNELS.find((k) => k.kernelName === name);
+    const config = own ?? (ours ? installed.get(name) : originals.get(name));
+    if (!config) throw new Error(`no wasm kernel of ours is called ${name}`);
+    if (tf.getKernel(name, 'wasm')) tf.unregisterKernel(name, 'wasm');
+    if (!own || ours) tf.registerKernel(config);
   }
 }
 
-/** Tests only: run `fn` with tfjs's own wasm kernels registered again, then ours. */
+/** Tests only: run `fn` with tfjs's own wasm kernels registered again and none of ours, then ours. */
 export function withTfjsWasmKernels<T>(fn: () => T): T {
-  installWasmKernels();
-  const ours = [...originals.keys()].map((name) => tf.getKernel(name, 'wasm')!);
-  for (const config of originals.values()) {
-    tf.unregisterKernel(config.kernelName, 'wasm');
-    tf.registerKernel(config);
-  }
+  useOurWasmKernels(false);
   try {
     return fn();
   } finally {
-    for (const config of ours) {
-      tf.unregisterKernel(config.kernelName, 'wasm');
-      tf.registerKernel(config);
-    }
+    useOurWasmKernels(true);
   }
 }

@@ -13,7 +13,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { DecodeStep, PolicyConfig } from './policy';
-import { causalMask, embedK, gelu, layerNormK, linearK, normal, ONES, ZEROS } from './layers';
+import { causalMask, embedK, layerNormK, linearK, normal, ONES, ZEROS } from './layers';
+import { gelu } from './fusedGelu'; // layers.ts's gelu, bit for bit, in fewer kernels where the backend has them
 import type { ParamSpec, Params } from './layers';
 
 /** The parameter list, in the Policy's variable order. Init as GPT-2 / nanoGPT. */
