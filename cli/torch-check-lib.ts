@@ -260,7 +260,7 @@ export interface CheckRow {
   scale: number;
   /** max |lab - PyTorch float32|. */
   maxAbs: number;
-  /** maxAbs / scale; null for a tensor that is analytically zero (scale < 1e-8). */
+  /** maxAbs / scale; null below a scale of 1e-6 (a cancellation: scripts/torch_gradcheck.py). */
   rel: number | null;
   /** max |lab - float64|. */
   maxAbs64: number;
@@ -287,14 +287,20 @@ export interface CheckReport {
 let found: { python: string } | { skipped: string } | undefined;
 export const NO_TORCH = 'skipped: no torch (apt-get install python3-torch)';
 
-export function findTorchPython(): { python: string } | { skipped: string } {
-  if (found) return found;
-  for (const python of ['/usr/bin/python3', 'python3']) {
+export function findTorchPython(candidates?: string[]): { python: string } | { skipped: string } {
+  if (found && !candidates) return found;
+  let out: { python: string } | { skipped: string } = { skipped: NO_TORCH };
+  // Debian's python first: python3 on PATH may be another (pyenv's) without Debian's packages.
+  for (const python of candidates ?? ['/usr/bin/python3', 'python3']) {
     if (python.startsWith('/') && !existsSync(python)) continue;
     const r = spawnSync(python, ['-c', 'import torch'], { encoding: 'utf8', timeout: 120_000 });
-    if (r.status === 0) return (found = { python });
+    if (r.status === 0) {
+      out = { python };
+      break;
+    }
   }
-  return (found = { skipped: NO_TORCH });
+  if (!candidates) found = out;
+  return out;
 }
 
 /** Runs scripts/torch_gradcheck.py on an export and returns its report (throws with its stderr on failure). */
