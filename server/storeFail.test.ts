@@ -3,7 +3,8 @@
 // real LevelDB store of a real server, one method made to throw). The client is told in words,
 // the room in memory is as it was, the server goes on, the same operation succeeds once the store
 // works again, and a restart on the same data directory holds exactly what was acknowledged.
-// A full disk (ENOSPC) is `over-quota` to the presenter.
+// The error's code is `server-error` (the page retries it; src/room/storeRetry.test.ts); a full
+// disk (ENOSPC) is `over-quota` to the presenter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOM_PROTOCOL_VERSION, type RoomInfo } from '../src/room/protocol';
 import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
@@ -46,6 +47,7 @@ describe('a failed store write', () => {
     p.send({ t: 'create', v: ROOM_PROTOCOL_VERSION, name: 'Class', preset: null, spec: presetSpec('quick'), baseSeed: 1, pairing: false });
     const err = await p.waitFor('error');
     expect(failed()).toBe(true);
+    expect(err.code).toBe('server-error');
     expect(err.message).toMatch(/could not store/);
     expect(local.server.hub.roomCount).toBe(rooms);
     await p.closed;
@@ -64,7 +66,7 @@ describe('a failed store write', () => {
     failNext(local.server.store, 'putSeat');
     const c = await RoomClient.connect(local.url);
     c.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: null });
-    expect((await c.waitFor('error')).message).toMatch(/could not store/);
+    expect(await c.waitFor('error')).toMatchObject({ code: 'server-error', message: expect.stringMatching(/could not store/) });
     expect(info(room)).toEqual(before);
     const c2 = await joinRoom(local.url, room);
     expect(c2.seat.seat.index).toBe(2);
@@ -75,7 +77,7 @@ describe('a failed store write', () => {
     before = info(room);
     failNext(local.server.store, 'appendEvent');
     a.client.send({ t: 'event', seq: 1, event: run[1] });
-    expect((await a.client.waitFor('error')).message).toMatch(/could not store/);
+    expect(await a.client.waitFor('error')).toMatchObject({ code: 'server-error', message: expect.stringMatching(/could not store/) });
     expect(a.client.messages.some((m) => m.t === 'ack' && m.seq === 1)).toBe(false);
     expect(info(room).seats[0].events).toBe(1);
     expect(info(room).seats.map((s) => ({ ...s, connected: true }))).toEqual(before.seats.map((s) => ({ ...s, connected: true })));

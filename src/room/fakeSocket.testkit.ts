@@ -6,7 +6,7 @@
 import { PRESETS } from '../core/experiment/presets';
 import { emptySummary, foldEvent } from '../core/experiment/summary';
 import type { RecordedEvent } from '../share/record';
-import type { SocketLike } from './client';
+import { RoomConnection, type RoomClientEvent, type SocketLike } from './client';
 import type { KeyValueStore } from './secrets';
 import type { RoomInfo, SeatInfo, ServerMessage } from './protocol';
 
@@ -67,6 +67,11 @@ export function memoryStorage(): KeyValueStore & { map: Map<string, string> } {
   return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) };
 }
 
+/** The room server the fake pages talk to, its origin (secrets are kept by it), and another server. */
+export const URL = 'ws://127.0.0.1:8787/room';
+export const ORIGIN = 'ws://127.0.0.1:8787';
+export const ATTACKER = 'ws://127.0.0.2:9999/room';
+
 export const ROOM_ID = 'r'.repeat(21) + '1';
 export const KEY = 'k'.repeat(21) + '1';
 export const TOKEN = 't'.repeat(21) + '1';
@@ -118,4 +123,13 @@ export function runEvents(n: number, opts: { passAt1?: (step: number) => number;
     events.push({ type: 'done', summary });
   }
   return events;
+}
+
+/** A student's page of ROOM_ID over fake sockets (the backoff's jitter fixed at its middle), and what it said. */
+export function studentPage(storage = memoryStorage(), url = URL) {
+  const f = socketFactory();
+  const events: RoomClientEvent[] = [];
+  const c = new RoomConnection({ url, role: { kind: 'student', room: ROOM_ID }, socket: f.make, storage, random: () => 0.5 });
+  c.subscribe((e) => events.push(e));
+  return { c, f, storage, events };
 }
