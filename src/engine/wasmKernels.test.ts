@@ -204,6 +204,26 @@ describe('wasm Concat copies rows in WebAssembly', () => {
     }
   });
 
+  it("Pack (tf.stack) runs it too: tfjs's results bit for bit on 100 random stacks, any axis (negative too), 1-7 inputs, float32, int32, bool", () => {
+    const rng = new Rng(8);
+    const odd = new Float32Array(new Uint32Array([0x7fc01234, 0xffc00000, 0x80000000]).buffer);
+    for (let n = 0; n < 100; n++) {
+      const rank = n % 4;
+      const shape = Array.from({ length: rank }, () => (n % 11 === 0 ? 0 : 1 + Math.floor(rng.next() * 5)));
+      const axis = Math.floor(rng.next() * (rank + 1)) - (n % 3 === 0 ? rank + 1 : 0);
+      const dtype = (['float32', 'float32', 'int32', 'bool'] as const)[n % 4];
+      const count = shape.reduce((a, b) => a * b, 1);
+      const xs = Array.from({ length: 1 + (n % 7) }, () => {
+        const v = Float32Array.from({ length: count }, (_, j) => (j % 7 === 3 ? odd[j % 3] : rng.next() * 10 - 5));
+        return tf.tidy(() => (dtype === 'float32' ? tf.tensor(v, shape) : tf.tensor(v, shape).greater(0).cast(dtype)));
+      });
+      const ours = raw(tf.stack(xs, axis));
+      const theirs = withTfjsWasmKernels(() => raw(tf.stack(xs, axis)));
+      expect(ours, `case ${n}: ${xs.length} x [${shape}], axis ${axis}`).toEqual(theirs);
+      tf.dispose(xs);
+    }
+  });
+
   it("appends a KV cache's position as tfjs does, and its gradient splits it back", () => {
     const cache = tf.randomNormal([6, 4, 7, 8], 0, 1, 'float32', 1);
     const next = tf.randomNormal([6, 4, 1, 8], 0, 1, 'float32', 2);

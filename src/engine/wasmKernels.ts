@@ -28,6 +28,9 @@
  * input's rows in one call into WebAssembly (the KV cache's rows are 8-104 floats). A copy: equal
  * bit for bit.
  *
+ * Pack: tfjs's expands its inputs and runs its own concat function, not the registered Concat;
+ * ours runs our Concat (./kernels/concat.ts). A copy: equal bit for bit.
+ *
  * Cast: copies its input even to the dtype it already has, and every Multiply's gradient casts
  * both inputs to float32 (257 casts a `peers-teach` step, 18 ms: bench:ops --profile-kernels). A
  * cast to the same dtype now shares the data, as Identity does; other casts stay tfjs's.
@@ -41,7 +44,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import '@tensorflow/tfjs-backend-wasm'; // registers the wasm backend and its kernels
 import { batchMatMul } from './kernels/batchMatMul';
-import { concat } from './kernels/concat';
+import { concat, pack } from './kernels/concat';
 import { GELU_KERNELS } from './kernels/gelu';
 
 type TensorInfo = tf.TensorInfo;
@@ -151,6 +154,7 @@ const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) =
   Cast: cast,
   Concat: concat,
   Identity: identity,
+  Pack: pack,
   Slice: slice,
   SplitV: splitV,
   Unpack: unpack,

@@ -42,3 +42,23 @@ export function concat({ inputs, backend, attrs }: KernelArgs, original: tf.Kern
   });
   return out;
 }
+
+/**
+ * Our Pack (tf.stack) for the wasm backend: tfjs-backend-wasm's expands each input and calls its
+ * own concat function directly, so tf.stack never reached our Concat. The lab stacks the K
+ * models' products after every per-model matMul (matMulK in src/core/models/layers.ts: 151 Packs
+ * a `peers-teach` step, 27 ms). Here each input is viewed with the new axis (same data) and
+ * copied by the Concat above; a copy either way, so tfjs's results bit for bit.
+ */
+export function pack({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc): TensorInfo {
+  const xs = inputs as unknown as TensorInfo[];
+  const fallback = (() => original({ inputs, backend: backend as tf.KernelBackend, attrs })) as tf.KernelFunc;
+  if (xs.length < 2 || xs.some((t) => !tf.util.arraysEqual(t.shape, xs[0].shape) || t.dtype !== xs[0].dtype)) return fallback({} as never) as TensorInfo;
+  const rank = xs[0].shape.length + 1;
+  let axis = attrs!.axis as number;
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return fallback({} as never) as TensorInfo; // tfjs's error
+  const shape = [...xs[0].shape.slice(0, axis), 1, ...xs[0].shape.slice(axis)];
+  const expanded = xs.map((t) => ({ dataId: t.dataId, dtype: t.dtype, shape }));
+  return concat({ inputs: expanded as unknown as tf.NamedTensorInfoMap, backend, attrs: { axis } }, fallback);
+}
