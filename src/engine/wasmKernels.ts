@@ -35,8 +35,9 @@
  * both inputs to float32 (257 casts a `peers-teach` step, 18 ms: bench:ops --profile-kernels). A
  * cast to the same dtype now shares the data, as Identity does; other casts stay tfjs's.
  *
- * Two kernels of our own besides, not replacements: the fused GELU's LabGeluPre and LabGeluGrad
- * (./kernels/gelu.ts, used by src/core/models/fusedGelu.ts).
+ * Kernels of our own besides, not replacements: the fused GELU's LabGeluPre and LabGeluGrad
+ * (./kernels/gelu.ts, used by src/core/models/fusedGelu.ts) and LabLayerNorm (./kernels/layerNorm.ts,
+ * used by src/core/models/fusedLayerNorm.ts where no gradient is recorded).
  *
  * tfjs looks kernels up by (name, backend) at every call, so registering these once is enough.
  */
@@ -46,6 +47,7 @@ import '@tensorflow/tfjs-backend-wasm'; // registers the wasm backend and its ke
 import { batchMatMul } from './kernels/batchMatMul';
 import { concat, pack } from './kernels/concat';
 import { GELU_KERNELS } from './kernels/gelu';
+import { LAYER_NORM_KERNEL } from './kernels/layerNorm';
 
 type TensorInfo = tf.TensorInfo;
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
@@ -149,6 +151,9 @@ function cast({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc): 
   return same ? identity({ inputs, backend, attrs }, original) : (original({ inputs, backend: backend as tf.KernelBackend, attrs }) as TensorInfo);
 }
 
+/** Our own kernels (names tfjs does not have). */
+const OWN_KERNELS: tf.KernelConfig[] = [...GELU_KERNELS, LAYER_NORM_KERNEL];
+
 const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) => TensorInfo | TensorInfo[]> = {
   BatchMatMul: batchMatMul,
   Cast: cast,
@@ -176,23 +181,23 @@ export function installWasmKernels(): void {
     installed.set(name, { ...config, kernelFunc: ((args: KernelArgs) => replacement(args, original)) as tf.KernelFunc });
     tf.registerKernel(installed.get(name)!);
   }
-  for (const config of GELU_KERNELS) tf.registerKernel(config);
+  for (const config of OWN_KERNELS) tf.registerKernel(config);
 }
 
 /** Every kernel name of ours: the replacements and our own kernels. */
 export function ourWasmKernelNames(): string[] {
-  return [...Object.keys(REPLACEMENTS), ...GELU_KERNELS.map((k) => k.kernelName)];
+  return [...Object.keys(REPLACEMENTS), ...OWN_KERNELS.map((k) => k.kernelName)];
 }
 
 /**
  * Tests and bench:ops only: register ours (ours = true) or tfjs's own kernels (false) under
- * `names` (default: all of ours). Without ours, LabGeluPre and LabGeluGrad are not registered
- * at all, so the fused GELU runs as layers.ts's ops.
+ * `names` (default: all of ours). Without ours, our own kernels (LabGeluPre, LabGeluGrad,
+ * LabLayerNorm) are not registered at all, so the fused ops run as layers.ts's ops.
  */
 export function useOurWasmKernels(ours: boolean, names: string[] = ourWasmKernelNames()): void {
   installWasmKernels();
   for (const name of names) {
-    const own = GELU_KERNELS.find((k) => k.kernelName === name);
+    const own = OWN_KERNELS.find((k) => k.kernelName === name);
     const config = own ?? (ours ? installed.get(name) : originals.get(name));
     if (!config) throw new Error(`no wasm kernel of ours is called ${name}`);
     if (tf.getKernel(name, 'wasm')) tf.unregisterKernel(name, 'wasm');

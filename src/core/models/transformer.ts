@@ -13,7 +13,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { DecodeStep, PolicyConfig } from './policy';
-import { causalMask, embedK, layerNormK, linearK, normal, ONES, ZEROS } from './layers';
+import { causalMask, embedK, linearK, normal, ONES, ZEROS } from './layers';
+import { layerNormK } from './fusedLayerNorm'; // layers.ts's, bit for bit, in one kernel where no gradient is recorded
 import { gelu } from './fusedGelu'; // layers.ts's gelu, bit for bit, in fewer kernels where the backend has them
 import type { ParamSpec, Params } from './layers';
 
