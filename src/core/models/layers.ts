@@ -7,6 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../random';
+import { hasStackMatMul, stackMatMul } from './stackMatMul';
 
 /** A family's parameters, keyed by local name (e.g. 'blocks.0.attn.wq'). */
 export type Params = Record<string, tf.Tensor>;
@@ -195,6 +196,8 @@ export function matMulK(x: tf.Tensor3D, w: tf.Tensor3D): tf.Tensor3D {
   const dout = w.shape[2];
   if (K === 1) return tf.reshape(matMul2D(tf.reshape(x, [M, din]) as tf.Tensor2D, tf.reshape(w, [din, dout]) as tf.Tensor2D), [1, M, dout]);
   if (!CPU_BACKENDS.has(tf.getBackend())) return tf.matMul(x, w);
+  // wasm: the same per-model products and gradients as below, in one kernel (stackMatMul.ts).
+  if (hasStackMatMul()) return stackMatMul(x, w);
   // Unstack and stack (wasm's in-place Unpack; Pack) rather than split, reshape and concat: the
   // same copies with a third of the engine's kernel calls (each costs its tape bookkeeping).
   const ws = tf.unstack(w) as tf.Tensor2D[];
