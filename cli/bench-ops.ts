@@ -23,6 +23,8 @@ import { initNodeBackend } from '../src/engine/node-backend';
 import { ourWasmKernelNames, useOurWasmKernels, withTfjsWasmKernels } from '../src/engine/wasmKernels';
 import { profileKernels } from './kernelProfile';
 import { benchCase, parseCases } from '../src/core/benchmark/index';
+import { gelu } from '../src/core/models/fusedGelu';
+import { layerNormK } from '../src/core/models/fusedLayerNorm';
 
 async function medianMs(repeats: number, f: () => tf.Tensor | tf.Tensor[]): Promise<number> {
   const once = async () => {
@@ -47,7 +49,7 @@ async function medianMs(repeats: number, f: () => tf.Tensor | tf.Tensor[]): Prom
  */
 function perCall(calls: number, f: () => tf.Tensor): number {
   const t0 = process.cpuUsage();
-  for (let i = 0; i < calls; i++) f().dispose();
+  for (let i = 0; i < calls; i++) tf.tidy(f).dispose(); // tidy: an op chain's intermediates too
   const { user, system } = process.cpuUsage(t0);
   return (user + system) / 1000 / calls;
 }
@@ -71,6 +73,13 @@ function oursAgainstTfjs(rounds: number): string {
   const kc = tf.randomNormal([BH, TK, HD]);
   const kv = tf.randomNormal([BH / 4, 4, 7, HD]);
   const kv1 = tf.randomNormal([BH / 4, 4, 1, HD]);
+  // The block's elementwise chains (fusedGelu.ts, fusedLayerNorm.ts): the MLP's hidden
+  // [K, N, T, 4D] = [7, 128, 14, 128]; a decoding step's and the prefill's layer norm inputs.
+  const hidden = tf.randomNormal([7, 128, 14, 128]);
+  const dHidden = tf.randomNormal([7, 128, 14, 128]);
+  const [ln1, ln7] = [tf.randomNormal([7, 128, 1, 32]), tf.randomNormal([7, 128, 7, 32])];
+  const [gain, bias] = [tf.randomNormal([7, 32], 1, 0.2), tf.randomNormal([7, 32])];
+  const perModel = [tf.randomNormal([1792, 32]), tf.randomNormal([1792, 32])];
   const cases: [string, () => tf.Tensor][] = [
     [`scores q k^T [${BH}, ${T}, ${HD}] (transposeB)`, () => tf.matMul(q, k, false, true)],
     [`att v [${BH}, ${T}, ${T}] @ [${BH}, ${T}, ${HD}]`, () => tf.matMul(att, v)],
@@ -81,6 +90,12 @@ function oursAgainstTfjs(rounds: number): string {
     [`decoding: q k^T, 1 query, ${TK} keys`, () => tf.matMul(q1, kc, false, true)],
     // Concat: the KV cache gains a position per decoded token, [K*N, H, t, hd] + [K*N, H, 1, hd]
     [`KV cache concat [${BH / 4}, 4, 7, ${HD}] + [${BH / 4}, 4, 1, ${HD}], axis 2`, () => tf.concat([kv, kv1], 2)],
+    ['GELU [7, 128, 14, 128] (7 kernels -> 3)', () => gelu(hidden)],
+    ['GELU gradient [7, 128, 14, 128] (forward and backward)', () => tf.grad(gelu)(hidden, dHidden)],
+    ['layer norm, decoding [7, 128, 1, 32] (14 kernels -> 1)', () => layerNormK(ln1, gain, bias)],
+    ['layer norm, prefill [7, 128, 7, 32]', () => layerNormK(ln7, gain, bias)],
+    ['stack 7 x [1792, 32] (Pack)', () => tf.stack([...perModel, ...perModel, ...perModel, perModel[0]])],
+    ['cast [7, 128, 14, 128] float32 to float32', () => tf.cast(hidden, 'float32')],
   ];
   const lines = [
     `Our wasm kernels (src/engine/wasmKernels.ts) against tfjs-backend-wasm's, ${rounds} rounds in alternating order (process CPU ms per call: median of rounds; ratio tfjs / ours: median (min-max)):`,
@@ -103,7 +118,7 @@ function oursAgainstTfjs(rounds: number): string {
     const ratios = theirs.map((t, i) => t / ours[i]);
     lines.push(`| ${what} | ${median(theirs).toFixed(3)} | ${median(ours).toFixed(3)} | ${median(ratios).toFixed(1)}x (${Math.min(...ratios).toFixed(1)}-${Math.max(...ratios).toFixed(1)}) |`);
   }
-  tf.dispose([q, k, v, att, dy, q1, kc, kv, kv1]);
+  tf.dispose([q, k, v, att, dy, q1, kc, kv, kv1, hidden, dHidden, ln1, ln7, gain, bias, ...perModel]);
   return lines.join('\n');
 }
 

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import wabtInit from 'wabt';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'engine', 'kernels');
-const KERNELS = ['batchMatMul', 'copyRows', 'gelu', 'layerNorm'];
+const KERNELS = ['batchMatMul', 'copyRows', 'gelu', 'layerNorm', 'sumAxis'];
 const MEMORIES = {
   plain: '(memory 1)',
   // A shared memory must declare a maximum; 65536 pages (4 GiB) admits any memory tfjs makes.

@@ -144,6 +144,41 @@ describe('wasm Identity shares its input', () => {
   });
 });
 
+describe('wasm Sum over middle axes sums in place', () => {
+  it("equals tfjs's kernel bit for bit on 200 random sums: rank 1-5, any ascending block of axes, keepDims, order-sensitive values", () => {
+    const rng = new Rng(21);
+    const bitsOf = (t: tf.Tensor) => {
+      const out = { shape: t.shape, bits: Array.from(new Uint32Array((t.dataSync() as Float32Array).slice().buffer)) };
+      t.dispose();
+      return out;
+    };
+    for (let n = 0; n < 200; n++) {
+      const rank = 1 + (n % 5);
+      const shape = Array.from({ length: rank }, () => 1 + Math.floor(rng.next() * (n % 7 === 0 && rank <= 3 ? 40 : 6)));
+      const first = Math.floor(rng.next() * rank);
+      const last = first + Math.floor(rng.next() * (rank - first));
+      const axes = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+      const count = shape.reduce((a, b) => a * b, 1);
+      // Magnitudes 1e-4 to 1e4 and both signs: a sum in another order rounds differently.
+      const x = tf.tensor(Float32Array.from({ length: count }, (_, i) => (i % 11 === 3 ? -0 : (rng.next() - 0.5) * 10 ** Math.floor(rng.next() * 9 - 4))), shape);
+      const keepDims = n % 3 === 0;
+      const axis = axes.length === 1 && n % 2 === 0 ? axes[0] - rank : axes; // a negative axis too
+      const ours = bitsOf(tf.sum(x, axis, keepDims));
+      const theirs = withTfjsWasmKernels(() => bitsOf(tf.sum(x, axis, keepDims)));
+      expect(ours, `case ${n}: [${shape}] over ${axes}, keepDims ${keepDims}`).toEqual(theirs);
+      x.dispose();
+    }
+  });
+
+  it("gives a broadcast bias's gradient as tfjs does", () => {
+    const x = tf.randomNormal([7, 300, 32], 0, 1, 'float32', 4);
+    const b = tf.randomNormal([7, 1, 32], 0, 1, 'float32', 5);
+    const f = () => tf.tidy(() => Array.from(tf.grad((v: tf.Tensor) => tf.sum(tf.square(tf.add(x, v))))(b).dataSync()));
+    expect(f()).toEqual(withTfjsWasmKernels(f));
+    tf.dispose([x, b]);
+  });
+});
+
 describe('wasm Cast to the same dtype shares its input', () => {
   it('no new buffer for float32, int32 and bool kept as they are; other casts convert as tfjs does', () => {
     const buffers = tf.memory().numDataBuffers;

@@ -31,6 +31,9 @@
  * Pack: tfjs's expands its inputs and runs its own concat function, not the registered Concat;
  * ours runs our Concat (./kernels/concat.ts). A copy: equal bit for bit.
  *
+ * Sum: over axes that are not innermost, tfjs's transposes (copies) its input first; ours
+ * (./kernels/sum.ts) sums the same runs in the same order in place: equal bit for bit.
+ *
  * Cast: copies its input even to the dtype it already has, and every Multiply's gradient casts
  * both inputs to float32 (257 casts a `peers-teach` step, 18 ms: bench:ops --profile-kernels). A
  * cast to the same dtype now shares the data, as Identity does; other casts stay tfjs's.
@@ -48,6 +51,7 @@ import { batchMatMul } from './kernels/batchMatMul';
 import { concat, pack } from './kernels/concat';
 import { GELU_KERNELS } from './kernels/gelu';
 import { LAYER_NORM_KERNEL } from './kernels/layerNorm';
+import { sum } from './kernels/sum';
 import { STACK_MATMUL_KERNELS } from './kernels/mlpStackMatMul';
 
 type TensorInfo = tf.TensorInfo;
@@ -163,6 +167,7 @@ const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) =
   Pack: pack,
   Slice: slice,
   SplitV: splitV,
+  Sum: sum,
   Unpack: unpack,
 };
 
