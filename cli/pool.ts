@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { defaultLimits } from '../src/core/experiment/budget';
 import { planParts, type RunPart } from '../src/core/experiment/parts';
+import { resolveSpec } from '../src/core/experiment/resolve';
 import { createRun, type Checkpoint, type ExperimentRun } from '../src/core/experiment/runner';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
 import { remotePart, type PartCommand, type PartPort, type PartReply } from '../src/engine/partRpc';
@@ -62,10 +63,13 @@ const now = () => performance.now();
  */
 export function pooledSeedRun(spec: ExperimentSpec, backend: string, workers: number, checkpoint?: Checkpoint): ExperimentRun {
   const options = { backend, checkpoint, warmStartCache: nodeWarmStartCache(), memoryLimits: defaultLimits(backend) };
-  const parts: RunPart[] = planParts(spec, workers);
-  if (parts.length === 1) return createRun(spec, options);
+  // Resolved once in this thread, for the plan and the lead part (resolve.ts); the other parts'
+  // threads receive the spec (plain data) and resolve it on their side.
+  const x = resolveSpec(spec);
+  const parts: RunPart[] = planParts(spec, workers, x.maxLen);
+  if (parts.length === 1) return createRun(x, options);
   const [lead, ...rest] = parts;
-  const handles = [localPart(createRun(spec, { ...options, part: lead })), ...rest.map((part) => remotePart(partThread(), { spec, part, backend, checkpoint }))];
+  const handles = [localPart(createRun(x, { ...options, part: lead })), ...rest.map((part) => remotePart(partThread(), { spec, part, backend, checkpoint }))];
   return pooledRun(spec, handles, { backend, checkpoint, now });
 }
 

@@ -19,10 +19,8 @@ import { getPreset, member } from '../src/core/experiment/presets';
 import { ExperimentSpecSchema, type ExperimentSpec, type MemberSpec } from '../src/core/experiment/spec';
 import { buildMember } from '../src/core/experiment/cohort';
 import { buildDialMember } from '../src/core/experiment/overlapDial';
-import { warmStartInputs } from '../src/core/experiment/warmStartCache';
+import { resolveSpec, warmStartInputs } from '../src/core/experiment/resolve';
 import { evaluatePolicy } from '../src/core/evaluate';
-import { getTask, makeSplit } from '../src/core/tasks/index';
-import { VOCAB_SIZE } from '../src/core/tasks/tokenizer';
 import { Rng } from '../src/core/random';
 import { dialOverlap } from '../src/core/experiment/dialOverlap';
 
@@ -61,20 +59,21 @@ async function main(): Promise<void> {
     const specOf = (m?: MemberSpec): ExperimentSpec =>
       ExperimentSpecSchema.parse({ ...base, seed, members: [anchor('A'), ...(m ? [m] : [])], arms: [{ id: 'self', scheme: 'self', members: ['A'] }] });
     const spec = specOf();
-    const { root, pool, maxLen } = warmStartInputs(spec);
-    const task = getTask(spec.task.id);
-    const d = spec.task.difficulty;
-    const split = makeSplit(task, d, new Rng(spec.seed).child('split'), { warmStart: spec.data.labeledPool, rl: spec.data.rlPool, heldOut: spec.data.heldOut });
+    // Resolved once (resolve.ts): the split and warm-start inputs a run of this spec would have.
+    const x = resolveSpec(spec);
+    const inputs = warmStartInputs(x);
+    const { task, difficulty: d, split } = x;
     const problems = [...split.rl, ...split.heldOut];
     const evalOpts = (id: string) => ({ groupSize: 8, temperature: 1, maxNewTokens: task.maxCompletionLength(d) + 2, batchSize: 100, rng: new Rng(seed).child(`dial-eval/${id}`) });
-    const a = await buildMember(spec, spec.members[0], pool, VOCAB_SIZE, maxLen, root);
+    const a = await buildMember(inputs, spec.members[0]);
     const evA = await evaluatePolicy(a.reference, task, d, problems, evalOpts('A'));
     a.reference.dispose();
     for (const input of candidates(groups)) {
       const t0 = Date.now();
       const pairSpec = specOf(input);
       const m = pairSpec.members[1];
-      const w = m.dial ? await buildDialMember(pairSpec, m, pool, VOCAB_SIZE, maxLen, root) : await buildMember(pairSpec, m, pool, VOCAB_SIZE, maxLen, root);
+      const pair = { ...inputs, spec: pairSpec };
+      const w = m.dial ? await buildDialMember(pair, m) : await buildMember(pair, m);
       const ev = await evaluatePolicy(w.reference, task, d, problems, evalOpts(m.id));
       w.reference.dispose();
       const o = dialOverlap(evA, ev, problems.map((p) => p.answer));

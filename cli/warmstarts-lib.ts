@@ -28,7 +28,6 @@ import {
   type WarmStartIndex,
   type WarmStartKeyFields,
 } from '../src/core/experiment/warmStartCache';
-import { VOCAB_SIZE } from '../src/core/tasks/tokenizer';
 import { readWarmStartFile, warmStartFileName, writeWarmStartFile } from '../src/engine/warmStartNode';
 
 export interface PlannedWarmStart {
@@ -69,7 +68,7 @@ export function nextRetry(entry: PlannedWarmStart, backend = SHIPPED_BACKEND): P
   const { onMiss, retries } = missPolicy(entry.spec);
   if (onMiss !== 'retry' || k >= retries || entry.member.warmStartTarget <= 0) return null;
   const member = { ...entry.member, initSeed: entry.member.initSeed + 1 };
-  const fields = warmStartKeyFields(entry.spec, member, warmStartInputs(entry.spec).maxLen, backend);
+  const fields = warmStartKeyFields(entry.spec, member, entry.fields.maxLen, backend);
   const users = entry.users.map((u) => `${u.replace(/ \(retry \d+\)$/, '')} (retry ${k + 1})`);
   return { key: keyOfFields(fields), fields, spec: entry.spec, member, users, retry: k + 1 };
 }
@@ -169,9 +168,9 @@ export async function trainWarmStart(
   entry: PlannedWarmStart,
   onProgress?: (step: number, steps: number) => void,
 ): Promise<WarmStartFile> {
-  const { root, pool, maxLen } = warmStartInputs(entry.spec);
-  if (maxLen !== entry.fields.maxLen) throw new Error(`maxLen ${maxLen} is not the planned ${entry.fields.maxLen}`);
-  const warm = await buildWarmMember(entry.spec, entry.member, pool, VOCAB_SIZE, maxLen, root, (s, n) => onProgress?.(s, n));
+  const inputs = warmStartInputs(entry.spec);
+  if (inputs.maxLen !== entry.fields.maxLen) throw new Error(`maxLen ${inputs.maxLen} is not the planned ${entry.fields.maxLen}`);
+  const warm = await buildWarmMember(inputs, entry.member, (s, n) => onProgress?.(s, n));
   try {
     const m = entry.member;
     if (missedTarget(m, warm.info) && !nextRetry(entry)) {

@@ -116,6 +116,8 @@ export function servePart(port: PartServerPort, deps: PartServerDeps): void {
     if (cmd.type === 'open') {
       const used = await deps.init(cmd.backend);
       if (used !== cmd.backend) throw new Error(`a worker of the pool started ${used}, not ${cmd.backend}`);
+      // The spec came as plain data (a resolved experiment holds an Rng and a Task, which do not
+      // cross postMessage): createRun resolves it here, the one resolution in this worker.
       run = createRun(cmd.spec, { ...deps.runOptions(used), backend: used, part: cmd.part, checkpoint: cmd.checkpoint });
       events = run.events();
       return null;

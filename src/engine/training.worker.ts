@@ -180,6 +180,8 @@ function workersFor(backend: string): number {
 /**
  * The run of `spec` on `report`'s backend: on a pool of workers on the CPU backends (workerPool.ts);
  * a member part on this worker alone (one member: nothing to split), exchanging through the page.
+ * The spec came from the page as plain data; it is resolved once here (core/experiment/resolve.ts,
+ * by createRun or by the pool for its plan and lead part): a resolved one cannot cross postMessage.
  */
 function makeRun(runId: number, spec: ExperimentSpec, report: BackendReport, checkpoint: Checkpoint | null, memberPart: MemberSeat | null): ExperimentRun {
   if (memberPart) return createRun(spec, { ...runOptionsFor(report, checkpoint), memberPart: { ...memberPart, exchange: memberExchange(runId) } });

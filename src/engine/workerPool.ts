@@ -11,6 +11,7 @@
  * per logical core (navigator.hardwareConcurrency), never more than the arms.
  */
 import { planParts } from '../core/experiment/parts';
+import { resolveSpec } from '../core/experiment/resolve';
 import { createRun, type Checkpoint, type ExperimentRun, type RunOptions } from '../core/experiment/runner';
 import type { ExperimentSpec } from '../core/experiment/spec';
 import { remotePart, type PartPort, type PartReply } from './partRpc';
@@ -74,12 +75,15 @@ const takeWorker = (script: string): PartPort => spares.shift() ?? partWorker(sc
  * training worker's own URL (self.location.href), which the pool's workers run.
  */
 export function pooledBrowserRun(spec: ExperimentSpec, options: RunOptions & { backend: string }, workers: number, script: string): ExperimentRun {
-  const parts = planParts(spec, workers);
-  if (parts.length === 1) return createRun(spec, options);
+  // Resolved once in this worker, for the plan and the lead part (resolve.ts); the pool's other
+  // workers receive the spec (plain data) and resolve it on their side.
+  const x = resolveSpec(spec);
+  const parts = planParts(spec, workers, x.maxLen);
+  if (parts.length === 1) return createRun(x, options);
   const checkpoint: Checkpoint | undefined = options.checkpoint;
   const [lead, ...rest] = parts;
   const handles = [
-    localPart(createRun(spec, { ...options, part: lead })),
+    localPart(createRun(x, { ...options, part: lead })),
     ...rest.map((part) => remotePart(takeWorker(script), { spec, part, backend: options.backend, checkpoint })),
   ];
   return pooledRun(spec, handles, { backend: options.backend, checkpoint, now: () => performance.now() });

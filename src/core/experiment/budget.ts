@@ -61,8 +61,8 @@ export function floatsPerPosition(m: MemberSpec, seqLen: number): number {
   return m.window * VOCAB_SIZE + Math.max(1, m.layers) * 2 * d + logits;
 }
 
-export function estimateMemory(spec: ExperimentSpec): MemoryEstimate {
-  const T = runMaxLen(spec);
+/** `T`: the policies' sequence length, when the caller resolved it already (resolve.ts). */
+export function estimateMemory(spec: ExperimentSpec, T: number = runMaxLen(spec)): MemoryEstimate {
   const byId = new Map(spec.members.map((m) => [m.id, m]));
   const params = (m: MemberSpec) => countParams(policyConfigFor(m, VOCAB_SIZE, T));
   const trained = spec.arms.flatMap((a) => a.members.map((id) => byId.get(id)!)).filter(Boolean);
@@ -124,8 +124,8 @@ function mb(bytes: number): string {
  * null when the run fits; otherwise one sentence: the estimate, the limit, and what to reduce
  * (the part of the estimate that dominates).
  */
-export function checkMemory(spec: ExperimentSpec, limits: MemoryLimits): string | null {
-  const e = estimateMemory(spec);
+export function checkMemory(spec: ExperimentSpec, limits: MemoryLimits, maxLen?: number): string | null {
+  const e = estimateMemory(spec, maxLen);
   const reduce =
     e.activationBytes >= e.weightBytes
       ? 'lower prompts per step or group size, or use narrower or fewer members or arms'

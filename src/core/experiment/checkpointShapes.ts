@@ -19,12 +19,19 @@ import { runMaxLen } from './lengths';
 /**
  * A checkpoint `spec`'s run can continue from, or why not in words: its format (parseCheckpoint),
  * of this experiment (checkpointSpecProblem), of these shapes (checkpointShapeProblem). `scope`:
- * what it holds (checkpoint.ts CheckpointScope; a member part's: memberPart.ts).
+ * what it holds (checkpoint.ts CheckpointScope; a member part's: memberPart.ts). `maxLen`: the
+ * resolved experiment's (resolve.ts), where the caller has it.
  */
-export function readCheckpoint(spec: ExperimentSpec, raw: unknown, migrations?: Migrations<Record<string, unknown>>, scope: CheckpointScope = wholeRun(spec)): ReadCheckpoint {
+export function readCheckpoint(
+  spec: ExperimentSpec,
+  raw: unknown,
+  migrations?: Migrations<Record<string, unknown>>,
+  scope: CheckpointScope = wholeRun(spec),
+  maxLen?: number,
+): ReadCheckpoint {
   const parsed = parseCheckpoint(raw, migrations);
   if (!parsed.ok) return parsed;
-  const problem = checkpointSpecProblem(spec, parsed.checkpoint, scope) ?? checkpointShapeProblem(spec, parsed.checkpoint, scope);
+  const problem = checkpointSpecProblem(spec, parsed.checkpoint, scope) ?? checkpointShapeProblem(spec, parsed.checkpoint, scope, maxLen);
   return problem ? { ok: false, problem } : parsed;
 }
 
@@ -33,8 +40,7 @@ export function readCheckpoint(spec: ExperimentSpec, raw: unknown, migrations?: 
  * do not fit its members' models: a weight missing, extra or of another shape, moments of
  * another number or size, or copies of one shape (one stack, one Adam) at different steps.
  */
-export function checkpointShapeProblem(spec: ExperimentSpec, cp: Checkpoint, scope: CheckpointScope = wholeRun(spec)): string | null {
-  const maxLen = runMaxLen(spec);
+export function checkpointShapeProblem(spec: ExperimentSpec, cp: Checkpoint, scope: CheckpointScope = wholeRun(spec), maxLen: number = runMaxLen(spec)): string | null {
   const configs = new Map(spec.members.map((m) => [m.id, policyConfigFor(m, VOCAB_SIZE, maxLen)]));
   const shapes = new Map([...configs].map(([id, c]) => [id, paramSpecs(c)]));
   const member = (id: string) => `member ${quoteText(id)}`;

@@ -5,10 +5,28 @@
 import type { Rng } from '../random';
 import type { Policy, PolicyConfig } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
-import { validationValue, warmStart, type WarmStartResult } from '../warmstart';
-import type { Problem, ScratchpadMode } from '../tasks/types';
+import { validationValue, warmStart, type WarmStartOptions, type WarmStartResult } from '../warmstart';
+import type { Problem, ScratchpadMode, Task } from '../tasks/types';
 import type { ExperimentSpec, MemberSpec } from './spec';
 import type { MemberInfo } from './events';
+
+/**
+ * What building a member's warm start reads of its experiment, resolved once (resolve.ts
+ * warmStartInputs): every builder (buildMember, overlapDial.ts, warmStartCache.ts) takes it.
+ */
+export interface WarmStartInputs {
+  spec: ExperimentSpec;
+  task: Task;
+  /** The labeled pool members draw their warm-start sets from (the split's warmStart). */
+  pool: Problem[];
+  vocabSize: number;
+  /** The policies' sequence length (resolve.ts maxLen). */
+  maxLen: number;
+  root: Rng;
+}
+
+/** A warm start's progress, reported every few steps. */
+export type WarmStartProgress = (step: number, steps: number, loss: number) => void | Promise<void>;
 
 export function policyConfigFor(member: MemberSpec, vocabSize: number, maxLen: number): PolicyConfig {
   return {
@@ -61,13 +79,30 @@ export function warmStartRng(member: MemberSpec, root: Rng): Rng {
 }
 
 /**
+ * The options of a member's warm start on its labeled set (buildMember; overlapDial.ts replays a
+ * source and continues a dial member with the same ones): its budget and target, batch size and
+ * learning rate, its stream, and its progress every few steps.
+ */
+export function warmStartOptions(c: WarmStartInputs, member: MemberSpec, validation: Problem[], onProgress?: WarmStartProgress): WarmStartOptions {
+  return {
+    steps: member.warmStartSteps,
+    target: member.warmStartTarget > 0 ? { validation, value: member.warmStartTarget } : undefined,
+    ...memberWarmStart(c.spec, member),
+    scratchpad: c.spec.task.scratchpad as ScratchpadMode,
+    rng: warmStartRng(member, c.root),
+    reportEvery: Math.max(1, Math.min(25, Math.floor(member.warmStartSteps / 20))),
+    ...(onProgress ? { onProgress: async (p: { step: number; steps: number; loss: number }) => void (await onProgress(p.step, p.steps, p.loss)) } : {}),
+  };
+}
+
+/**
  * How a warm-started policy stands against its member's target: the reference probability on the
  * member's validation problems, measured as its warm start measures it (one forward pass). For a
  * member that took no warm-start step, and for a stored warm start that does not record it.
  */
-export async function measureTarget(policy: Policy, spec: ExperimentSpec, member: MemberSpec, pool: Problem[], root: Rng): Promise<number> {
-  const { validation } = labeledSplit(pool, member, root);
-  return validationValue(policy, validation, spec.task.scratchpad as ScratchpadMode, warmStartRng(member, root));
+export async function measureTarget(policy: Policy, c: WarmStartInputs, member: MemberSpec): Promise<number> {
+  const { validation } = labeledSplit(c.pool, member, c.root);
+  return validationValue(policy, validation, c.spec.task.scratchpad as ScratchpadMode, warmStartRng(member, c.root));
 }
 
 /**
@@ -89,40 +124,23 @@ export function targetRecord(member: MemberSpec, curve: WarmStartResult['validat
  * Build and warm-start one member. With a target, its info records whether the target was
  * reached (a miss is not an error here: warmStartCohort.ts decides what a miss does).
  */
-export async function buildMember(
-  spec: ExperimentSpec,
-  member: MemberSpec,
-  pool: Problem[],
-  vocabSize: number,
-  maxLen: number,
-  root: Rng,
-  onProgress?: (step: number, steps: number, loss: number) => void | Promise<void>,
-): Promise<WarmMember> {
-  const { train, validation } = labeledSplit(pool, member, root);
+export async function buildMember(c: WarmStartInputs, member: MemberSpec, onProgress?: WarmStartProgress): Promise<WarmMember> {
+  const { root } = c;
+  const { train, validation } = labeledSplit(c.pool, member, root);
   const useTarget = member.warmStartTarget > 0;
   if (useTarget && validation.length === 0) throw new Error(`member ${member.id}: a warm-start target needs labeled problems outside its warm-start set`);
-  const config = policyConfigFor(member, vocabSize, maxLen);
+  const config = policyConfigFor(member, c.vocabSize, c.maxLen);
   const policy = createPolicy(config, root.child(`init/${member.initSeed}/${member.family}`));
   let stepsTaken = 0;
   let record: TargetRecord = {};
   try {
     if (member.warmStartSteps > 0) {
-      const result = await warmStart(policy, train, {
-        steps: member.warmStartSteps,
-        target: useTarget ? { validation, value: member.warmStartTarget } : undefined,
-        ...memberWarmStart(spec, member),
-        scratchpad: spec.task.scratchpad as ScratchpadMode,
-        rng: warmStartRng(member, root),
-        reportEvery: Math.max(1, Math.min(25, Math.floor(member.warmStartSteps / 20))),
-        onProgress: async (p) => {
-          await onProgress?.(p.step, p.steps, p.loss);
-        },
-      });
+      const result = await warmStart(policy, train, warmStartOptions(c, member, validation, onProgress));
       stepsTaken = result.steps;
       record = targetRecord(member, result.validation, result.reachedTarget);
     } else if (useTarget) {
       // No warm-start step: the untrained policy is what is measured against the target.
-      const value = await measureTarget(policy, spec, member, pool, root);
+      const value = await measureTarget(policy, c, member);
       record = targetRecord(member, [{ step: 0, value }], value >= member.warmStartTarget);
     }
   } catch (e) {

@@ -5,11 +5,12 @@
  */
 import { Rng } from '../random';
 import { getTask, makeSplit, type Split } from '../tasks/index';
+import type { Task } from '../tasks/types';
 import type { ExperimentSpec } from './spec';
 
-/** The experiment's split, from the stream `split` under the experiment seed (runner.ts). */
-export function experimentSplit(spec: ExperimentSpec, root: Rng = new Rng(spec.seed)): Split {
-  return makeSplit(getTask(spec.task.id), spec.task.difficulty, root.child('split'), {
+/** The experiment's split, from the stream `split` under the experiment seed (resolve.ts passes its task). */
+export function experimentSplit(spec: ExperimentSpec, root: Rng = new Rng(spec.seed), task: Task = getTask(spec.task.id)): Split {
+  return makeSplit(task, spec.task.difficulty, root.child('split'), {
     warmStart: spec.data.labeledPool,
     rl: spec.data.rlPool,
     heldOut: spec.data.heldOut,

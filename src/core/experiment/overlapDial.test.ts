@@ -5,7 +5,6 @@ import { ExperimentSpecSchema, parseSpec, type ExperimentSpec, type MemberSpec }
 import { buildMember } from './cohort';
 import { buildDialMember, clearDialReplay } from './overlapDial';
 import { runMaxLen, warmStartInputs, warmStartKey } from './warmStartCache';
-import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { useBackend } from '../testing/fixed-policy';
 import type { NamedWeight } from '../models/policy';
 
@@ -29,9 +28,9 @@ function tinySpec(partners: MemberSpec[]): ExperimentSpec {
 const partner = (id: string, dial?: MemberSpec['dial'], extra: Partial<MemberSpec> = {}) => ({ id, ...(dial ? { dial } : {}), ...extra }) as MemberSpec;
 
 async function build(spec: ExperimentSpec, id: string): Promise<{ weights: NamedWeight[]; steps: number; reached?: boolean }> {
-  const { root, pool, maxLen } = warmStartInputs(spec);
+  const inputs = warmStartInputs(spec);
   const m = spec.members.find((x) => x.id === id)!;
-  const w = m.dial ? await buildDialMember(spec, m, pool, VOCAB_SIZE, maxLen, root) : await buildMember(spec, m, pool, VOCAB_SIZE, maxLen, root);
+  const w = m.dial ? await buildDialMember(inputs, m) : await buildMember(inputs, m);
   try {
     return { weights: await w.reference.exportWeights(), steps: w.info.warmStartSteps ?? 0, reached: w.info.warmStartReached };
   } finally {

@@ -16,13 +16,24 @@ import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../random';
 import type { NamedWeight, Policy } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
-import { getTask } from '../tasks/index';
 import { encodePrompt } from '../tasks/tokenizer';
 import type { Problem, ScratchpadMode } from '../tasks/types';
 import { validationValue, warmStart, type WarmStartResult } from '../warmstart';
 import { sampleRollouts } from '../rollout';
-import { buildMember, labeledSplit, memberWarmStart, policyConfigFor, targetRecord, warmStartRng, type TargetRecord, type WarmMember } from './cohort';
-import type { ExperimentSpec, MemberSpec } from './spec';
+import {
+  buildMember,
+  labeledSplit,
+  memberWarmStart,
+  policyConfigFor,
+  targetRecord,
+  warmStartOptions,
+  warmStartRng,
+  type TargetRecord,
+  type WarmMember,
+  type WarmStartInputs,
+  type WarmStartProgress,
+} from './cohort';
+import type { MemberSpec } from './spec';
 
 interface Replay {
   key: string;
@@ -33,10 +44,9 @@ interface Replay {
 
 let lastReplay: Replay | null = null;
 
-const reportEvery = (m: MemberSpec) => Math.max(1, Math.min(25, Math.floor(m.warmStartSteps / 20)));
-
 /** The source's warm start as buildMember runs it, with its weights after every step. */
-async function replaySource(spec: ExperimentSpec, source: MemberSpec, pool: Problem[], vocabSize: number, maxLen: number, root: Rng): Promise<Replay> {
+async function replaySource(c: WarmStartInputs, source: MemberSpec): Promise<Replay> {
+  const { spec, pool, vocabSize, maxLen, root } = c;
   const { initSeed, dataSeed, family, dModel, layers, heads, window, warmStartSteps, warmStartTarget, warmStartExamples } = source;
   const key = JSON.stringify([tf.getBackend(), spec.seed, spec.task, spec.data, memberWarmStart(spec, source), vocabSize, maxLen, pool.length,
     initSeed, dataSeed, family, dModel, layers, heads, window, warmStartSteps, warmStartTarget, warmStartExamples]);
@@ -46,12 +56,7 @@ async function replaySource(spec: ExperimentSpec, source: MemberSpec, pool: Prob
   try {
     const snapshots: NamedWeight[][] = [await policy.exportWeights()];
     const result = await warmStart(policy, train, {
-      steps: warmStartSteps,
-      target: warmStartTarget > 0 ? { validation, value: warmStartTarget } : undefined,
-      ...memberWarmStart(spec, source),
-      scratchpad: spec.task.scratchpad as ScratchpadMode,
-      rng: warmStartRng(source, root),
-      reportEvery: reportEvery(source),
+      ...warmStartOptions(c, source, validation),
       onStep: async () => void snapshots.push(await policy.exportWeights()),
     });
     lastReplay = { key, snapshots, result };
@@ -62,10 +67,10 @@ async function replaySource(spec: ExperimentSpec, source: MemberSpec, pool: Prob
 }
 
 /** The source's greedy completions on `problems` (null where it hit the length cap). */
-async function greedyCompletions(source: Policy, spec: ExperimentSpec, problems: Problem[], rng: Rng): Promise<(string | null)[]> {
+async function greedyCompletions(source: Policy, c: WarmStartInputs, problems: Problem[], rng: Rng): Promise<(string | null)[]> {
   if (problems.length === 0) return [];
-  const task = getTask(spec.task.id);
-  const d = spec.task.difficulty;
+  const { task } = c;
+  const d = c.spec.task.difficulty;
   // The longest correct completion plus EOS: a longer one would not fit the warm start's sequences.
   const batch = await sampleRollouts(source, problems.map((p) => encodePrompt(p.prompt)), task, d, {
     groupSize: 1,
@@ -77,33 +82,17 @@ async function greedyCompletions(source: Policy, spec: ExperimentSpec, problems:
 }
 
 /** Build and warm-start a member with a dial (spec.ts checked that its source exists and fits). */
-export async function buildDialMember(
-  spec: ExperimentSpec,
-  member: MemberSpec,
-  pool: Problem[],
-  vocabSize: number,
-  maxLen: number,
-  root: Rng,
-  onProgress?: (step: number, steps: number, loss: number) => void | Promise<void>,
-): Promise<WarmMember> {
+export async function buildDialMember(c: WarmStartInputs, member: MemberSpec, onProgress?: WarmStartProgress): Promise<WarmMember> {
+  const { spec, vocabSize, maxLen, root } = c;
   const dial = member.dial!;
   const source = spec.members.find((m) => m.id === dial.from);
   if (!source) throw new Error(`member ${member.id}: no member "${dial.from}" to share a warm start with`);
-  const replay = await replaySource(spec, source, pool, vocabSize, maxLen, root);
+  const replay = await replaySource(c, source);
   const S = replay.result.steps;
   const config = policyConfigFor(member, vocabSize, maxLen);
-  const { train, validation } = labeledSplit(pool, member, root);
+  const { train, validation } = labeledSplit(c.pool, member, root);
   const useTarget = member.warmStartTarget > 0;
-  const continueOpts = (targets?: (string | null)[]) => ({
-    steps: member.warmStartSteps,
-    target: useTarget ? { validation, value: member.warmStartTarget } : undefined,
-    ...memberWarmStart(spec, member),
-    scratchpad: spec.task.scratchpad as ScratchpadMode,
-    rng: warmStartRng(member, root),
-    targets,
-    reportEvery: reportEvery(member),
-    onProgress: async (p: { step: number; steps: number; loss: number }) => void (await onProgress?.(p.step, p.steps, p.loss)),
-  });
+  const continueOpts = (targets?: (string | null)[]) => ({ ...warmStartOptions(c, member, validation, onProgress), targets });
   const sourceInit = root.child(`init/${source.initSeed}/${source.family}`);
   const k = Math.round(dial.share * S);
   if (dial.mode !== 'labels' && (dial.mode === 'fork' ? k === S : dial.share === 1)) {
@@ -121,7 +110,7 @@ export async function buildDialMember(
     const src = createPolicy(policyConfigFor(source, vocabSize, maxLen), sourceInit);
     try {
       src.importWeights(replay.snapshots[S]);
-      const inherited = await greedyCompletions(src, spec, train.slice(0, m), root.child(`dial/${member.dataSeed}/labels`));
+      const inherited = await greedyCompletions(src, c, train.slice(0, m), root.child(`dial/${member.dataSeed}/labels`));
       targets = train.map((_, i) => (i < m ? inherited[i] : null));
     } finally {
       src.dispose();
@@ -167,14 +156,6 @@ export function clearDialReplay(): void {
 }
 
 /** A member's warm start, whichever kind: buildDialMember for a member with a dial, else buildMember. */
-export function buildWarmMember(
-  spec: ExperimentSpec,
-  member: MemberSpec,
-  pool: Problem[],
-  vocabSize: number,
-  maxLen: number,
-  root: Rng,
-  onProgress?: (step: number, steps: number, loss: number) => void | Promise<void>,
-): Promise<WarmMember> {
-  return member.dial ? buildDialMember(spec, member, pool, vocabSize, maxLen, root, onProgress) : buildMember(spec, member, pool, vocabSize, maxLen, root, onProgress);
+export function buildWarmMember(c: WarmStartInputs, member: MemberSpec, onProgress?: WarmStartProgress): Promise<WarmMember> {
+  return member.dial ? buildDialMember(c, member, onProgress) : buildMember(c, member, onProgress);
 }

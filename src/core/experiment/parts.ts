@@ -35,8 +35,7 @@ type NonFiniteEvent = Extract<RunnerEvent, { type: 'nonfinite' }>;
  * loss and its backward pass are each about linear in them at this scale), plus half its frozen
  * teacher's (the teacher only samples).
  */
-export function armCost(spec: ExperimentSpec, armId: string): number {
-  const T = runMaxLen(spec);
+export function armCost(spec: ExperimentSpec, armId: string, T: number = runMaxLen(spec)): number {
   const params = new Map(spec.members.map((m) => [m.id, countParams(policyConfigFor(m, VOCAB_SIZE, T))]));
   const arm = spec.arms.find((a) => a.id === armId)!;
   return arm.members.reduce((s, id) => s + (params.get(id) ?? 0), 0) + (arm.teacher ? (params.get(arm.teacher) ?? 0) / 2 : 0);
@@ -44,11 +43,12 @@ export function armCost(spec: ExperimentSpec, armId: string): number {
 
 /**
  * At most `workers` parts (never more than the arms, never an empty one): the costliest arm first
- * onto the least loaded part (ties: the later part), each part's arms then in spec order.
+ * onto the least loaded part (ties: the later part), each part's arms then in spec order. `maxLen`: the resolved experiment's (resolve.ts), where
+ * the caller has it.
  */
-export function planParts(spec: ExperimentSpec, workers: number): RunPart[] {
+export function planParts(spec: ExperimentSpec, workers: number, maxLen: number = runMaxLen(spec)): RunPart[] {
   const n = Math.max(1, Math.min(Math.floor(workers), spec.arms.length));
-  const order = spec.arms.map((a, i) => ({ id: a.id, i, cost: armCost(spec, a.id) })).sort((a, b) => b.cost - a.cost || a.i - b.i);
+  const order = spec.arms.map((a, i) => ({ id: a.id, i, cost: armCost(spec, a.id, maxLen) })).sort((a, b) => b.cost - a.cost || a.i - b.i);
   const load = new Array<number>(n).fill(0);
   const owned: number[][] = Array.from({ length: n }, () => []);
   for (const a of order) {

@@ -71,7 +71,7 @@ function evalOptions(x: ResolvedExperiment, purpose: string) {
 export async function restoreRun(x: ResolvedExperiment, st: RunState, input: Checkpoint, stacking?: Stacking): Promise<void> {
   // Refused whole before any tensor exists (checkpoint.ts): another spec or version, a step
   // outside 0..steps, missing or extra arms or members, other shapes, non-finite values.
-  const read = readCheckpoint(x.spec, input, undefined, x.member?.scope);
+  const read = readCheckpoint(x.spec, input, undefined, x.member?.scope, x.maxLen);
   if (!read.ok) throw new CheckpointError(read.problem);
   const cp = read.checkpoint;
   for (const m of x.spec.members) {

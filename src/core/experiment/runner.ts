@@ -13,7 +13,6 @@
  * createRun reads as its phases (runPhases.ts) over the experiment resolved once (resolve.ts).
  */
 import * as tf from '@tensorflow/tfjs';
-import { VOCAB_SIZE } from '../tasks/tokenizer';
 import type { Checkpoint } from './checkpoint';
 import type { WarmStartCache } from './warmStartCache';
 import { warmStartCohort } from './warmStartCohort';
@@ -26,7 +25,7 @@ import { checkMemory, type MemoryLimits } from './budget';
 import type { BlowUp } from './blowUp';
 import type { RunPart } from './parts';
 import type { MemberPart } from './memberParts';
-import { resolveExperiment } from './resolve';
+import { resolveExperiment, warmStartInputs, type ResolvedSpec } from './resolve';
 import { captureCheckpoint, disposeRun, evaluateBase, newRunState, restoreRun, rlStep, type RunFaults } from './runPhases';
 
 /** The completion length cap L (lengths.ts). */
@@ -97,11 +96,16 @@ export interface ExperimentRun {
   dispose(): void;
 }
 
-export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): ExperimentRun {
+/**
+ * A run of `experiment`: a spec, resolved here, or one its caller resolved already (a pool
+ * resolves once for its plan and its lead part: resolve.ts).
+ */
+export function createRun(experiment: ExperimentSpec | ResolvedSpec, opts: RunOptions = {}): ExperimentRun {
   // The task, lengths, split and what this run trains, derived once (resolve.ts).
-  const x = resolveExperiment(spec, opts.part, opts.memberPart);
+  const x = resolveExperiment(experiment, opts.part, opts.memberPart);
+  const { spec } = x;
   // An over-large run is refused before any tensor exists (budget.ts; the caller's limits).
-  const tooLarge = opts.memoryLimits ? checkMemory(spec, opts.memoryLimits) : null;
+  const tooLarge = opts.memoryLimits ? checkMemory(spec, opts.memoryLimits, x.maxLen) : null;
   const st = newRunState(x, opts.backend ?? tf.getBackend());
 
   async function* events(): AsyncGenerator<RunnerEvent, void, void> {
@@ -113,7 +117,7 @@ export function createRun(spec: ExperimentSpec, opts: RunOptions = {}): Experime
       // Warm start each member once (or load it); every arm's copies start from these weights.
       // A member that missed its warm-start target throws WarmStartMissError here, before the
       // base evaluation: no RL with a member weaker than the spec asked for (docs/WARMSTARTS.md).
-      const cohort = { spec, pool: x.split.warmStart, vocabSize: VOCAB_SIZE, maxLen: x.maxLen, root: x.root, backend: st.summary.backend, cache: opts.warmStartCache, only: x.needed };
+      const cohort = { ...warmStartInputs(x), backend: st.summary.backend, cache: opts.warmStartCache, only: x.needed };
       yield* warmStartCohort(cohort, st.warm, () => st.disposed);
       if (st.disposed) return;
       const base = await evaluateBase(x, st);

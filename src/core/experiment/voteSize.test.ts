@@ -65,7 +65,8 @@ describe('one cohort step with n_vote = 2G on wasm', () => {
 
   beforeAll(async () => {
     await useBackend('wasm');
-    for (const m of s.members) warm.set(m.id, await buildMember(s, m, split.warmStart, VOCAB_SIZE, maxLen, root));
+    const inputs = { spec: s, task, pool: split.warmStart, vocabSize: VOCAB_SIZE, maxLen, root };
+    for (const m of s.members) warm.set(m.id, await buildMember(inputs, m));
     tensorsBefore = tf.memory().numTensors;
     for (const m of s.members) {
       const opts = { groupSize: 2 * G, temperature: s.grpo.temperature, maxNewTokens, rng: samplingRng(root, m.id, m.sampleSeed, 1) };

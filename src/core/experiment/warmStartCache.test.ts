@@ -29,7 +29,6 @@ import {
 } from './warmStartCache';
 import { evaluatePolicy } from '../evaluate';
 import { getTask } from '../tasks/index';
-import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { useBackend } from '../testing/fixed-policy';
 
 /** Two tiny MLPs (a few seconds of warm start on wasm), two arms, two RL steps. */
@@ -238,9 +237,9 @@ describe('loadOrBuildMember on wasm', () => {
 
   const spec = tinySpec();
   const m = spec.members[0];
-  const { root, pool, maxLen } = warmStartInputs(spec);
-  const build = (cache: WarmStartCache | undefined, backend = 'wasm', onProgress?: () => void) =>
-    loadOrBuildMember(spec, m, pool, VOCAB_SIZE, maxLen, root, backend, cache, onProgress);
+  const inputs = warmStartInputs(spec);
+  const { root, pool, maxLen } = inputs;
+  const build = (cache: WarmStartCache | undefined, backend = 'wasm', onProgress?: () => void) => loadOrBuildMember({ ...inputs, backend, cache }, m, onProgress);
 
   it('miss: trains and saves; hit: the same weights without training; a stale file is refused', async () => {
     const cache = memoryWarmStartCache();

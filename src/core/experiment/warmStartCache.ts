@@ -23,14 +23,19 @@
  * untrusted input (it is fetched): `decodeWarmStartFile`
  * checks its format, version, sizes, names, shapes, counts and that every value is finite.
  */
-import { Rng } from '../random';
 import type { Policy } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
-import { getTask, makeSplit } from '../tasks/index';
-import { runMaxLen } from './lengths';
 import { VOCAB, VOCAB_SIZE } from '../tasks/tokenizer';
-import type { Problem } from '../tasks/types';
-import { MAX_VALIDATION, measureTarget, memberWarmStart, policyConfigFor, type TargetRecord, type WarmMember } from './cohort';
+import {
+  MAX_VALIDATION,
+  measureTarget,
+  memberWarmStart,
+  policyConfigFor,
+  type TargetRecord,
+  type WarmMember,
+  type WarmStartInputs,
+  type WarmStartProgress,
+} from './cohort';
 import type { ExperimentSpec, MemberSpec } from './spec';
 import { buildWarmMember } from './overlapDial';
 import {
@@ -69,19 +74,16 @@ export interface WarmStartCache {
 export { runMaxLen } from './lengths';
 
 /**
- * What the runner warm-starts a run of `spec` from (as createRun does): the root stream, the
- * labeled pool of the split and the policies' maxLen. The script that makes the shipped files
- * uses it, so they are what a run would train.
+ * What the runner warm-starts a run of `spec` from (resolve.ts, where createRun takes it too): the
+ * task, the root stream, the labeled pool of the split and the policies' maxLen. The script that
+ * makes the shipped files uses it, so they are what a run would train.
  */
-export function warmStartInputs(spec: ExperimentSpec): { root: Rng; pool: Problem[]; maxLen: number } {
-  const root = new Rng(spec.seed);
-  const task = getTask(spec.task.id);
-  const split = makeSplit(task, spec.task.difficulty, root.child('split'), {
-    warmStart: spec.data.labeledPool,
-    rl: spec.data.rlPool,
-    heldOut: spec.data.heldOut,
-  });
-  return { root, pool: split.warmStart, maxLen: runMaxLen(spec) };
+export { warmStartInputs } from './resolve';
+
+/** Where a member's warm start may be stored: the backend in use (part of the key) and the cache. */
+export interface WarmStartStore {
+  backend: string;
+  cache?: WarmStartCache;
 }
 
 export function warmStartKeyFields(
@@ -171,14 +173,7 @@ export async function warmStartFileOf(
  * only at its target (buildMember never stops it otherwise), so fewer steps than the budget
  * means reached; one that used its whole budget is measured (one forward pass).
  */
-export async function targetRecordOfFile(
-  file: WarmStartFile,
-  policy: Policy,
-  spec: ExperimentSpec,
-  member: MemberSpec,
-  pool: Problem[],
-  root: Rng,
-): Promise<TargetRecord> {
+export async function targetRecordOfFile(file: WarmStartFile, policy: Policy, c: WarmStartInputs, member: MemberSpec): Promise<TargetRecord> {
   if (member.warmStartTarget <= 0) return {};
   if (file.reachedTarget !== undefined) {
     return {
@@ -188,7 +183,7 @@ export async function targetRecordOfFile(
     };
   }
   if (file.warmStartSteps > 0 && file.warmStartSteps < member.warmStartSteps) return { warmStartReached: true };
-  const value = await measureTarget(policy, spec, member, pool, root);
+  const value = await measureTarget(policy, c, member);
   return { warmStartReached: value >= member.warmStartTarget, warmStartLast: value };
 }
 
@@ -202,16 +197,11 @@ const errorText = (e: unknown): string => (e instanceof Error ? e.message : Stri
  * a failed save (quota, private mode) only adds a note.
  */
 export async function loadOrBuildMember(
-  spec: ExperimentSpec,
+  c: WarmStartInputs & WarmStartStore,
   member: MemberSpec,
-  pool: Problem[],
-  vocabSize: number,
-  maxLen: number,
-  root: Rng,
-  backend: string,
-  cache: WarmStartCache | undefined,
-  onProgress?: (step: number, steps: number, loss: number) => void | Promise<void>,
+  onProgress?: WarmStartProgress,
 ): Promise<WarmMember & { source: WarmStartSource }> {
+  const { spec, vocabSize, maxLen, root, backend, cache } = c;
   const notes: string[] = [];
   const fieldsFor = (b: string) => warmStartKeyFields(spec, member, maxLen, b);
   const usable = cache && vocabSize === VOCAB_SIZE;
@@ -240,7 +230,7 @@ export async function loadOrBuildMember(
       let record: TargetRecord;
       try {
         policy.importWeights(file.weights);
-        record = await targetRecordOfFile(file, policy, spec, member, pool, root);
+        record = await targetRecordOfFile(file, policy, c, member);
       } catch (e) {
         policy.dispose();
         notes.push(`the ${file.origin} warm start was refused: ${errorText(e)}`);
@@ -264,7 +254,7 @@ export async function loadOrBuildMember(
       return { ...built, source: file.origin };
     }
   }
-  const built = await buildWarmMember(spec, member, pool, vocabSize, maxLen, root, onProgress);
+  const built = await buildWarmMember(c, member, onProgress);
   if (usable) {
     try {
       await cache.save(await warmStartFileOf(built, fieldsFor(backend), 'cached'));

@@ -9,23 +9,13 @@
  * rebuilt with the next init seeds (initSeed + 1, + 2, ...; the data seed stays) up to
  * warmStart.retries times, and throws the same error when every one misses.
  */
-import type { Rng } from '../random';
-import type { Problem } from '../tasks/types';
 import type { ExperimentSpec, MemberSpec } from './spec';
 import type { MemberInfo, RunnerEvent } from './events';
-import type { WarmMember } from './cohort';
-import { loadOrBuildMember, type WarmStartCache, type WarmStartSource } from './warmStartCache';
+import type { WarmMember, WarmStartInputs } from './cohort';
+import { loadOrBuildMember, type WarmStartSource, type WarmStartStore } from './warmStartCache';
 
-export interface CohortWarmStart {
-  spec: ExperimentSpec;
-  /** The labeled pool members draw their warm-start sets from. */
-  pool: Problem[];
-  vocabSize: number;
-  maxLen: number;
-  root: Rng;
-  /** The backend in use (part of a stored warm start's key). */
-  backend: string;
-  cache?: WarmStartCache;
+/** The cohort's warm start: the experiment's inputs (resolve.ts warmStartInputs), where to store them, which members. */
+export interface CohortWarmStart extends WarmStartInputs, WarmStartStore {
   /** Build only these members (a part of a pooled run: parts.ts partMembers); absent: every member. */
   only?: ReadonlySet<string>;
 }
@@ -111,7 +101,7 @@ async function* buildStreaming(c: CohortWarmStart, member: MemberSpec, index: nu
   const queue: RunnerEvent[] = [];
   let wake: (() => void) | null = null;
   let finished = false;
-  const building = loadOrBuildMember(spec, member, c.pool, c.vocabSize, c.maxLen, c.root, c.backend, c.cache, (s, n, loss) => {
+  const building = loadOrBuildMember(c, member, (s, n, loss) => {
     queue.push({
       type: 'warmstart',
       memberId: member.id,

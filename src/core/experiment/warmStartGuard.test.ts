@@ -24,7 +24,6 @@ import {
   warmStartKeyFields,
   type WarmStartCache,
 } from './warmStartCache';
-import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { useBackend } from '../testing/fixed-policy';
 
 /** A tiny MLP: a few warm-start steps take well under a second on wasm. */
@@ -68,8 +67,7 @@ const baseMembers = (events: RunnerEvent[]): MemberInfo[] => {
 
 /** The best validation value a member's warm start reaches (target out of reach: all steps run). */
 async function bestOf(s: ExperimentSpec, m: MemberSpec): Promise<number> {
-  const { root, pool, maxLen } = warmStartInputs(s);
-  const w = await buildMember(s, { ...m, warmStartTarget: 0.999 }, pool, VOCAB_SIZE, maxLen, root);
+  const w = await buildMember(warmStartInputs(s), { ...m, warmStartTarget: 0.999 });
   w.reference.dispose();
   return w.info.warmStartBest!;
 }
@@ -163,9 +161,9 @@ describe('the target record of a stored warm start', () => {
   it('is written and read; a file without it (made before the guard) still reads, and the record is derived', async () => {
     const s = spec([mlp('A', { warmStartTarget: 0.99 })]);
     const m = s.members[0];
-    const { root, pool, maxLen } = warmStartInputs(s);
-    const fields = warmStartKeyFields(s, m, maxLen, 'wasm');
-    const built = await buildMember(s, m, pool, VOCAB_SIZE, maxLen, root);
+    const inputs = warmStartInputs(s);
+    const fields = warmStartKeyFields(s, m, inputs.maxLen, 'wasm');
+    const built = await buildMember(inputs, m);
     expect(built.info).toMatchObject({ warmStartReached: false, warmStartSteps: 3 });
     const file = await warmStartFileOf(built, fields, 'shipped');
     built.reference.dispose();
@@ -178,7 +176,7 @@ describe('the target record of a stored warm start', () => {
     expect(decodeWarmStartFile(structuredClone(old))).not.toHaveProperty('reachedTarget');
     const cache = memoryWarmStartCache();
     cache.entries.set(file.key, old as ReturnType<typeof encodeWarmStartFile>);
-    const load = () => loadOrBuildMember(s, m, pool, VOCAB_SIZE, maxLen, root, 'wasm', cache);
+    const load = () => loadOrBuildMember({ ...inputs, backend: 'wasm', cache }, m);
     const measured = await load();
     expect(measured.source).toBe('shipped');
     expect(measured.info).toMatchObject({ warmStartReached: false, warmStartLast: built.info.warmStartLast });

@@ -6,13 +6,11 @@
 import { buildMember } from '../experiment/cohort';
 import { warmStartInputs } from '../experiment/warmStartCache';
 import type { ExperimentSpec } from '../experiment/spec';
-import { VOCAB_SIZE } from '../tasks/tokenizer';
 
 /** The best validation value member 0 of `specOf(initSeed, target)` reaches within its budget. */
 async function bestOf(specOf: (initSeed: number, target: number) => ExperimentSpec, initSeed: number): Promise<number> {
   const spec = specOf(initSeed, 0.999);
-  const { root, pool, maxLen } = warmStartInputs(spec);
-  const w = await buildMember(spec, spec.members[0], pool, VOCAB_SIZE, maxLen, root);
+  const w = await buildMember(warmStartInputs(spec), spec.members[0]);
   w.reference.dispose();
   return w.info.warmStartBest!;
 }
