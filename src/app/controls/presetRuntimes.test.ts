@@ -20,6 +20,11 @@ describe('preset runtimes', () => {
   it('the default preset reads as measured on a fresh machine, not the quiet-machine CLI figure', () => {
     expect(runtimeText('collapse', PRESETS.collapse.runtime)).toBe('13-15 s on an ordinary computer with 2 processor cores and no graphics card, from its link to the last step');
   });
+  it('one source: a preset timed from its link here has no browser figure of its own left in presets', () => {
+    for (const id of Object.keys(PRESET_RUNTIMES)) {
+      expect(PRESETS[id].runtime, id).not.toMatch(/from its link|whole run|In the browser/);
+    }
+  });
   it('a preset without a measurement keeps its own text', () => {
     expect(presetRuntime('ring')).toBeNull();
     expect(runtimeText('ring', PRESETS.ring.runtime)).toBe(PRESETS.ring.runtime);

@@ -18,7 +18,7 @@ export interface Preset {
   title: string;
   /** One paragraph for students: what to look for. */
   explanation: string;
-  /** Measured wall time of the whole run (warm start included), per backend, where measured. */
+  /** Measured wall time of a run (warm start included), where measured; a time from its link lives in src/app/controls/presetRuntimes.ts, not here. */
   runtime: string;
   spec: ExperimentSpec;
 }

@@ -35,7 +35,7 @@ export const overlap: Preset = {
     '(shown); a steady fall across all five levels is not shown (the slope is within the noise), nor ' +
     'is a difference between X and a same-family partner of its overlap. During training every ' +
     'pair\'s errors drew together.',
-  runtime: 'In the browser from its link (headless Chromium, 2-core CPU shared with other runs, load average 4-6, shipped warm starts): first RL step after 12 s, the whole run 52 s. CLI, other seeds (they warm-start): 7.5-13.5 min per seed with five seeds at once on a 2-core CPU shared with other runs (wasm). GPU not measured',
+  runtime: 'CLI, other seeds (they warm-start): 7.5-13.5 min per seed with five seeds at once on a 2-core CPU shared with other runs (wasm). GPU not measured',
   spec: regime({
     // The link's seed, by the rule of docs/RESULTS.md, "The link's seed": the confirmation seed
     // (201-212) whose headline difference (A's gain next to S minus next to T) is nearest the median.

@@ -15,7 +15,7 @@ export const peersTeach: Preset = {
     'partner gets better while it teaches, not only because its labels were good to begin with. ' +
     "Watch panel 2: where a member's own vote is wrong, how often is its partner's label right " +
     '(rescue), and how often are both wrong with the same answer?',
-  runtime: 'In the browser from its link (Chromium 156, wasm, fresh 2-core machine, shipped warm starts): first RL step after 5.2 s, the whole run 43-44 s. CLI, other seeds (they warm-start): 3.3-7.2 min per seed on a busy 2-core CPU (wasm). GPU not measured',
+  runtime: 'CLI, other seeds (they warm-start): 3.3-7.2 min per seed on a busy 2-core CPU (wasm). GPU not measured',
   spec: regime({
     warmStart: { onMiss: 'retry', retries: 2 },
     members: [transformer('A', TARGET), transformer('B', TARGET)],
@@ -41,7 +41,7 @@ export const families: Preset = {
     'the same answer (panel 2). Independently seeded members hardly share errors here, so this ' +
     "preset has little overlap to compare: 'Does a more different partner teach more?' (overlap) " +
     'asks the question with a dial of overlaps and a partner of another family at a matched overlap.',
-  runtime: 'In the browser from its link (Chromium, wasm, quiet 2-core CPU, shipped warm starts): first RL step after 3.8 s, the whole run 1.7 min. CLI, other seeds: 2.8-9.4 min per seed on a busy 2-core CPU (wasm, warm start included; the wider partner often needs a retry). GPU not measured',
+  runtime: 'CLI, other seeds: 2.8-9.4 min per seed on a busy 2-core CPU (wasm, warm start included; the wider partner often needs a retry). GPU not measured',
   spec: regime({
     warmStart: { onMiss: 'retry', retries: 3 },
     members: [

@@ -171,7 +171,7 @@ const length: Preset = {
     'not collapse within 80 steps here. Run longer (200 steps, 4 seeds), it rises, then slides a ' +
     'little; and in one of those seeds the peer pair colluded on short wrong answers (3-4 tokens, ' +
     'pass@1 0.11) while the self pair fell too.',
-  runtime: 'In the browser from its link (Chromium, wasm, quiet 2-core CPU, shipped warm starts): first RL step after 2.2 s, the whole run 21 s. CLI: 55-62 s per seed on a busy 2-core CPU (wasm, warm start included). GPU not measured',
+  runtime: 'CLI: 55-62 s per seed on a busy 2-core CPU (wasm, warm start included). GPU not measured',
   spec: regime({
     task: { scratchpad: 'mixed' },
     // The target counts only the reference completion (one of two valid ones), so it undercounts
