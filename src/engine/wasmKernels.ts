@@ -175,7 +175,7 @@ const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) =
 const originals = new Map<string, tf.KernelConfig>();
 const installed = new Map<string, tf.KernelConfig>();
 
-/** Register the in-place Slice, SplitV and Unpack, the sharing Identity, our Concat and our SIMD BatchMatMul on the wasm backend (idempotent). */
+/** Register our replacements (REPLACEMENTS above) and our own kernels (OWN_KERNELS) on the wasm backend (idempotent). */
 export function installWasmKernels(): void {
   if (originals.size > 0) return;
   for (const [name, replacement] of Object.entries(REPLACEMENTS)) {
