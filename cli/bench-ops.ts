@@ -96,6 +96,7 @@ function oursAgainstTfjs(rounds: number): string {
     ['layer norm, prefill [7, 128, 7, 32]', () => layerNormK(ln7, gain, bias)],
     ['stack 7 x [1792, 32] (Pack)', () => tf.stack([...perModel, ...perModel, ...perModel, perModel[0]])],
     ['cast [7, 128, 14, 128] float32 to float32', () => tf.cast(hidden, 'float32')],
+    ['bias gradient: sum [7, 1792, 128] over axis 1', () => tf.sum(tf.reshape(hidden, [7, 1792, 128]), 1)],
   ];
   const lines = [
     `Our wasm kernels (src/engine/wasmKernels.ts) against tfjs-backend-wasm's, ${rounds} rounds in alternating order (process CPU ms per call: median of rounds; ratio tfjs / ours: median (min-max)):`,
