@@ -1,5 +1,5 @@
 /**
- * npx tsx cli/torch-check.ts [flags]: the gradient oracle (issue 32). For each cohort, one GRPO
+ * npm run torch-check -- [flags]: the gradient oracle (issue 32). For each cohort, one GRPO
  * update on Node's wasm backend is exported (cli/torch-check-lib.ts) and PyTorch recomputes the
  * loss and every gradient from the same weights and rollouts (scripts/torch_gradcheck.py); the
  * check passes when every difference is within the tolerance. A test oracle, never a dependency:
@@ -47,7 +47,7 @@ function positive(args: ReturnType<typeof parseArgs>, name: string, fallback: nu
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), FLAGS);
   if (args.flags.has('help')) {
-    console.log('usage: npx tsx cli/torch-check.ts [--cases collapse,peers-teach,transformer] [--seed 1] [--tolerance 1e-5] [--rel-tolerance 1e-4] [--all] [--plant adv-sign|bnpo] [--backend wasm|cpu] [--keep DIR]');
+    console.log('usage: npm run torch-check -- [--cases collapse,peers-teach,transformer] [--seed 1] [--tolerance 1e-5] [--rel-tolerance 1e-4] [--all] [--plant adv-sign|bnpo] [--backend wasm|cpu] [--keep DIR]');
     return;
   }
   const cases = parseCases(String(args.flags.get('cases') ?? CHECK_CASES.join(',')));
