@@ -8,6 +8,9 @@ import { type Page, expect, test } from '@playwright/test';
 import { CSP_HEADER, CSP_META } from '../src/pwa/csp';
 import { LabPage } from './helpers/lab';
 
+// The service worker as users get it: its script and its fetches run under the policy too.
+test.use({ serviceWorkers: 'allow' });
+
 interface Violation {
   directive: string;
   blocked: string;

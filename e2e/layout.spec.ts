@@ -11,6 +11,9 @@ import { cutAxisLabels, heroOutsideFirstScreen, horizontalOverflow, legendsOverL
 
 const MAX_KEY_ENTRIES = 6; // src/app/charts/legendKeys.ts
 
+// The service worker as users get it: its offline notice is part of the layout checked here.
+test.use({ serviceWorkers: 'allow' });
+
 test.describe('1280x720', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
 

@@ -6,7 +6,8 @@ import { expect, test } from '@playwright/test';
 import { collectErrors } from './helpers';
 import { LabPage } from './helpers/lab';
 
-test.use({ viewport: { width: 1280, height: 720 } });
+// serviceWorkers: the reload is served as users get it, by the service worker.
+test.use({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'allow' });
 
 test('after a reload the last run is back on the charts: resumed from the hero, then shown finished', async ({ page }) => {
   test.setTimeout(240_000);

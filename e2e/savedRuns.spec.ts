@@ -8,7 +8,8 @@ import { type Locator, type Page, expect, test } from '@playwright/test';
 import { collectErrors } from './helpers';
 import { LabPage } from './helpers/lab';
 
-test.use({ viewport: { width: 1440, height: 900 } });
+// serviceWorkers: the reloads are served as users get them, by the service worker.
+test.use({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'allow' });
 
 /** The quick preset with a short warm start and `steps` RL steps, at `speed` steps per second. */
 async function startQuick(lab: LabPage, steps: number, speed: '1' | 'max' = 'max'): Promise<void> {
