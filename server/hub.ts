@@ -7,26 +7,26 @@
  *     in the feed, batched once a second (feed.ts);
  *   - a seat or status change: `room`, debounced, to everyone in the room;
  *   - an exchange (paired rooms): stored for the room's life and relayed to the partner.
- * Rooms expire (`sweep` deletes them and all their data, from the store first). Errors are plain-language `error` frames;
- * nothing a client sends can throw out of here.
+ * The presenter's controls, freed seats and expiry are lifecycle.ts. Errors are plain-language
+ * `error` frames; nothing a client sends can throw out of here.
  *
  * What must survive a restart is written to the store before the room in memory changes, so a
  * failed write leaves memory as the store has it. Budgets (limits.ts): rooms per creating
  * address, joins per address, seats and bytes per room, events and bytes per seat (events up to
  * the spec's steps), and the server's disk quota (`over-quota`, also told to the presenters).
  * Replays (a room to its presenter, a partner's exchanges to a seat) go a page at a time, each
- * after the socket has drained. Seats are freed by the presenter (`remove-seat`) and when their
- * student left before the room started (seats.ts).
+ * after the socket has drained.
  */
 import type { ClientMessage, RoomErrorCode } from '../src/room/protocol';
 import { ROOM_LIMITS } from '../src/room/protocol';
 import { flushFeed } from './feed';
 import { errorFrame, eventFrames, frame } from './frames';
 import type { ServerLimits } from './limits';
+import { ROOM_EXPIRED, RoomLifecycle } from './lifecycle';
 import { Room, peerArmMembers, type RoomPeer, type Seat } from './roomState';
 import { SeatWrites } from './seatWrites';
 import { matchesHash, newSecret, secretHash } from './secrets';
-import type { RoomRecord, RoomStore, SeatRecord } from './store';
+import type { RoomStore, SeatRecord } from './store';
 
 /** What a connection is to the hub. */
 export type Role = { kind: 'none' } | { kind: 'presenter'; room: Room } | { kind: 'student'; room: Room; seat: number };
@@ -85,10 +85,9 @@ export class RoomHub {
   /** Characters stored over every room (the disk quota counts these: limits.diskBytes). */
   private readonly stored = { bytes: 0 };
   private readonly writes: SeatWrites;
+  private readonly life: RoomLifecycle;
   /** When each room's presenters were last told the disk is full. */
   private readonly diskFullNoted = new Map<string, number>();
-  /** The sweep under way (null: none). */
-  private sweeping: Promise<number> | null = null;
 
   private constructor(
     readonly store: RoomStore,
@@ -98,6 +97,14 @@ export class RoomHub {
       ownSeat: (client, what) => this.ownSeat(client, what),
       announce: (room) => this.announce(room),
       refuse: (client, code, message) => this.refuse(client, code, message),
+    });
+    this.life = new RoomLifecycle(store, opts, this.stored, {
+      rooms: this.rooms,
+      room: (id) => this.room(id),
+      announce: (room) => this.announce(room),
+      disconnected: (client) => this.disconnected(client),
+      fail: (client, code, message) => this.fail(client, code, message),
+      forget: (id) => this.diskFullNoted.delete(id),
     });
   }
 
@@ -122,10 +129,10 @@ export class RoomHub {
     return this.stored.bytes;
   }
 
-  /** A live room by id (an expired one counts as gone even before the sweep deletes it). */
+  /** A live room by id (an expired one counts as gone even before the sweep deletes it, as does one being deleted). */
   room(id: string): Room | null {
     const room = this.rooms.get(id);
-    return room && room.record.expiresAt > this.opts.now() ? room : null;
+    return room && !room.deleting && room.record.expiresAt > this.opts.now() ? room : null;
   }
 
   async handle(client: HubClient, msg: ClientMessage): Promise<void> {
@@ -165,11 +172,11 @@ export class RoomHub {
         return this.join(client, msg.room, msg.seat, msg.takeover ?? false);
       case 'start':
       case 'close':
-        return this.setStatus(client, msg.t);
+        return this.life.setStatus(client, msg.t);
       case 'lock':
-        return this.lock(client, msg.locked);
+        return this.life.lock(client, msg.locked);
       case 'remove-seat':
-        return this.removeSeat(client, msg.seat);
+        return this.life.removeSeat(client, msg.seat);
       case 'event':
         return this.writes.event(client, msg.seq, msg.event);
       case 'exchange':
@@ -189,70 +196,14 @@ export class RoomHub {
       if (seat && seat.conn === client) {
         seat.conn = null;
         this.announce(room);
-        this.maybeFreeLater(room, seat);
+        this.life.maybeFreeLater(room, seat);
       }
     }
   }
 
-  /**
-   * A seat whose student left before the room started, with nothing stored, is freed unless they
-   * are back within seatGraceMs (a reload is back in a second or two): joining and leaving cannot
-   * use up a room's seats.
-   */
-  private maybeFreeLater(room: Room, seat: Seat): void {
-    if (room.record.status !== 'open' || seat.events > 0 || seat.leftTimer) return;
-    seat.leftTimer = setTimeout(() => {
-      seat.leftTimer = undefined;
-      if (seat.conn || seat.events > 0 || room.record.status !== 'open' || room.seats[seat.index] !== seat || !this.room(room.id)) return;
-      this.freeSeat(room, seat.index, 'its student left before the room started').catch((e: unknown) => this.opts.log(`freeing seat ${seat.index} of ${room.id.slice(0, 4)}…: ${e instanceof Error ? e.message : String(e)}`));
-    }, this.opts.seatGraceMs);
-    seat.leftTimer.unref?.();
-  }
-
-  /**
-   * Delete every expired room and its data, telling who is still connected; returns how many were
-   * deleted. The store goes first: a room whose delete fails stays in memory (expired: refused to
-   * everyone, room() is null), its bytes still counted against the disk quota since they may still
-   * be on disk, and is tried again at the next sweep; the failure is logged with the room's short
-   * id and the sweep goes on with the other rooms (it never throws). One sweep at a time (the
-   * timer's and the start's): a second call waits for the one under way.
-   */
+  /** Delete every expired room and its data (lifecycle.ts); returns how many were deleted. */
   sweep(): Promise<number> {
-    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = null));
-    return this.sweeping;
-  }
-
-  private async sweepOnce(): Promise<number> {
-    const now = this.opts.now();
-    let n = 0;
-    for (const room of [...this.rooms.values()]) {
-      if (room.record.expiresAt > now) continue;
-      this.stopTimers(room);
-      try {
-        // Writes that began before the room expired finish first (none begins after: room() is
-        // null), so nothing lands in the store after its delete.
-        await Promise.all([room.seatOps, ...room.taken().map((s) => s.chain)]);
-        await this.store.deleteRoom(room.id);
-      } catch (e) {
-        this.opts.log(`sweep: could not delete expired room ${room.id.slice(0, 4)}… (${e instanceof Error ? e.message : String(e)}); its data stays counted and is deleted at the next sweep`);
-        this.expel(room, 'This room has expired: nothing more can be done in it, and the server deletes everything in it.');
-        continue;
-      }
-      this.rooms.delete(room.id);
-      this.stored.bytes -= room.bytes();
-      this.diskFullNoted.delete(room.id);
-      this.expel(room, 'This room has expired; it and everything in it are deleted.');
-      n++;
-    }
-    return n;
-  }
-
-  /** Tell everyone still in an expired room, and close their connections (each leaves the room as it closes). */
-  private expel(room: Room, words: string): void {
-    for (const peer of room.everyone()) {
-      peer.send(errorFrame('no-such-room', words));
-      peer.close(4004, 'room expired');
-    }
+    return this.life.sweep();
   }
 
   /** Send each room's students the events stored since their last batch (the hub's timer, once a second). */
@@ -264,12 +215,7 @@ export class RoomHub {
 
   /** Stop the timers (the server is closing). */
   stop(): void {
-    for (const room of this.rooms.values()) this.stopTimers(room);
-  }
-
-  private stopTimers(room: Room): void {
-    if (room.roomTimer) clearTimeout(room.roomTimer);
-    for (const s of room.seats) if (s?.leftTimer) clearTimeout(s.leftTimer);
+    for (const room of this.rooms.values()) this.life.stopTimers(room);
   }
 
   private fail(client: HubClient, code: RoomErrorCode, message: string): void {
@@ -400,11 +346,12 @@ export class RoomHub {
     } else {
       if (room.record.locked) return this.fail(client, 'room-locked', 'The presenter has locked this room: no new seats (a student who has one may still come back to it).');
       const taken = await this.takeSeat(room);
+      if (taken === 'deleting') return this.fail(client, 'no-such-room', ROOM_EXPIRED);
       if (!taken) return this.fail(client, 'room-full', `This room is full: it has ${ROOM_LIMITS.seats} seats.`);
       ({ seat, token } = taken);
     }
     // The store write above took time: the connection may be gone, or another tab may hold the seat.
-    if (!client.open()) return this.maybeFreeLater(room, seat);
+    if (!client.open()) return this.life.maybeFreeLater(room, seat);
     if (seat.conn && seat.conn !== client) return this.fail(client, 'seat-in-use', 'This seat is open in another tab or window: use that one, or take the seat over here.');
     if (seat.leftTimer) clearTimeout(seat.leftTimer);
     seat.leftTimer = undefined;
@@ -419,9 +366,10 @@ export class RoomHub {
     if (partner !== null) await this.replayExchanges(client, room, partner);
   }
 
-  /** A new seat at the lowest free index, stored before the room has it; null when the room is full. */
-  private takeSeat(room: Room): Promise<{ seat: Seat; token: string } | null> {
+  /** A new seat at the lowest free index, stored before the room has it; null when the room is full ('deleting': the sweep began deleting the room meanwhile). */
+  private takeSeat(room: Room): Promise<{ seat: Seat; token: string } | 'deleting' | null> {
     const op = room.seatOps.then(async () => {
+      if (room.deleting) return 'deleting' as const;
       const index = room.freeIndex(ROOM_LIMITS.seats);
       if (index === null) return null;
       const token = newSecret();
@@ -449,86 +397,6 @@ export class RoomHub {
     }
   }
 
-  /**
-   * Free a seat: its pending writes finish, its record, events and exchanges are deleted from the
-   * store, and only then is its student told (`seat-removed`) and disconnected and its index free
-   * in memory (for the next new student, with the same seed and member). The delete is on the
-   * seat's write chain: what the student sends meanwhile waits behind it, and is refused if the
-   * seat is gone, stored if the delete failed (the seat then stays as it was, its student seated).
-   */
-  private freeSeat(room: Room, index: number, why: string): Promise<void> {
-    const op = room.seatOps.then(async () => {
-      const seat = room.seats[index];
-      if (!seat) return;
-      seat.freeing = true;
-      const deleted = seat.chain.then(() => this.store.deleteSeat(room.id, index));
-      seat.chain = deleted.catch(() => undefined);
-      try {
-        await deleted;
-      } catch (e) {
-        seat.freeing = false;
-        throw e;
-      }
-      const conn = seat.conn as HubClient | null;
-      if (conn) {
-        conn.send(errorFrame('seat-removed', `This seat was freed: ${why}.`));
-        this.disconnected(conn);
-        conn.close(4003, 'seat removed');
-      }
-      if (seat.leftTimer) clearTimeout(seat.leftTimer);
-      room.seats[index] = null;
-      this.stored.bytes -= seat.bytes ?? 0;
-      // Every student's feed starts the index over: its next occupant's events are new.
-      for (const feed of room.students.values()) feed.sent[index] = 0;
-      this.opts.log(`seat ${index} of ${room.id.slice(0, 4)}… freed: ${why}`);
-      this.announce(room);
-    });
-    room.seatOps = op.catch(() => undefined);
-    return op;
-  }
-
-  /** The room a presenter's message is about, or null (with the reason sent). */
-  private ownRoom(client: HubClient, what: string): Room | null {
-    const role = client.role;
-    if (role.kind !== 'presenter') {
-      this.fail(client, 'not-allowed', `Only the presenter may ${what}.`);
-      return null;
-    }
-    if (this.room(role.room.id) !== role.room) {
-      this.fail(client, 'no-such-room', 'This room has expired.');
-      return null;
-    }
-    return role.room;
-  }
-
-  private async setStatus(client: HubClient, what: 'start' | 'close'): Promise<void> {
-    const room = this.ownRoom(client, `${what} the room`);
-    if (!room) return;
-    if (room.record.status === 'closed') return this.fail(client, 'room-closed', 'This room is closed already.');
-    const status: RoomRecord['status'] = what === 'start' ? 'running' : 'closed';
-    if (room.record.status === status) return;
-    const record = { ...room.record, status };
-    await this.store.putRoom(record);
-    room.record = record;
-    this.announce(room);
-  }
-
-  private async lock(client: HubClient, locked: boolean): Promise<void> {
-    const room = this.ownRoom(client, 'lock the room');
-    if (!room || (room.record.locked ?? false) === locked) return;
-    const record = { ...room.record, locked };
-    await this.store.putRoom(record);
-    room.record = record;
-    this.announce(room);
-  }
-
-  private async removeSeat(client: HubClient, index: number): Promise<void> {
-    const room = this.ownRoom(client, 'remove a seat');
-    if (!room) return;
-    if (!room.seats[index]) return this.fail(client, 'bad-seat', `This room has no seat ${index}.`);
-    await this.freeSeat(room, index, 'the presenter removed it');
-  }
-
   /** The seat a student's message is about, or null (with the reason sent). */
   ownSeat(client: HubClient, what: string): { room: Room; seat: Seat } | null {
     const role = client.role;
@@ -538,7 +406,7 @@ export class RoomHub {
     }
     const room = role.room;
     if (this.room(room.id) !== room) {
-      this.fail(client, 'no-such-room', 'This room has expired.');
+      this.fail(client, 'no-such-room', ROOM_EXPIRED);
       return null;
     }
     if (room.record.status === 'closed') {

@@ -100,3 +100,40 @@ describe('expiry', () => {
     await Promise.all([late, again, sameAge.presenter, fresh.presenter].map((x) => x.close()));
   });
 });
+
+describe("the presenter's room writes", () => {
+  it("two presenter tabs' lock and start, both in flight, both stay (each is written on the record the other left)", async () => {
+    local = await startLocalServer({ roomDebounceMs: 10 });
+    const store = local.server.store;
+    const { presenter, room, key } = await createRoom(local.url);
+    const second = await RoomClient.connect(local.url);
+    second.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
+    await second.waitFor('room');
+    // Room writes wait on a gate, so the second tab's start arrives while the first tab's lock is in flight.
+    const realPut = store.putRoom.bind(store);
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    let calledBack!: () => void;
+    const called = new Promise<void>((r) => (calledBack = r));
+    let written = 0;
+    let bothBack!: () => void;
+    const both = new Promise<void>((r) => (bothBack = r));
+    store.putRoom = async (record) => {
+      calledBack();
+      await gate;
+      await realPut(record);
+      if (++written === 2) bothBack();
+    };
+    presenter.send({ t: 'lock', locked: true });
+    await called;
+    second.send({ t: 'start' });
+    await new Promise((r) => setTimeout(r, 50));
+    open();
+    await both;
+    const [stored] = await store.loadAll();
+    expect([stored.room.status, stored.room.locked]).toEqual(['running', true]);
+    expect(local.server.hub.room(room)?.record).toMatchObject({ status: 'running', locked: true });
+    await second.waitFor('room', (m) => m.room.status === 'running' && m.room.locked);
+    await Promise.all([presenter, second].map((x) => x.close()));
+  });
+});

@@ -63,6 +63,10 @@ export class Room {
   feedRunning = false;
   /** Seat changes (take, free) one after the other, so that two joins never take one index. */
   seatOps: Promise<unknown> = Promise.resolve();
+  /** The presenter's writes of the room's record (start, close, lock), one after the other, each on the record as the one before left it. */
+  recordOps: Promise<unknown> = Promise.resolve();
+  /** Set when the expiry sweep begins deleting the room: no write starts from then on (lifecycle.ts). */
+  deleting = false;
 
   constructor(
     public record: RoomRecord,
@@ -137,6 +141,20 @@ export class Room {
       expiresAt: r.expiresAt,
       seats: this.taken().map((s) => this.seatInfo(s)),
     };
+  }
+
+  /**
+   * Resolves once every write of the room under way has finished: seat changes, the record's
+   * writes and each seat's chain, again until none was added meanwhile (a seat taken or freed
+   * while waiting adds to a chain). Failed writes count as finished.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const pending = [this.seatOps, this.recordOps, ...this.taken().map((s) => s.chain)];
+      await Promise.all(pending.map((p) => p.catch(() => undefined)));
+      const now = [this.seatOps, this.recordOps, ...this.taken().map((s) => s.chain)];
+      if (now.length === pending.length && now.every((p, i) => p === pending[i])) return;
+    }
   }
 
   /** Everyone connected to the room. */

@@ -3,12 +3,14 @@
  * seat's new count in one batch before its `ack`) and, paired, its answers (steps within the spec,
  * each step and kind stored once and never rewritten, relayed to the partner). Each seat's writes
  * go one after the other (`seat.chain`), and each is checked against the seat's, the room's and
- * the server's byte budgets first (`over-quota`; the presenters are told of a full disk).
+ * the server's byte budgets first (`over-quota`; the presenters are told of a full disk). A write
+ * still queued when the expiry sweep begins deleting the room is refused (`no-such-room`).
  */
 import type { ClientMessage, RoomErrorCode, SeatEvent } from '../src/room/protocol';
 import { streamedEvent } from '../src/room/protocol';
 import { errorFrame, eventFrames, frame } from './frames';
 import type { ExchangeBody, HubClient, HubOptions } from './hub';
+import { ROOM_EXPIRED } from './lifecycle';
 import type { Room, Seat } from './roomState';
 import type { RoomStore, SeatRecord } from './store';
 
@@ -63,6 +65,7 @@ export class SeatWrites {
   }
 
   private async storeEvent(client: HubClient, room: Room, seat: Seat, seq: number, event: SeatEvent): Promise<void> {
+    if (room.deleting) return this.fail(client, 'no-such-room', ROOM_EXPIRED);
     if (seat.freeing) return this.fail(client, 'seat-removed', 'This seat was freed: nothing more is stored for it.');
     if (seq < seat.events) return client.send(frame({ t: 'ack', seq }));
     if (seq > seat.events) {
@@ -115,6 +118,7 @@ export class SeatWrites {
   }
 
   private async storeExchange(client: HubClient, room: Room, seat: Seat, msg: Extract<ClientMessage, { t: 'exchange' }>): Promise<void> {
+    if (room.deleting) return this.fail(client, 'no-such-room', ROOM_EXPIRED);
     if (seat.freeing || seat.conn !== client) return;
     // Once stored, a step's answers are the pair's for good: a resend changes nothing (nor can a rewrite).
     if (await this.store.hasExchange(room.id, seat.index, msg.step, msg.kind)) return;

@@ -2,7 +2,9 @@
 // LevelDB store with deleteRoom made to fail once for one room. The sweep does not throw, goes on
 // to the other expired room, logs the failure with the room's short id, keeps the failed room's
 // data and its bytes in the disk quota's count (the data is still on disk), refuses the room to
-// everyone all the same, and deletes it at the next sweep, the count then down by its bytes.
+// everyone all the same, and deletes it at the next sweep, the count then down by its bytes. And
+// with a store whose room writes are slow: the sweep waits for a presenter's write in flight at
+// expiry, refuses one queued behind it, and leaves no record for a restart to bring back.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
 import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
@@ -93,5 +95,63 @@ describe('the expiry sweep', () => {
     expect(hub.bytes).toBe(0);
     expect(await hub.sweep()).toBe(0);
     await Promise.all([presenter, s.client].map((x) => x.close()));
+  });
+
+  it("waits for a presenter's room write in flight at expiry, refuses what comes after, and leaves no record behind", async () => {
+    let clock = Date.now();
+    local = await startLocalServer({ now: () => clock, ttlHours: 1, roomDebounceMs: 10 });
+    const hub = local.server.hub;
+    const store = local.server.store;
+    const { presenter, room, key } = await createRoom(local.url);
+    // A second presenter tab: its message is not held behind the first one's on the same connection.
+    const second = await RoomClient.connect(local.url);
+    second.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
+    await second.waitFor('room');
+
+    // The store's room writes wait on a gate: the first presenter's lock is in flight at expiry.
+    const realPut = store.putRoom.bind(store);
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    let calledBack!: () => void;
+    const called = new Promise<void>((r) => (calledBack = r));
+    const puts: string[] = [];
+    store.putRoom = async (record) => {
+      puts.push(`${record.status}${record.locked ? ' locked' : ''}`);
+      calledBack();
+      await gate;
+      return realPut(record);
+    };
+    const realDelete = store.deleteRoom.bind(store);
+    let deletedBack!: () => void;
+    const deleted = new Promise<void>((r) => (deletedBack = r));
+    store.deleteRoom = async (id) => {
+      await realDelete(id);
+      deletedBack();
+    };
+    presenter.send({ t: 'lock', locked: true });
+    await called;
+    // Accepted before expiry, behind the lock: it must not be written once the sweep has begun.
+    second.send({ t: 'start' });
+    await new Promise((r) => setTimeout(r, 50));
+
+    clock += 3600_000;
+    const swept = hub.sweep();
+    // The sweep has begun: a write now is refused as the sweep refuses everyone.
+    const late = await RoomClient.connect(local.url);
+    late.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: null });
+    expect((await late.waitFor('error')).code).toBe('no-such-room');
+    // The gate opens once the room's delete is done (a sweep that did not wait), or else after a
+    // while (one that waits for the lock's write, as it must).
+    await Promise.race([deleted, new Promise((r) => setTimeout(r, 200))]);
+    open();
+    expect(await swept).toBe(1);
+    // The queued start was never written; the lock's write landed before the delete.
+    // Nothing of the room is left in the store (before the fix, the lock's record landed after the delete).
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await store.loadAll()).map((r) => r.room.id)).toEqual([]);
+    expect(puts).toEqual(['open locked']);
+    expect((await second.waitFor('error', (m) => m.message === 'This room has expired.')).code).toBe('no-such-room');
+    expect(hub.roomCount).toBe(0);
+    await Promise.all([presenter, second, late].map((x) => x.close()));
   });
 });
