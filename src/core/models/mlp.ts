@@ -15,7 +15,8 @@
 import * as tf from '@tensorflow/tfjs';
 import type { DecodeStep, PolicyConfig } from './policy';
 import { PAD_ID } from '../tasks/tokenizer';
-import { gelu, linearK, matMulK, normal, ZEROS } from './layers';
+import { gelu } from './fusedGelu'; // layers.ts's gelu, bit for bit, in fewer kernels where the backend has them
+import { linearK, matMulK, normal, ZEROS } from './layers';
 import type { ParamSpec, Params } from './layers';
 
 export const DEFAULT_WINDOW = 6;
