@@ -4,7 +4,7 @@
 // data and its bytes in the disk quota's count (the data is still on disk), refuses the room to
 // everyone all the same, and deletes it at the next sweep, the count then down by its bytes. And
 // with a store whose room writes are slow: the sweep waits for a presenter's write in flight at
-// expiry, refuses one queued behind it, and leaves no record for a restart to bring back.
+// expiry, refuses one queued behind it (a seat too), and leaves no record for a restart to bring back.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
 import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
@@ -153,5 +153,37 @@ describe('the expiry sweep', () => {
     expect((await second.waitFor('error', (m) => m.message === 'This room has expired.')).code).toBe('no-such-room');
     expect(hub.roomCount).toBe(0);
     await Promise.all([presenter, second, late].map((x) => x.close()));
+  });
+
+  it('refuses a seat queued behind one in flight when the sweep begins: no seat is written for a room being deleted', async () => {
+    let clock = Date.now();
+    local = await startLocalServer({ now: () => clock, ttlHours: 1, roomDebounceMs: 10 });
+    const store = local.server.store;
+    const { presenter, room } = await createRoom(local.url);
+    const realPutSeat = store.putSeat.bind(store);
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const seats: number[] = [];
+    store.putSeat = async (id, seat) => {
+      seats.push(seat.index);
+      await gate;
+      return realPutSeat(id, seat);
+    };
+    const first = await RoomClient.connect(local.url);
+    first.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: null });
+    const second = await RoomClient.connect(local.url);
+    second.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: null });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seats).toEqual([0]);
+
+    clock += 3600_000;
+    const swept = local.server.hub.sweep();
+    open();
+    expect(await swept).toBe(1);
+    // The first seat's write had begun and finished before the delete; the second never began.
+    expect(seats).toEqual([0]);
+    expect((await second.waitFor('error', (m) => m.message === 'This room has expired.')).code).toBe('no-such-room');
+    expect(await store.loadAll()).toEqual([]);
+    await Promise.all([presenter, first, second].map((x) => x.close()));
   });
 });
