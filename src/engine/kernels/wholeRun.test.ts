@@ -12,7 +12,8 @@ import type { RunSummary } from '../../core/experiment/events';
 import { initNodeBackend } from '../node-backend';
 import { useOurWasmKernels } from '../wasmKernels';
 
-const NAMES = ['Pack', 'Cast', 'Sum', 'LabGeluPre', 'LabGeluGrad', 'LabLayerNorm'];
+// and the KV cache written in place (LabKVWrite, LabCacheMatMul): without them the transformer concatenates
+const NAMES = ['Pack', 'Cast', 'Sum', 'LabGeluPre', 'LabGeluGrad', 'LabLayerNorm', 'LabKVWrite', 'LabCacheMatMul'];
 
 beforeAll(async () => {
   await initNodeBackend('wasm', { fallback: false });
