@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../core/random';
 import { createPolicy, ModelStack, stackOf, type PolicyConfig } from '../../core/models/index';
 import { transformerDecode, transformerParams, transformerPrefill } from '../../core/models/transformer';
-import { CACHE_MATMUL, KV_WRITE } from '../../core/models/transformerKvCache';
+import { CACHE_MATMUL, KV_NEW, KV_WRITE } from '../../core/models/transformerKvCache';
 import { sampleStack } from '../../core/rollout';
 import { digitsumTask } from '../../core/tasks/digitsum';
 import { VOCAB_SIZE, encodePrompt } from '../../core/tasks/tokenizer';
 import { initNodeBackend } from '../node-backend';
 import { useOurWasmKernels, withTfjsWasmKernels } from '../wasmKernels';
 
-const CACHE = [KV_WRITE, CACHE_MATMUL];
+const CACHE = [KV_NEW, KV_WRITE, CACHE_MATMUL];
 
 beforeAll(async () => {
   await initNodeBackend('wasm', { fallback: false });
@@ -98,9 +98,11 @@ describe('the KV cache written in place (wasm)', () => {
     expect(ours!).toBe(theirs!);
     expect(namesTheirs).toContain('Concat');
     expect(namesTheirs).not.toContain(KV_WRITE);
+    expect(namesOurs).toContain(KV_NEW);
     expect(namesOurs).toContain(KV_WRITE);
     expect(namesOurs).toContain(CACHE_MATMUL);
     expect(namesOurs).not.toContain('Concat');
+    expect(namesOurs).not.toContain('PadV2');
 
     const before = tf.memory();
     for (let r = 0; r < 3; r++) expect(summary(await rollout())).toBe(ours!);
@@ -114,6 +116,7 @@ describe('the KV cache written in place (wasm)', () => {
     const cache = tf.zeros([2, 1, 4, 8]);
     const x = tf.ones([2, 1, 1, 8]);
     expect(() => tf.engine().runKernel(KV_WRITE, { cache, x }, { pos: 4 })).toThrow(/outside the cache's 4/);
+    expect(() => tf.engine().runKernel(KV_NEW, { x: cache }, { length: 3 })).toThrow(/shorter than the 4 positions/);
     expect(() => tf.engine().runKernel(CACHE_MATMUL, { a: x, cache }, { length: 5, transposeB: true })).toThrow(/length 5 is outside 1..4/);
     tf.dispose([cache, x]);
   });

@@ -2,6 +2,9 @@
  * The KV cache's two kernels for the wasm backend (src/core/models/transformerKvCache.ts says
  * where they run and who owns the cache's data).
  *
+ * LabKVNew {x [B, H, n, hd]}, {length}: a new cache [B, H, length, hd], x at positions 0..n-1 and
+ * zeros after (the prefill's; tfjs's PadV2 did the same at 0.8 ms a call).
+ *
  * LabKVWrite {cache [B, H, T, hd], x [B, H, n, hd]}, {pos}: copies x into positions pos..pos+n-1
  * of the cache's own data (copyRows.wat: one memory.copy per row, B*H rows) and returns a tensor
  * sharing that data (one more reference, as our wasm Identity does). It is the only kernel of the
@@ -19,7 +22,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { CACHE_MATMUL, KV_WRITE } from '../../core/models/transformerKvCache';
+import { CACHE_MATMUL, KV_NEW, KV_WRITE } from '../../core/models/transformerKvCache';
 import { BMM } from './batchMatMul';
 import { COPY_ROWS } from './concat';
 import { onHeap, type EmscriptenModule } from './heap';
@@ -43,7 +46,7 @@ function check(cache: TensorInfo, x: TensorInfo, name: string, last: string): vo
   }
 }
 
-export function kvWrite({ inputs, backend, attrs }: KernelArgs): TensorInfo {
+export function kvWrite({ inputs, backend, attrs }: KernelArgs, share = true): TensorInfo {
   const cache = inputs.cache as TensorInfo;
   const x = inputs.x as TensorInfo;
   const pos = attrs!.pos as number;
@@ -59,8 +62,22 @@ export function kvWrite({ inputs, backend, attrs }: KernelArgs): TensorInfo {
     if (copyRows) copyRows(...args);
     else copyRowsJs(wasm, ...args);
   }
+  if (!share) return cache; // LabKVNew's own new output
   wasm.incRef(cache.dataId);
   return { dataId: cache.dataId, shape: [...cache.shape], dtype: cache.dtype };
+}
+
+export function kvNew({ inputs, backend, attrs }: KernelArgs): TensorInfo {
+  const x = inputs.x as TensorInfo;
+  const length = attrs!.length as number;
+  if (x.dtype !== 'float32' || x.shape.length !== 4) throw new Error(`${KV_NEW}: expected float32 [B, H, n, hd], got ${x.dtype} [${x.shape}]`);
+  const [B, H, n, hd] = x.shape as [number, number, number, number];
+  if (!Number.isInteger(length) || length < n) throw new RangeError(`${KV_NEW}: length ${length} is shorter than the ${n} positions given`);
+  const wasm = backend as BackendWasm;
+  const cache = wasm.makeOutput([B, H, length, hd], 'float32');
+  // Zeros first (malloc'd memory holds old data), then x's rows over them.
+  wasm.typedArrayFromHeap(cache).fill(0);
+  return kvWrite({ inputs: { cache, x }, backend, attrs: { pos: 0 } }, false);
 }
 
 export function cacheMatMul({ inputs, backend, attrs }: KernelArgs): TensorInfo {
@@ -107,6 +124,7 @@ export function cacheMatMul({ inputs, backend, attrs }: KernelArgs): TensorInfo 
 }
 
 export const KV_CACHE_KERNELS: tf.KernelConfig[] = [
-  { kernelName: KV_WRITE, backendName: 'wasm', kernelFunc: kvWrite as unknown as tf.KernelFunc },
+  { kernelName: KV_NEW, backendName: 'wasm', kernelFunc: kvNew as unknown as tf.KernelFunc },
+  { kernelName: KV_WRITE, backendName: 'wasm', kernelFunc: ((args: KernelArgs) => kvWrite(args)) as unknown as tf.KernelFunc },
   { kernelName: CACHE_MATMUL, backendName: 'wasm', kernelFunc: cacheMatMul as unknown as tf.KernelFunc },
 ];
