@@ -40,8 +40,7 @@
  *
  * Kernels of our own besides, not replacements: the fused GELU's LabGeluPre and LabGeluGrad
  * (./kernels/gelu.ts, used by src/core/models/fusedGelu.ts) and LabLayerNorm (./kernels/layerNorm.ts,
- * used by src/core/models/fusedLayerNorm.ts where no gradient is recorded), and the KV cache's
- * LabKVWrite and LabCacheMatMul (./kernels/kvCache.ts, used by src/core/models/transformerKvCache.ts).
+ * used by src/core/models/fusedLayerNorm.ts where no gradient is recorded).
  *
  * tfjs looks kernels up by (name, backend) at every call, so registering these once is enough.
  */
@@ -54,7 +53,6 @@ import { GELU_KERNELS } from './kernels/gelu';
 import { LAYER_NORM_KERNEL } from './kernels/layerNorm';
 import { sum } from './kernels/sum';
 import { STACK_MATMUL_KERNELS } from './kernels/mlpStackMatMul';
-import { KV_CACHE_KERNELS } from './kernels/kvCache';
 
 type TensorInfo = tf.TensorInfo;
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
@@ -159,7 +157,7 @@ function cast({ inputs, backend, attrs }: KernelArgs, original: tf.KernelFunc): 
 }
 
 /** Our own kernels (names tfjs does not have). */
-const OWN_KERNELS: tf.KernelConfig[] = [...GELU_KERNELS, LAYER_NORM_KERNEL, ...STACK_MATMUL_KERNELS, ...KV_CACHE_KERNELS];
+const OWN_KERNELS: tf.KernelConfig[] = [...GELU_KERNELS, LAYER_NORM_KERNEL, ...STACK_MATMUL_KERNELS];
 
 const REPLACEMENTS: Record<string, (args: KernelArgs, original: tf.KernelFunc) => TensorInfo | TensorInfo[]> = {
   BatchMatMul: batchMatMul,

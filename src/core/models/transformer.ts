@@ -17,7 +17,6 @@ import { causalMask, embedK, linearK, normal, ONES, ZEROS } from './layers';
 import { layerNormK } from './fusedLayerNorm'; // layers.ts's, bit for bit, in one kernel where no gradient is recorded
 import { gelu } from './fusedGelu'; // layers.ts's gelu, bit for bit, in fewer kernels where the backend has them
 import type { ParamSpec, Params } from './layers';
-import { cacheMatMul, inPlace, newCache, writeCache } from './transformerKvCache'; // the KV cache written in place (wasm)
 
 /** The parameter list, in the Policy's variable order. Init as GPT-2 / nanoGPT. */
 export function transformerParams(config: PolicyConfig): ParamSpec[] {
@@ -123,15 +122,10 @@ function blocks(
 
 /** Scaled dot-product attention; `mask` (additive, [Tq, Tk]) hides the future, null = see all keys. */
 function attend(q: tf.Tensor, k: tf.Tensor, v: tf.Tensor, mask: tf.Tensor | null): tf.Tensor {
-  return attendBy(q, mask, (a) => tf.matMul(a, k, false, true), (att) => tf.matMul(att, v));
-}
-
-/** attend() with its two products given: q k^T and att v (on a tensor, or on a cache's prefix). */
-function attendBy(q: tf.Tensor, mask: tf.Tensor | null, qk: (q: tf.Tensor) => tf.Tensor, av: (att: tf.Tensor) => tf.Tensor): tf.Tensor {
   const hd = q.shape[q.rank - 1];
-  const scores = tf.mul(qk(q), 1 / Math.sqrt(hd)); // [K*N, H, Tq, Tk]
+  const scores = tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(hd)); // [K*N, H, Tq, Tk]
   const att = tf.softmax(mask ? tf.add(scores, mask) : scores); // rows sum to 1 over visible keys
-  return av(att); // [K*N, H, Tq, hd]
+  return tf.matMul(att, v); // [K*N, H, Tq, hd]
 }
 
 function transformerHead(params: Params, x: tf.Tensor): tf.Tensor {
@@ -142,18 +136,14 @@ function transformerHead(params: Params, x: tf.Tensor): tf.Tensor {
 /**
  * Incremental decoding with a KV cache: the state holds every layer's keys and values
  * [K*N, H, t, hd] so far; a new token computes its own q, k, v only and attends over the cache
- * (the cache holds only the past, so no mask is needed). Where the backend has the lab's cache
- * kernels (wasm) and no gradient is recorded, each cache is instead one buffer [K*N, H, maxLen,
- * hd] written in place, one position per token, and attended over its written prefix
- * (./transformerKvCache.ts, which also says who owns the buffer): the same logits bit for bit.
+ * (the cache holds only the past, so no mask is needed).
  */
 export function transformerPrefill(params: Params, prompt: tf.Tensor3D, config: PolicyConfig): DecodeStep {
   const [K, N, P] = prompt.shape;
   const cache: tf.Tensor[] = [];
   const mask = causalMask(P);
-  const buffered = P < config.maxLen && inPlace(); // a prompt of maxLen has nothing to decode
   const { y } = blocks(params, embedAt(params, prompt, 0, config), config, (q, k, v) => attend(q, k, v, mask), (_, k, v) => {
-    cache.push(...(buffered ? [newCache(k, config.maxLen), newCache(v, config.maxLen)] : [k, v]));
+    cache.push(k, v);
   });
   const last = tf.slice(y, [0, 0, P - 1, 0], [K, N, 1, config.dModel]);
   return { logits: tf.reshape(transformerHead(params, last), [K, N, config.vocabSize]) as tf.Tensor3D, state: cache };
@@ -161,30 +151,15 @@ export function transformerPrefill(params: Params, prompt: tf.Tensor3D, config: 
 
 export function transformerDecode(params: Params, state: tf.Tensor[], token: tf.Tensor2D, pos: number, config: PolicyConfig): DecodeStep {
   const [K, N] = token.shape;
-  // A buffered state is longer than the positions written (0..pos-1); a concatenated one is not.
-  const caches = state as tf.Tensor4D[]; // [K*N, H, t or maxLen, hd] each
-  const buffered = caches.length > 0 && caches[0]!.shape[2] > pos;
-  if (buffered && !inPlace()) {
-    // The kernels went (a test switched them) or a tape records: go on concatenating from the prefix.
-    const prefixes = caches.map((c) => tf.slice(c, [0, 0, 0, 0], [c.shape[0], c.shape[1], pos, c.shape[3]]));
-    const step = transformerDecode(params, prefixes, token, pos, config);
-    tf.dispose(prefixes);
-    return step;
-  }
   const next: tf.Tensor[] = [];
   const x = embedAt(params, tf.reshape(token, [K, N, 1]) as tf.Tensor3D, pos, config); // [K, N, 1, D]
-  const attendCached = (q: tf.Tensor, i: number) =>
-    buffered
-      ? attendBy(q, null, (a) => cacheMatMul(a, next[2 * i], pos + 1, true), (att) => cacheMatMul(att, next[2 * i + 1], pos + 1, false))
-      : attend(q, next[2 * i], next[2 * i + 1], null);
   const { y } = blocks(
     params,
     x,
     config,
-    (q, _k, _v, i) => attendCached(q, i),
+    (q, _k, _v, i) => attend(q, next[2 * i], next[2 * i + 1], null),
     (i, k, v) => {
-      if (buffered) next.push(writeCache(state[2 * i], k, pos), writeCache(state[2 * i + 1], v, pos));
-      else next.push(tf.concat([state[2 * i], k], 2), tf.concat([state[2 * i + 1], v], 2));
+      next.push(tf.concat([state[2 * i], k], 2), tf.concat([state[2 * i + 1], v], 2));
     },
   );
   return { logits: tf.reshape(transformerHead(params, y), [K, N, config.vocabSize]) as tf.Tensor3D, state: next };
