@@ -59,7 +59,7 @@ export default defineConfig({
     serviceWorkers: 'block',
     // A failed test keeps a trace of its actions, console, network and a filmstrip of its pages,
     // without the DOM snapshot at every action and every poll of an expect: those took about a
-    // quarter of the suite's CPU time on 2 cores (CPU-seconds of a spec's whole process tree, full
+    // fifth of a spec's CPU time on 2 cores (CPU-seconds of a spec's whole process tree, full
     // trace / this one / none: charts.spec 14.6 / 11.4 / 9.3, classRoom.spec 176 / 139 / 116).
     // E2E_TRACE=full keeps the snapshots (to step through a failure's DOM), E2E_TRACE=off records nothing.
     trace: TRACE,
