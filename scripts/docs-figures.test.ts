@@ -8,7 +8,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { figureProblems, fillBlocks, generatedBlocks, linkTime, readDocs, readSources, seconds, staleBlocks, summaryRows, type Doc } from './docs-figures';
+import { figureProblems, fillBlocks, generatedBlocks, linkTime, readDocs, readSources, runtimeProblems, seconds, staleBlocks, summaryRows, type Doc } from './docs-figures';
+import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { FORMATS } from './docs-formats';
 import { PRESETS } from '../src/core/experiment/presets';
 
@@ -37,6 +38,10 @@ describe('the docs against their sources', () => {
     expect(figureProblems(docs, src, FORMATS)).toEqual([]);
   });
 
+  it("every preset's time from its link holds the page benchmark's last timing of that link (bench/results/page.json)", () => {
+    expect(runtimeProblems(PRESET_RUNTIMES, src.pageTimings)).toEqual([]);
+  });
+
   it('the README is a front door: at most 250 lines, and every reader\'s first command on its first screen', () => {
     const readme = doc('README.md').text.split('\n');
     expect(readme.length).toBeLessThanOrEqual(250);
@@ -59,6 +64,15 @@ describe('the checks can fail', () => {
     const said = linkTime('peers-learn')!.text;
     const problems = figureProblems(planted('docs/LAB.md', `${said} from its link`, '46-54 s from its link'), src, FORMATS);
     expect(problems.join('\n')).toMatch(/"46-54 s" from peers-learn's link, but it measured/);
+  });
+
+  it("a preset's time that its page timing contradicts, or names another browser", () => {
+    const row = src.pageTimings.find((t) => t.query === '?v=1&preset=overlap')!;
+    const stale = { overlap: { ...PRESET_RUNTIMES.overlap, range: '52 s' } };
+    expect(runtimeProblems(stale, src.pageTimings).join('\n')).toContain(`overlap says 52 s, but its link last measured ${row.doneS.toFixed(1)} s`);
+    const otherBrowser = src.pageTimings.map((t) => (t === row ? { ...t, browser: 'Chromium 999.0.0.0' } : t));
+    expect(runtimeProblems({ overlap: PRESET_RUNTIMES.overlap }, otherBrowser).join('\n')).toContain('last measured on Chromium 999');
+    expect(runtimeProblems({ overlap: PRESET_RUNTIMES.overlap }, []).join('\n')).toContain('no finished timing of ?v=1&preset=overlap');
   });
 
   it('a stale size of the shipped warm starts', () => {

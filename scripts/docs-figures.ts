@@ -4,7 +4,8 @@
  * measured or defined:
  *
  *   presets.ts          a preset's title, members, arms, RL steps and the seed its link opens
- *   presetRuntimes.ts   a preset's measured time from its link (else the preset's own `runtime`)
+ *   presetRuntimes.ts   a preset's measured time from its link (else the preset's own `runtime`),
+ *                       itself checked against bench/results/page.json, where `npm run bench -- --page` writes
  *   docs/RESULTS.md     the headline verdicts (its generated summary, `npm run science --summary`)
  *   public/warmstarts/, public/references/   the shipped files: sizes, members, seeds
  *   workshop/sequence.ts  the workshop's steps
@@ -44,6 +45,17 @@ export interface Sources {
   wasmBytes: number;
   /** package.json's engines.node. */
   nodeEngine: string | undefined;
+  /** `npm run bench -- --page`'s last timing of each link (bench/results/page.json). */
+  pageTimings: PageTimingRow[];
+}
+
+/** One row of bench/results/page.json (cli/bench-browser.ts writes more fields). */
+export interface PageTimingRow {
+  query: string;
+  browser: string;
+  doneS: number;
+  timedOut: boolean;
+  date: string;
 }
 
 export function readSources(root: string): Sources {
@@ -58,6 +70,7 @@ export function readSources(root: string): Sources {
     references: json('public/references/index.json').references,
     wasmBytes,
     nodeEngine: json('package.json').engines?.node,
+    pageTimings: json('bench/results/page.json'),
   };
 }
 
@@ -384,6 +397,30 @@ function tuningQuoteProblems(doc: Doc): string[] {
   return sentences(doc.text)
     .filter(({ sentence }) => /tuning seeds/.test(sentence) && /[+−-]0\.\d\d/.test(sentence))
     .map(({ sentence }) => `${doc.path}: quotes a tuning-seed figure where the headline is the confirmation seeds': "${sentence.trim().slice(0, 160)}"`);
+}
+
+/**
+ * presetRuntimes.ts against the page benchmark: each preset's range holds the last timing of its link
+ * (`?v=1&preset=ID`, or the bare link for the default), and names that timing's Chromium major version.
+ */
+export function runtimeProblems(runtimes: typeof PRESET_RUNTIMES, timings: readonly PageTimingRow[]): string[] {
+  const problems: string[] = [];
+  for (const [id, r] of Object.entries(runtimes)) {
+    const row = timings.find((t) => t.query === `?v=1&preset=${id}`) ?? (id === DEFAULT_PRESET ? timings.find((t) => t.query === '') : undefined);
+    const range = seconds(r.range);
+    if (!row || row.timedOut || !range) {
+      problems.push(`presetRuntimes.ts: ${id} says ${r.range}, but bench/results/page.json has no finished timing of ?v=1&preset=${id} (npm run bench -- --page --page-query '?v=1&preset=${id}')`);
+      continue;
+    }
+    if (row.doneS < range.lo - range.slack || row.doneS > range.hi + range.slack) {
+      problems.push(`presetRuntimes.ts: ${id} says ${r.range}, but its link last measured ${row.doneS.toFixed(1)} s (${row.browser}, ${row.date})`);
+    }
+    const major = /Chromium (\d+)/.exec(row.browser)?.[1];
+    if (!major || !r.measuredOn.includes(`Chromium ${major}`)) {
+      problems.push(`presetRuntimes.ts: ${id} names "${r.measuredOn}", but its link was last measured on ${row.browser}`);
+    }
+  }
+  return problems;
 }
 
 /** Every figure in prose that disagrees with its source, one line each (empty: none). */
