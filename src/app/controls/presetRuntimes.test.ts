@@ -18,7 +18,7 @@ describe('preset runtimes', () => {
     }
   });
   it('the default preset reads as measured on a fresh machine, not the quiet-machine CLI figure', () => {
-    expect(runtimeText('collapse', PRESETS.collapse.runtime)).toBe('13-15 s on an ordinary computer with 2 processor cores and no graphics card, from its link to the last step');
+    expect(runtimeText('collapse', PRESETS.collapse.runtime)).toBe('13 s on an ordinary computer with 2 processor cores and no graphics card, from its link to the last step');
   });
   it('one source: a preset timed from its link here has no browser figure of its own left in presets', () => {
     for (const id of Object.keys(PRESET_RUNTIMES)) {

@@ -17,39 +17,34 @@ export interface PresetRuntime {
 }
 
 /**
+ * Issue 32 (2026-12-02), with the lab's own wasm kernels (docs/BENCHMARKS.md, "Issue 32: the
+ * targets"): Debian served Chromium 150 to this machine, quiet (load average 1.3-3.2 at the link,
+ * mostly the benchmark's own build and browser), not freshly booted. Each figure is `npm run bench
+ * -- --page --page-query '?v=1&preset=ID'`; scripts/docs-figures.test.ts checks each range against
+ * the last timing in bench/results/page.json. Chromium 156 on the same machine: peers-teach 32.8
+ * and 34.7 s, inside 150's spread.
+ *
  * Issue 29, problem 9: a student's card read "Chromium 156, wasm", which tells a student nothing
  * about their own computer. The card says what kind of computer; the measured facts stay beside it.
  */
-const FRESH_2_CORE = {
-  machine: 'an ordinary computer with 2 processor cores and no graphics card',
-  // Debian's Chromium 156 on its wasm backend (issues 20 and 23).
-  measuredOn: 'a fresh 2-core machine without a GPU, Chromium 156, wasm backend',
-};
-
-/**
- * Issues 30-32 (2026-12-02): Debian served Chromium 150 to this machine, which was quiet (load
- * average 2.4-3.3 at the link, mostly the benchmark's own build and browser), not freshly booted.
- */
 const QUIET_2_CORE_150 = {
-  machine: FRESH_2_CORE.machine,
+  machine: 'an ordinary computer with 2 processor cores and no graphics card',
   measuredOn: 'a quiet 2-core machine without a GPU, Chromium 150, wasm backend',
 };
 
 export const PRESET_RUNTIMES: Readonly<Record<string, PresetRuntime>> = {
-  // npm run bench -- --page (docs/BENCHMARKS.md, "Issue 20"): 14.4 s (2 workers) and 13.0 s (?workers=1).
-  collapse: { range: '13-15 s', ...FRESH_2_CORE },
-  // 120 steps: 16.0 s from its link, 14.8 s on a fresh clone at 0509648 (docs/BENCHMARKS.md, "Issue 20").
-  'peers-learn': { range: '15-16 s', ...FRESH_2_CORE },
-  // npm run bench -- --page --page-query '?v=1&preset=quick': 6.2 and 4.9 s (docs/BENCHMARKS.md, page table).
-  quick: { range: '5-6 s', ...QUIET_2_CORE_150 },
-  // The same for '?v=1&preset=length': 17.1 and 15.1 s.
-  length: { range: '15-17 s', ...QUIET_2_CORE_150 },
-  // '?v=1&preset=overlap': 36.4 and 35.6 s (issue 30 asks for about a minute).
-  overlap: { range: '36 s', ...QUIET_2_CORE_150 },
-  // '?v=1&preset=families': 45.5 s with the attention's own batched matMul (issue 32's target: 60 s).
-  families: { range: '46 s', ...QUIET_2_CORE_150 },
-  // 44.4 s with the attention's own batched matMul (issue 32); 42.9 and 43.5 s on Chromium 156 before it (docs/BENCHMARKS.md, "Issue 20").
-  'peers-teach': { range: '44 s', ...QUIET_2_CORE_150 },
+  // 12.7 s (14.4 and 13.0 s on Chromium 156 before issue 32's kernels, docs/BENCHMARKS.md, "Issue 20").
+  collapse: { range: '13 s', ...QUIET_2_CORE_150 },
+  // 120 steps: 22.5, 15.6 and 16.9 s (the last two alternating with the session's first build: 18.3 and 17.8 s).
+  'peers-learn': { range: '16-23 s', ...QUIET_2_CORE_150 },
+  quick: { range: '5 s', ...QUIET_2_CORE_150 }, // 4.8 s (6.2 and 4.9 s before issue 32's second kernels)
+  length: { range: '11 s', ...QUIET_2_CORE_150 }, // 10.6 s (17.1 and 15.1 s before them)
+  // 25.9 s (36.4 and 35.6 s before them; issue 30 asks for about a minute).
+  overlap: { range: '26 s', ...QUIET_2_CORE_150 },
+  // 28.9 s (45.5 s before them; issue 32's target: 60 s).
+  families: { range: '29 s', ...QUIET_2_CORE_150 },
+  // 29.5, 30.0 and 34.2 s (44.4 s before them; issue 32's target: 30 s).
+  'peers-teach': { range: '30-34 s', ...QUIET_2_CORE_150 },
 };
 
 export function presetRuntime(presetId: string): PresetRuntime | null {
