@@ -1,12 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
 import { checkMemory, defaultLimits, estimateMemory } from './budget';
 import { getPreset } from './presets';
 import { createRun, RunTooLargeError } from './runner';
 import { parseSpec } from './spec';
 import type { ExperimentSpec } from './spec';
-import { useBackend } from '../testing/fixed-policy';
-import { installCounters } from '../benchmark/counters';
 
 const quick = getPreset('quick')!.spec;
 
@@ -62,37 +60,5 @@ describe('the runner refuses a run over its limits', () => {
   });
 });
 
-describe('memory estimate against tf.memory()', () => {
-  beforeAll(() => useBackend('wasm'));
-
-  // Two RL steps and an evaluation of quick's shape (6 trained copies), each family, 4 prompts a
-  // step: the estimate must bound the measured peak from above without crying wolf (within 4x).
-  const shapes: Record<string, Partial<ExperimentSpec['members'][number]>> = {
-    mlp: {},
-    transformer: { family: 'transformer', dModel: 32, layers: 2, heads: 4 },
-  };
-  for (const [family, shape] of Object.entries(shapes)) {
-    it(`bounds the measured peak of an RL step from above: ${family}`, async () => {
-      const spec = edited(quick, (s) => {
-        Object.assign(s, { steps: 2, evalEvery: 2 });
-        s.grpo.promptsPerStep = 4;
-        s.members.forEach((m) => Object.assign(m, { warmStartSteps: 1, warmStartTarget: 0 }, shape));
-      });
-      const run = createRun(spec);
-      const counts = installCounters({ gpu: null });
-      const before = tf.memory().numBytes;
-      let peak = 0;
-      for await (const ev of run.events()) {
-        // The warm start trains one member at a time at its own batch size: not part of the bound.
-        if (ev.type === 'base') counts.resetPeak();
-        if (ev.type === 'done') peak = counts.snapshot().peakBytes - before;
-      }
-      counts.uninstall();
-      run.dispose();
-      const e = estimateMemory(spec).totalBytes;
-      expect(peak).toBeGreaterThan(0);
-      expect(e).toBeGreaterThanOrEqual(peak);
-      expect(e).toBeLessThan(4 * peak);
-    }, 120_000);
-  }
-});
+// The estimate against the measured peak of real RL steps: src/engine/budgetPeak.test.ts, which
+// chooses the wasm kernel set (tfjs's or ours) that the peak depends on.
