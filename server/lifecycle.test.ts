@@ -3,7 +3,7 @@
 // and then deleted with everything in it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
-import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
+import { createRoom, gateRoomWrites, joinRoom, presetSpec, secondPresenter, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';
 
@@ -106,24 +106,12 @@ describe("the presenter's room writes", () => {
     local = await startLocalServer({ roomDebounceMs: 10 });
     const store = local.server.store;
     const { presenter, room, key } = await createRoom(local.url);
-    const second = await RoomClient.connect(local.url);
-    second.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
-    await second.waitFor('room');
+    const second = await secondPresenter(local.url, room, key);
     // Room writes wait on a gate, so the second tab's start arrives while the first tab's lock is in flight.
-    const realPut = store.putRoom.bind(store);
-    let open!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
-    let calledBack!: () => void;
-    const called = new Promise<void>((r) => (calledBack = r));
     let written = 0;
     let bothBack!: () => void;
     const both = new Promise<void>((r) => (bothBack = r));
-    store.putRoom = async (record) => {
-      calledBack();
-      await gate;
-      await realPut(record);
-      if (++written === 2) bothBack();
-    };
+    const { open, called } = gateRoomWrites(store, { after: () => ++written === 2 && bothBack() });
     presenter.send({ t: 'lock', locked: true });
     await called;
     second.send({ t: 'start' });

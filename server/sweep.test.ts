@@ -7,7 +7,7 @@
 // expiry, refuses one queued behind it (a seat too), and leaves no record for a restart to bring back.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
-import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
+import { createRoom, gateRoomWrites, joinRoom, presetSpec, secondPresenter, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';
 
@@ -104,23 +104,11 @@ describe('the expiry sweep', () => {
     const store = local.server.store;
     const { presenter, room, key } = await createRoom(local.url);
     // A second presenter tab: its message is not held behind the first one's on the same connection.
-    const second = await RoomClient.connect(local.url);
-    second.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
-    await second.waitFor('room');
+    const second = await secondPresenter(local.url, room, key);
 
     // The store's room writes wait on a gate: the first presenter's lock is in flight at expiry.
-    const realPut = store.putRoom.bind(store);
-    let open!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
-    let calledBack!: () => void;
-    const called = new Promise<void>((r) => (calledBack = r));
     const puts: string[] = [];
-    store.putRoom = async (record) => {
-      puts.push(`${record.status}${record.locked ? ' locked' : ''}`);
-      calledBack();
-      await gate;
-      return realPut(record);
-    };
+    const { open, called } = gateRoomWrites(store, { before: (record) => puts.push(`${record.status}${record.locked ? ' locked' : ''}`) });
     const realDelete = store.deleteRoom.bind(store);
     let deletedBack!: () => void;
     const deleted = new Promise<void>((r) => (deletedBack = r));

@@ -9,6 +9,7 @@ import { getPreset } from '../../src/core/experiment/presets';
 import type { ExperimentSpec } from '../../src/core/experiment/spec';
 import { ROOM_PROTOCOL_VERSION, type ServerMessage } from '../../src/room/protocol';
 import { startRoomServer, type RoomServer, type RoomServerOptions } from '../server';
+import type { RoomRecord, RoomStore } from '../store';
 import { RoomClient } from './roomClient';
 
 export interface LocalServer {
@@ -71,4 +72,32 @@ export async function joinRoom(url: string, room: string, seat: { index: number;
   const got = await client.waitAny((m) => m.t === 'seat' || m.t === 'error');
   if (got.t !== 'seat') throw new Error(`join refused: ${got.t === 'error' ? `${got.code}: ${got.message}` : got.t}`);
   return { client, seat: got };
+}
+
+/** A second presenter tab of a room: its messages are not queued behind the first tab's on one connection. */
+export async function secondPresenter(url: string, room: string, key: string): Promise<RoomClient> {
+  const second = await RoomClient.connect(url);
+  second.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
+  await second.waitFor('room');
+  return second;
+}
+
+/**
+ * The store's room writes wait on a gate until `open()`, so a test can hold one in flight; `called`
+ * settles at the first write's start. `before` sees each record as it arrives, `after` once written.
+ */
+export function gateRoomWrites(store: RoomStore, hooks: { before?: (r: RoomRecord) => void; after?: (r: RoomRecord) => void } = {}): { open: () => void; called: Promise<void> } {
+  const realPut = store.putRoom.bind(store);
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  let calledBack!: () => void;
+  const called = new Promise<void>((r) => (calledBack = r));
+  store.putRoom = async (record) => {
+    hooks.before?.(record);
+    calledBack();
+    await gate;
+    await realPut(record);
+    hooks.after?.(record);
+  };
+  return { open, called };
 }

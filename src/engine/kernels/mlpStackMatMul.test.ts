@@ -6,9 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initNodeBackend } from '../node-backend';
-import { createRun } from '../../core/experiment/runner';
-import { benchCase } from '../../core/benchmark/index';
-import type { RunSummary } from '../../core/experiment/events';
+import { runJson } from './wholeRun.testkit';
 import { matMul2D } from '../../core/models/layers';
 import { hasStackMatMul, stackMatMul, STACK_MATMUL } from '../../core/models/stackMatMul';
 import { STACK_MATMUL_KERNELS, transposeInto } from './mlpStackMatMul';
@@ -66,15 +64,6 @@ describe('LabStackMatMul (wasm)', () => {
     expect(tf.memory().numTensors).toBe(before);
   });
 
-  /** A whole run's summary as JSON (the step time zeroed): what a result file holds of the run. */
-  async function runJson(caseId: 'collapse' | 'peers-teach'): Promise<string> {
-    const spec = { ...benchCase(caseId).spec, steps: 3, evalEvery: 3 };
-    const run = createRun(spec, { backend: 'wasm' });
-    let summary: RunSummary | null = null;
-    for await (const e of run.events()) if (e.type === 'done') summary = e.summary;
-    run.dispose();
-    return JSON.stringify({ ...summary!, medianStepMs: 0 });
-  }
 
   it.each(['collapse', 'peers-teach'] as const)('%s: 3 RL steps and an evaluation, the same summary byte for byte with and without the kernel', async (caseId) => {
     const withKernel = await runJson(caseId);

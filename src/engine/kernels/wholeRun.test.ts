@@ -6,10 +6,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRun } from '../../core/experiment/runner';
-import { benchCase } from '../../core/benchmark/index';
-import type { RunSummary } from '../../core/experiment/events';
 import { initNodeBackend } from '../node-backend';
+import { runJson } from './wholeRun.testkit';
 import { useOurWasmKernels } from '../wasmKernels';
 
 const NAMES = ['Pack', 'Cast', 'Sum', 'LabGeluPre', 'LabGeluGrad', 'LabLayerNorm'];
@@ -19,15 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => useOurWasmKernels(true));
 
-/** A run's summary as JSON, the step time zeroed. */
-async function runJson(caseId: 'collapse' | 'peers-teach'): Promise<string> {
-  const spec = { ...benchCase(caseId).spec, steps: 3, evalEvery: 3 };
-  const run = createRun(spec, { backend: 'wasm' });
-  let summary: RunSummary | null = null;
-  for await (const e of run.events()) if (e.type === 'done') summary = e.summary;
-  run.dispose();
-  return JSON.stringify({ ...summary!, medianStepMs: 0 });
-}
 
 describe("this session's wasm kernels in a whole run", () => {
   it.each(['peers-teach', 'collapse'] as const)('%s: 3 RL steps and an evaluation, the same summary byte for byte as on tfjs\'s kernels', async (caseId) => {
