@@ -43,8 +43,8 @@ export const PRESET_RUNTIMES: Readonly<Record<string, PresetRuntime>> = {
   overlap: { range: '26 s', ...QUIET_2_CORE_150 },
   // 28.9 s (45.5 s before them; issue 32's target: 60 s).
   families: { range: '29 s', ...QUIET_2_CORE_150 },
-  // 29.5, 30.0 and 34.2 s (44.4 s before them; issue 32's target: 30 s).
-  'peers-teach': { range: '30-34 s', ...QUIET_2_CORE_150 },
+  // 29.5, 30.0 and 34.2 s, then 32.6 and 35.0 s on a fresh clone (44.4 s before them; issue 32's target: 30 s).
+  'peers-teach': { range: '30-35 s', ...QUIET_2_CORE_150 },
 };
 
 export function presetRuntime(presetId: string): PresetRuntime | null {
