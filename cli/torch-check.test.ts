@@ -16,6 +16,8 @@ const torch = findTorchPython();
 const python = 'python' in torch ? torch.python : null;
 if (!python) console.log(`cli/torch-check.test.ts ${NO_TORCH}`);
 
+// Skipped only where no python has torch (CI installs none: PyTorch is a test oracle, never a dependency); the
+// line printed above says so, and the 'without torch' test below runs everywhere.
 describe.skipIf(!python)('the lab’s GRPO update against PyTorch (gradient oracle)', () => {
   let root = '';
   beforeAll(async () => {

@@ -8,7 +8,7 @@
  * largest elementwise tensors of a `peers-teach` step, docs/BENCHMARKS.md). Fused: the sigmoid's
  * argument is one kernel (LabGeluPre), the sigmoid and the product stay tfjs's, and the
  * gradient is one kernel (LabGeluGrad) that computes what tfjs's tape computes through the seven
- * ops, in the same order, each step rounded to float32: equal bit for bit (fusedGelu.test.ts).
+ * ops, in the same order, each step rounded to float32: equal bit for bit (src/engine/kernels/gelu.test.ts).
  */
 import * as tf from '@tensorflow/tfjs';
 import { gelu as geluOps } from './layers';

@@ -9,7 +9,7 @@
  * kernel runs the same K plain 2-D products on XNNPACK itself, on views of the stack's rows, and
  * its gradient is layers.ts's matMulPlainGrad per model (dx = dy @ w^T, dw = x^T @ dy, each
  * transpose an explicit copy): the same products of the same numbers, so equal bit for bit
- * (stackMatMul.test.ts checks the values and both gradients against the split).
+ * (src/engine/kernels/mlpStackMatMul.test.ts checks the values and both gradients against the split).
  */
 import * as tf from '@tensorflow/tfjs';
 

@@ -15,7 +15,7 @@
 ;;     dcube = dinner * c1
 ;;     acc += dcube * (x * x)             cube = a1 * x, input b
 ;;     acc += (dcube * x) * x, twice      a1 = x * x, inputs a and b
-;;   so dx equals the tape's bit for bit (fusedGelu.test.ts). One SIMD lane per element: no
+;;   so dx equals the tape's bit for bit (gelu.test.ts). One SIMD lane per element: no
 ;;   element's order changes. n counts floats; addresses are bytes.
 ;;
 ;; The memory is tfjs-backend-wasm's own, imported; scripts/build-wasm-kernels.mjs writes a
