@@ -7,7 +7,7 @@ import type { BaseEvaluation, BasePair } from '../../core/experiment/events';
 import type { ReferenceFile, SeriesStat } from '../../share/reference';
 import { REFERENCE_MEMBER_EVAL_METRICS, REFERENCE_MEMBER_METRICS, REFERENCE_PAIR_EVAL_METRICS, REFERENCE_PAIR_METRICS } from '../../share/reference';
 import { initialRunState, type RunState } from '../store/runSlice';
-import { type ArmSeries, type Column, MEMBER_METRICS, type MemberSeries, PAIR_METRICS, type PairSeries, type RunSeries } from '../store/series';
+import { type ArmSeries, byId, type Column, MEMBER_METRICS, type MemberSeries, PAIR_METRICS, type PairSeries, type RunSeries } from '../store/series';
 
 const nulls = (n: number): Column => new Array<number | null>(n).fill(null);
 
@@ -30,7 +30,7 @@ export function referenceSeries(ref: ReferenceFile): RunSeries {
   const index = new Map(ref.steps.map((s, i) => [s, i]));
   const evalAt = ref.evalSteps.map((s) => index.get(s) ?? -1).filter((i) => i >= 0);
   const arms: ArmSeries[] = ref.arms.map((arm) => {
-    const members: Record<string, MemberSeries> = {};
+    const members = byId<MemberSeries>();
     for (const m of arm.members) {
       const cols = {} as MemberSeries;
       for (const k of MEMBER_METRICS) cols[k] = nulls(n);

@@ -41,7 +41,7 @@ export const pairOf = (seat: number) => Math.floor(seat / 2);
 
 export class ClassRecords {
   private seats = new Map<number, RecordedEvent[]>();
-  private cache = new Map<string, { key: string; result: SeedResult }>();
+  private cache = new Map<string, { key: string; result: SeedResult | null; reason?: string }>();
   /** How many times each seat's events were dropped (in the cache key: a new occupant is a new run). */
   private generation = new Map<number, number>();
   /** The seats of the last room message (seatsNow). */
@@ -118,25 +118,59 @@ export class ClassRecords {
     return out;
   }
 
-  /** The runs' results for the charts, the scoreboard and the claims (rebuilt where events came). */
+  /**
+   * The runs' results for the charts, the scoreboard and the claims (rebuilt where events came).
+   * A run whose events cannot be read (a classmate's page sent something the charts cannot fold)
+   * is left out and named in `dropped`; the other runs are drawn as if it were not there.
+   */
   results(room: ClassRoom): SeedResult[] {
-    return this.records(room).map((run) => {
+    const out: SeedResult[] = [];
+    this.dropped = [];
+    let runs: ClassRun[];
+    try {
+      runs = this.records(room);
+    } catch (e) {
+      this.dropped.push({ label: 'the class', reason: reasonOf(e) });
+      return out;
+    }
+    for (const run of runs) {
       const id = run.label;
       const key = `${run.record.spec.seed}:${run.seats.map((s) => `${s.index}=${this.generation.get(s.index) ?? 0}/${this.held(s.index)}`).join(',')}`;
       const hit = this.cache.get(id);
-      if (hit && hit.key === key) return hit.result;
-      const result = seedResult(run.record);
-      this.cache.set(id, { key, result });
-      return result;
-    });
+      if (hit && hit.key === key) {
+        if (hit.result) out.push(hit.result);
+        else this.dropped.push({ label: id, reason: hit.reason ?? 'unreadable events' });
+        continue;
+      }
+      try {
+        const result = seedResult(run.record);
+        this.cache.set(id, { key, result });
+        out.push(result);
+      } catch (e) {
+        const reason = reasonOf(e);
+        this.cache.set(id, { key, result: null, reason });
+        this.dropped.push({ label: id, reason });
+      }
+    }
+    return out;
   }
 
+  /** The runs the last `results` left out, and why ("seat 3": its events could not be read). */
+  dropped: { label: string; reason: string }[] = [];
+
   clear(): void {
+    this.dropped = [];
     this.seats.clear();
     this.cache.clear();
     this.generation.clear();
     this.listed.clear();
   }
+}
+
+/** An error's message in plain text, bounded (it may quote a classmate's data). */
+function reasonOf(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
 
 /** The backend a run trained on, as its 'done' says (null: not finished, not known). */

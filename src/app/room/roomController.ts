@@ -59,7 +59,14 @@ function resultsSoon(): void {
   resultsTimer = setTimeout(() => {
     resultsTimer = null;
     const info = state().room.info;
-    if (info) setRoom({ results: records.results(info) });
+    if (!info) return;
+    const results = records.results(info);
+    const dropped = records.dropped.map((d) => `${d.label} (${d.reason})`);
+    setRoom(
+      dropped.length > 0
+        ? { results, notice: `Left out of the class's results because its events could not be read: ${dropped.join('; ')}.` }
+        : { results },
+    );
   }, RESULTS_EVERY_MS);
 }
 

@@ -91,10 +91,18 @@ function columns<K extends string>(keys: readonly K[]): Record<K, Column> {
   return out;
 }
 
+/**
+ * An object keyed by ids that come from data (a member id in an event, possibly a classmate's):
+ * without a prototype, so an id such as "constructor" or "toString" finds nothing inherited.
+ */
+export function byId<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 function armFor(series: RunSeries, arm: ArmStepMetrics): ArmSeries {
   let s = series.arms.find((a) => a.armId === arm.armId);
   if (!s) {
-    s = { armId: arm.armId, scheme: arm.scheme, memberIds: [], members: {}, pairs: [], ensembleMajAtG: [] };
+    s = { armId: arm.armId, scheme: arm.scheme, memberIds: [], members: byId<MemberSeries>(), pairs: [], ensembleMajAtG: [] };
     series.arms.push(s);
   }
   return s;
@@ -171,9 +179,9 @@ export interface StepRewards {
 export function lastStepRewards(series: RunSeries): StepRewards | null {
   const n = series.x.length;
   if (n === 0) return null;
-  const arms: StepRewards['arms'] = {};
+  const arms: StepRewards['arms'] = byId();
   for (const arm of series.arms) {
-    arms[arm.armId] = {};
+    arms[arm.armId] = byId();
     for (const id of arm.memberIds) {
       const m = arm.members[id];
       arms[arm.armId][id] = { reward: m.reward[n - 1], oracleReward: m.oracleReward[n - 1], loss: m.loss[n - 1] };

@@ -35,7 +35,7 @@ export function foldEvent(summary: RunSummary, event: RunnerEvent, spec: Experim
       const arm = summary.arms.find((a) => a.id === metrics.armId);
       if (!arm) continue;
       for (const m of arm.members) {
-        if (!metrics.members[m.id]) continue;
+        if (!Object.hasOwn(metrics.members, m.id)) continue; // an own member only: ids are data
         m.history.push({ step: event.step, ...metrics.members[m.id] });
         // The base evaluation is the first accuracy point: a run can collapse from its start.
         m.collapseStep = memberCollapseStep(summary.base.find((b) => b.memberId === m.id)?.passAt1, m.history, spec.collapseDelta);
