@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => local.dispose());
 
-const run = syntheticRun(presetSpec('quick'), 1);
+// Seat 0's run: its seed is the room's base seed (createRoom's 100), as its summary says.
+const run = syntheticRun(presetSpec('quick'), 100);
 
 describe('rooms and presenters', () => {
   it('creates a room with fresh secrets and lets only the key present it', async () => {
@@ -195,8 +196,9 @@ describe('events', () => {
     const { presenter, room } = await createRoom(local.url);
     const a = await joinRoom(local.url, room);
     const b = await joinRoom(local.url, room);
-    for (let i = 0; i < run.length; i++) b.client.send({ t: 'event', seq: i, event: run[i] });
-    await b.client.waitFor('ack', (m) => m.seq === run.length - 1);
+    const runB = syntheticRun(presetSpec('quick'), 101); // seat 1's seed
+    for (let i = 0; i < runB.length; i++) b.client.send({ t: 'event', seq: i, event: runB[i] });
+    await b.client.waitFor('ack', (m) => m.seq === runB.length - 1);
     a.client.send({ t: 'event', seq: 0, event: run[0] });
     await a.client.waitFor('ack');
     // Every event of seat 1 reaches seat 0, in batches that continue each other.
@@ -229,6 +231,16 @@ describe('events', () => {
     expect(info.room.seats[0]).toMatchObject({ events: run.length, lastStep: run.length - 2 });
     s.client.send({ t: 'event', seq: run.length, event: run[1] });
     expect((await s.client.waitFor('error')).message).toMatch(/has ended/);
+    await Promise.all([presenter.close(), s.client.close()]);
+  });
+
+  it("refuses an event that no run of the room's experiment makes, and tells the presenter which seat sent it", async () => {
+    const { presenter, room } = await createRoom(local.url);
+    const s = await joinRoom(local.url, room);
+    s.client.send({ t: 'event', seq: 0, event: run[1] }); // a step before the base evaluation
+    expect((await s.client.waitFor('error')).message).toMatch(/Event 0 was not stored: A run starts with its base evaluation/);
+    expect((await presenter.waitFor('error')).message).toMatch(/^Seat 0's event 0 was refused and not shown/);
+    expect(await local.server.store.countEvents(room, 0)).toBe(0);
     await Promise.all([presenter.close(), s.client.close()]);
   });
 

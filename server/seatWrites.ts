@@ -7,6 +7,7 @@
  * still queued when the expiry sweep begins deleting the room is refused (`no-such-room`).
  */
 import type { ClientMessage, RoomErrorCode, SeatEvent } from '../src/room/protocol';
+import { eventProblem } from '../src/room/eventRules';
 import { streamedEvent } from '../src/room/protocol';
 import { errorFrame, eventFrames, frame } from './frames';
 import type { ExchangeBody, HubClient, HubOptions } from './hub';
@@ -78,6 +79,14 @@ export class SeatWrites {
     if (seq > steps + 1) return this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: a seat has at most ${steps + 2} events (base, steps, done).`);
     if ((event.type === 'step' || event.type === 'nonfinite') && event.step > steps) {
       return this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: this event is of step ${event.step}.`);
+    }
+    // The event's science against the room's experiment: order, arms and members, rates, seed, text.
+    const problem = eventProblem(room.record.spec, seat, seq, event);
+    if (problem) {
+      this.hub.refuse(client, 'not-allowed', `Event ${seq} was not stored: ${problem}`);
+      const told = errorFrame('not-allowed', `Seat ${seat.index}'s event ${seq} was refused and not shown: ${problem}`);
+      for (const p of room.presenters) p.send(told);
+      return;
     }
     const json = JSON.stringify(streamedEvent(event));
     const over = this.overBudget(room, seat, json.length);

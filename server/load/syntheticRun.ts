@@ -98,7 +98,7 @@ export function syntheticRun(spec: ExperimentSpec, seed: number): SeatEvent[] {
       tokens: rollouts * 9 * memberCount(spec),
     });
   }
-  const summary = emptySummary(spec, 'wasm');
+  const summary = emptySummary({ ...spec, seed }, 'wasm'); // the run's seed: a seat's summary carries its own
   for (const e of events) foldEvent(summary, e, spec);
   events.push({ type: 'done', summary });
   return events as SeatEvent[];

@@ -66,7 +66,7 @@ describe('a store that fails and then works again (server-error, not a refusal)'
 
     // More failures of one event than the page takes from a refusal (seatOutbox.ts REFUSALS_TO_STOP).
     const eventWrite = breakStore(local.server.store, 'appendEvent');
-    const run = syntheticRun(spec, 1);
+    const run = syntheticRun(spec, 100); // seat 0's seed (baseSeed 100)
     s.pushEvents(0, run);
     await until('three failed writes of event 0 (or the stream stopped)', () => eventWrite.failures() >= 3 || said.some((e) => e.type === 'status' && !e.streaming));
     expect(s.ackedEvents).toBe(0);

@@ -1,0 +1,131 @@
+/**
+ * What a seat's run of the room's experiment can send, checked against the experiment itself
+ * before the server stores or forwards an event. The schema (protocol.ts) bounds an event's shape;
+ * these rules bound its science: a run makes a base evaluation, then RL steps 1, 2, ... once each
+ * and in order, then a 'done' (or a 'nonfinite' in place of a step's event). Its arms and members
+ * are the experiment's, its rates lie in [0, 1], its counts and times are ones a browser can make,
+ * its summary carries the seat's own seed, and its text is plain. A student can still send
+ * plausible invented numbers inside these bounds (docs/ROOM.md, "What a seated student can do").
+ */
+import type { ExperimentSpec } from '../core/experiment/spec';
+import type { SeatEvent } from './protocol';
+
+/** Where the seat's stored run stands (the server's SeatRecord has these). */
+export interface SeatProgress {
+  /** Events stored so far; the next event's number. */
+  events: number;
+  /** The last RL step stored (0: none yet). */
+  lastStep: number;
+  /** The seat's assigned seed. */
+  seed: number;
+}
+
+/** Metrics that are fractions of prompts, rollouts or items, or accuracies: always in [0, 1]. */
+const RATES = [
+  'oracleReward', 'pseudoLabelAccuracy', 'rewardAccuracy', 'ownVoteAccuracy', 'rescueRate', 'misleadRate', 'sharedErrorRate',
+  'labeledFraction', 'majorityRatio', 'tieRate', 'capFraction', 'malformedFraction', 'zeroStdFraction', 'supervisionContainsTruth',
+  'topAnswerShare', 'clipFraction', 'evalPassAt1', 'evalMajAtG', 'passAt1', 'majAtG',
+] as const;
+
+/** No number a run of this lab makes comes near this (losses, gradient norms and KL included). */
+const MAGNITUDE = 1e9;
+/** An RL step of a browser takes less than this (an hour). */
+const MAX_STEP_MS = 3_600_000;
+/** Characters of a text field (a backend's name, a member's label). */
+const MAX_TEXT = 80;
+/** Control, format (bidirectional marks included), line and paragraph separators. */
+const NOT_PLAIN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/** Why `event`, sent as the seat's event number `seq`, cannot be part of a run of `spec` (null: it can). */
+export function eventProblem(spec: ExperimentSpec, seat: SeatProgress, seq: number, event: SeatEvent): string | null {
+  const text = textProblem(event);
+  if (text) return text;
+  const number = numberProblem(event);
+  if (number) return number;
+  if (seq === 0) return event.type === 'base' ? baseProblem(spec, event) : `A run starts with its base evaluation; event 0 is a '${event.type}'.`;
+  switch (event.type) {
+    case 'base':
+      return `A run has one base evaluation, its event 0; this is event ${seq}.`;
+    case 'step':
+    case 'nonfinite': {
+      if (event.step !== seat.lastStep + 1) return `RL steps come once each and in order: after step ${seat.lastStep} the next is ${seat.lastStep + 1}, not ${event.step}.`;
+      if (event.type === 'nonfinite') return memberProblem(spec, event.armId, [event.memberId]);
+      if (event.steps !== spec.steps) return `This room's experiment has ${spec.steps} RL steps; this step says ${event.steps}.`;
+      if (event.stepMs < 0 || event.stepMs > MAX_STEP_MS) return `A step's time must lie between 0 and ${MAX_STEP_MS} ms; this one says ${event.stepMs}.`;
+      for (const arm of event.arms) {
+        const bad = memberProblem(spec, arm.armId, Object.keys(arm.members)) ?? schemeProblem(spec, arm.armId, arm.scheme);
+        if (bad) return bad;
+        for (const p of arm.pairs) {
+          const pair = memberProblem(spec, arm.armId, [p.a, p.b]);
+          if (pair) return pair;
+        }
+      }
+      return null;
+    }
+    case 'done': {
+      if (seat.lastStep < 1) return "A run's 'done' comes after at least one RL step; none is stored for this seat.";
+      const s = event.summary;
+      if (s.seed !== seat.seed) return `This seat's seed is ${seat.seed}; the summary says ${s.seed}.`;
+      for (const arm of s.arms) {
+        const bad = memberProblem(spec, arm.id, arm.members.map((m) => m.id)) ?? schemeProblem(spec, arm.id, arm.scheme);
+        if (bad) return bad;
+      }
+      return null;
+    }
+  }
+}
+
+function baseProblem(spec: ExperimentSpec, event: Extract<SeatEvent, { type: 'base' }>): string | null {
+  const ids = new Set(spec.members.map((m) => m.id));
+  for (const id of [...event.members.map((m) => m.id), ...event.base.map((b) => b.memberId)]) {
+    if (!ids.has(id)) return `This room's experiment has no member "${id}" (its members: ${[...ids].join(', ')}).`;
+  }
+  return null;
+}
+
+/** Null when `armId` is one of the spec's arms and every id one of that arm's members, each once. */
+function memberProblem(spec: ExperimentSpec, armId: string, memberIds: readonly string[]): string | null {
+  const arm = spec.arms.find((a) => a.id === armId);
+  if (!arm) return `This room's experiment has no arm "${armId}" (its arms: ${spec.arms.map((a) => a.id).join(', ')}).`;
+  const seen = new Set<string>();
+  for (const id of memberIds) {
+    if (!arm.members.includes(id)) return `Arm "${armId}" of this room's experiment has no member "${id}" (its members: ${arm.members.join(', ')}).`;
+    if (seen.has(id)) return `Member "${id}" appears twice in arm "${armId}".`;
+    seen.add(id);
+  }
+  return null;
+}
+
+function schemeProblem(spec: ExperimentSpec, armId: string, scheme: string): string | null {
+  const arm = spec.arms.find((a) => a.id === armId);
+  return arm && arm.scheme !== scheme ? `Arm "${armId}" of this room's experiment is rewarded by '${arm.scheme}', not '${scheme}'.` : null;
+}
+
+/** Every string of the event short and plain (no control or bidirectional characters). */
+function textProblem(event: SeatEvent): string | null {
+  let problem: string | null = null;
+  walk(event, (v, key) => {
+    if (problem || typeof v !== 'string') return;
+    if (v.length > MAX_TEXT && key !== 'explanation') problem = `A text field ("${key}") holds at most ${MAX_TEXT} characters; this one has ${v.length}.`;
+    else if (NOT_PLAIN.test(v)) problem = `A text field ("${key}") holds a control or bidirectional character.`;
+  });
+  return problem;
+}
+
+/** Every number finite and of a size a run makes; every rate in [0, 1]. */
+function numberProblem(event: SeatEvent): string | null {
+  let problem: string | null = null;
+  walk(event, (v, key) => {
+    if (problem || typeof v !== 'number') return;
+    if (!Number.isFinite(v) || Math.abs(v) > MAGNITUDE) problem = `"${key}" is ${v}: no run of this lab makes a number of that size.`;
+    else if ((RATES as readonly string[]).includes(key) && (v < 0 || v > 1)) problem = `"${key}" is a rate and lies in [0, 1]; this one is ${v}.`;
+  });
+  return problem;
+}
+
+/** Visit every value of a parsed event with the key it stands under (bounded: the schema bounded its size). */
+function walk(value: unknown, visit: (v: unknown, key: string) => void, key = ''): void {
+  visit(value, key);
+  if (Array.isArray(value)) for (const v of value) walk(v, visit, key);
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, visit, k);
+}
