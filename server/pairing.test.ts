@@ -2,7 +2,8 @@
 // each step's answers go through the room to the partner, kept for the room's life so that a
 // partner who (re)joins gets every one of them again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoom, joinRoom, startLocalServer, type LocalServer } from './load/harness';
+import { voteCount } from '../src/core/experiment/spec';
+import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 
 let local: LocalServer;
@@ -11,10 +12,15 @@ beforeAll(async () => {
 });
 afterAll(() => local.dispose());
 
-const answers = (step: number) => [
-  [String(step), '7', null],
-  ['1', String(step % 10)],
-];
+/**
+ * Answers of the shape the partner's page reads (the server refuses any other): a step's batch of
+ * prompts with n_vote answers each, or the held-out set with G each; `n` tells one from another.
+ */
+const spec = presetSpec('quick');
+const answers = (n: number, kind: 'train' | 'eval' = 'train') => {
+  const [prompts, each] = kind === 'train' ? [spec.grpo.promptsPerStep, voteCount(spec.grpo)] : [spec.data.heldOut, spec.grpo.groupSize];
+  return Array.from({ length: prompts }, (_, p) => Array.from({ length: each }, (_, k) => (p === 0 && k === 0 ? String(n) : k === 1 ? null : String((n + p) % 10))));
+};
 
 describe('paired rooms', () => {
   it('gives pairs one seed and the peer arm’s two members, and names partners', async () => {
@@ -49,16 +55,16 @@ describe('paired rooms', () => {
     // B goes away; A goes on; B comes back (say from an earlier checkpoint) and gets all of A's.
     await b.client.close();
     a.client.send({ t: 'exchange', step: 2, kind: 'train', answers: answers(3) });
-    a.client.send({ t: 'exchange', step: 2, kind: 'eval', answers: answers(4) });
+    a.client.send({ t: 'exchange', step: 3, kind: 'eval', answers: answers(4, 'eval') });
     a.client.send({ t: 'ping' });
     await a.client.waitFor('pong');
     const back = await joinRoom(local.url, room, { index: 1, token: b.seat.token });
-    await back.client.waitFor('exchange', (m) => m.step === 2 && m.kind === 'train');
+    await back.client.waitFor('exchange', (m) => m.step === 3 && m.kind === 'eval');
     const resent = back.client.messages.filter((m) => m.t === 'exchange');
     expect(resent.map((m) => m.t === 'exchange' && [m.step, m.kind, m.answers])).toEqual([
       [1, 'train', answers(1)],
-      [2, 'eval', answers(4)],
       [2, 'train', answers(3)],
+      [3, 'eval', answers(4, 'eval')],
     ]);
     // After `seat`.
     expect(back.client.messages.findIndex((m) => m.t === 'seat')).toBeLessThan(back.client.messages.findIndex((m) => m.t === 'exchange'));
@@ -68,6 +74,20 @@ describe('paired rooms', () => {
     expect(c.client.messages.some((m) => m.t === 'exchange')).toBe(false);
     expect(presenter.messages.some((m) => m.t === 'exchange')).toBe(false);
     await Promise.all([presenter, a.client, back.client, c.client].map((x) => x.close()));
+  });
+
+  it("refuses answers the partner's page could not read (their shape, or a step without answers), and relays none of them", async () => {
+    const { presenter, room } = await createRoom(local.url, { pairing: true });
+    const a = await joinRoom(local.url, room);
+    const b = await joinRoom(local.url, room);
+    a.client.send({ t: 'exchange', step: 1, kind: 'train', answers: answers(1).slice(1) });
+    expect((await a.client.waitFor('error')).message).toMatch(/not stored: Training answers cover \d+ prompts; these cover/);
+    a.client.send({ t: 'exchange', step: 1, kind: 'eval', answers: answers(1, 'eval') });
+    expect((await a.client.waitFor('error', (m) => /Held-out answers come/.test(m.message))).code).toBe('not-allowed');
+    a.client.send({ t: 'exchange', step: 1, kind: 'train', answers: answers(1) });
+    expect((await b.client.waitFor('exchange')).answers).toEqual(answers(1));
+    expect(b.client.messages.filter((m) => m.t === 'exchange')).toHaveLength(1);
+    await Promise.all([presenter, a.client, b.client].map((x) => x.close()));
   });
 
   it('refuses answers in an unpaired room and from anyone but a seat', async () => {

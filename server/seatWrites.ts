@@ -7,7 +7,7 @@
  * still queued when the expiry sweep begins deleting the room is refused (`no-such-room`).
  */
 import type { ClientMessage, RoomErrorCode, SeatEvent } from '../src/room/protocol';
-import { eventProblem } from '../src/room/eventRules';
+import { answersProblem, eventProblem } from '../src/room/eventRules';
 import { streamedEvent } from '../src/room/protocol';
 import { errorFrame, eventFrames, frame } from './frames';
 import type { ExchangeBody, HubClient, HubOptions } from './hub';
@@ -121,6 +121,8 @@ export class SeatWrites {
     if (!room.record.pairing) return Promise.resolve(this.fail(client, 'not-allowed', 'This room is not paired: there is no partner to send answers to.'));
     const steps = room.record.spec.steps;
     if (msg.step > steps) return Promise.resolve(this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: there are no answers of step ${msg.step}.`));
+    const shape = answersProblem(room.record.spec, msg.step, msg.kind, msg.answers);
+    if (shape) return Promise.resolve(this.hub.refuse(client, 'not-allowed', `These answers were not stored: ${shape}`));
     const write = seat.chain.then(() => this.storeExchange(client, room, seat, msg));
     seat.chain = write.catch(() => undefined);
     return write;

@@ -3,7 +3,7 @@
  * one a red team sent from a seat and saw stored and forwarded to the projector.
  */
 import { describe, expect, it } from 'vitest';
-import { eventProblem, type SeatProgress } from './eventRules';
+import { answersProblem, eventProblem, type SeatProgress } from './eventRules';
 import { roomSpec, runEvents } from './fakeSocket.testkit';
 import { type SeatEvent } from './protocol';
 import { seatEvent } from './seatOutbox';
@@ -93,5 +93,24 @@ describe('the science of a seat event', () => {
     expect(eventProblem(roomSpec, seat, seat.events, bidi)).toMatch(/control or bidirectional/);
     const long = { ...done, summary: { ...done.summary, backend: 'w'.repeat(200) } };
     expect(eventProblem(roomSpec, seat, seat.events, long)).toMatch(/at most 80 characters/);
+  });
+});
+
+describe("a partner's answers", () => {
+  const { promptsPerStep: B, groupSize: G } = roomSpec.grpo;
+  const answers = (prompts: number, each: number) => Array.from({ length: prompts }, () => Array.from({ length: each }, () => '7'));
+
+  it('pass in the shape the partner reads: B prompts of n_vote at a step, the held-out set of G at an evaluation', () => {
+    expect(answersProblem(roomSpec, 1, 'train', answers(B, G))).toBeNull();
+    expect(answersProblem(roomSpec, 0, 'eval', answers(roomSpec.data.heldOut, G))).toBeNull();
+    expect(answersProblem(roomSpec, roomSpec.steps, 'eval', answers(roomSpec.data.heldOut, G))).toBeNull();
+  });
+
+  it('are refused in any other shape, at a step without answers, or with bidirectional text', () => {
+    expect(answersProblem(roomSpec, 1, 'train', answers(B + 1, G))).toMatch(new RegExp(`cover ${B} prompts; these cover ${B + 1}`));
+    expect(answersProblem(roomSpec, 1, 'train', answers(B, G - 1))).toMatch(/prompt 0 has/);
+    expect(answersProblem(roomSpec, 0, 'train', answers(B, G))).toMatch(/RL steps 1 to/);
+    expect(answersProblem(roomSpec, 1, 'eval', answers(roomSpec.data.heldOut, G))).toMatch(/Held-out answers come at the base/);
+    expect(answersProblem(roomSpec, 1, 'train', [['\u202e7', ...answers(1, G - 1)[0]], ...answers(B - 1, G)])).toMatch(/bidirectional/);
   });
 });

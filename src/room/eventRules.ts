@@ -7,7 +7,7 @@
  * its summary carries the seat's own seed, and its text is plain. A student can still send
  * plausible invented numbers inside these bounds (docs/ROOM.md, "What a seated student can do").
  */
-import type { ExperimentSpec } from '../core/experiment/spec';
+import { type ExperimentSpec, voteCount } from '../core/experiment/spec';
 import type { SeatEvent } from './protocol';
 
 /** Where the seat's stored run stands (the server's SeatRecord has these). */
@@ -73,6 +73,26 @@ export function eventProblem(spec: ExperimentSpec, seat: SeatProgress, seq: numb
       return null;
     }
   }
+}
+
+/**
+ * Why a paired seat's answers of `kind` at `step` cannot be ones its partner's page reads (null:
+ * they can). A step's training answers are the batch's prompts, each with the n_vote answers that
+ * vote; held-out answers are the evaluation set's problems, each with G answers, at the base
+ * (step 0), every evalEvery steps and the last step. The partner's page would refuse any other
+ * shape and stop its run, so the server refuses it first.
+ */
+export function answersProblem(spec: ExperimentSpec, step: number, kind: 'train' | 'eval', answers: readonly (readonly (string | null)[])[]): string | null {
+  const [prompts, each] = kind === 'train' ? [spec.grpo.promptsPerStep, voteCount(spec.grpo)] : [spec.data.heldOut, spec.grpo.groupSize];
+  if (kind === 'train' && (step < 1 || step > spec.steps)) return `Training answers come at RL steps 1 to ${spec.steps}; these say step ${step}.`;
+  if (kind === 'eval' && !(step === 0 || step === spec.steps || (step > 0 && step < spec.steps && step % spec.evalEvery === 0))) {
+    return `Held-out answers come at the base (step 0), every ${spec.evalEvery} steps and step ${spec.steps}; these say step ${step}.`;
+  }
+  if (answers.length !== prompts) return `${kind === 'train' ? 'Training' : 'Held-out'} answers cover ${prompts} prompts; these cover ${answers.length}.`;
+  const k = answers.findIndex((a) => a.length !== each);
+  if (k >= 0) return `Each prompt has ${each} answers; prompt ${k} has ${answers[k].length}.`;
+  for (const a of answers) for (const x of a) if (x !== null && NOT_PLAIN.test(x)) return 'An answer holds a control or bidirectional character.';
+  return null;
 }
 
 function baseProblem(spec: ExperimentSpec, event: Extract<SeatEvent, { type: 'base' }>): string | null {

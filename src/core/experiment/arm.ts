@@ -33,10 +33,7 @@ export interface ArmStepResult {
   sample: RolloutSample;
 }
 
-/** n_vote: the samples per prompt that vote; voteSize 0 means G (docs/METHOD.md, "Votes and rewards"). */
-export function voteCount(grpo: ExperimentSpec['grpo']): number {
-  return Math.max(grpo.groupSize, grpo.voteSize ?? 0);
-}
+export { voteCount } from './spec';
 
 /** One member's samples at a step: the n_vote per prompt that vote, and the first G of them that train. */
 export interface MemberRollouts {

@@ -115,6 +115,11 @@ export const GrpoSpecSchema = z.object({
 });
 export type GrpoSpec = z.infer<typeof GrpoSpecSchema>;
 
+/** n_vote: the samples per prompt that vote; voteSize 0 means G (docs/METHOD.md, "Votes and rewards"). */
+export function voteCount(grpo: GrpoSpec): number {
+  return Math.max(grpo.groupSize, grpo.voteSize ?? 0);
+}
+
 /** The most members a spec holds (8: the overlap preset's anchor, five same-family dial levels and a partner of another shape); the cohort editor stops here. */
 export const MAX_MEMBERS = 8;
 
