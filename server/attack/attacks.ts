@@ -11,7 +11,7 @@ import { presetSpec } from '../load/harness';
 import { syntheticRun } from '../load/syntheticRun';
 import { fuzzFrames } from './fuzz';
 import type { Target } from './target';
-import { MiB, attackerRoom, attackerSeat, bigStep, costlyFrames, createMsg, hammer, joinMsg, longSpec, raw, settled, sleep, type Raw } from './tools';
+import { MiB, attackerRoom, attackerSeat, bigExchangeSpec, bigSpec, bigStep, costlyFrames, createMsg, hammer, joinMsg, raw, settled, sleep, type Raw } from './tools';
 
 export interface AttackResult {
   /** The server stayed within the attack's bound. */
@@ -99,13 +99,13 @@ export const ATTACKS: Attack[] = [
   },
   {
     id: 'present-flood',
-    what: 'presents its own room (about 30 MB of events) from a socket that never reads, again every 250 ms, 21 times',
+    what: 'presents its own room (about 24 MB of events of its own experiment) from a socket that never reads, again every 250 ms, 21 times',
     bound: 'server RSS grows by less than 64 MiB',
     fast: false,
     async run(t, addr) {
-      const spec = longSpec(400);
+      const spec = bigSpec(400);
       const { room, key, presenter } = await attackerRoom(t.url, addr(1), spec);
-      // Fill the room: 4 seats (from 4 addresses) x 160 of the largest events, about 30 MB of JSON,
+      // Fill the room: 4 seats (from 4 addresses) x 160 of the largest events, about 24 MB of JSON,
       // ten at a time as the acks come (within the budgets of each address).
       const big = bigStep(1, spec.steps);
       let json = 0;
@@ -144,7 +144,7 @@ export const ATTACKS: Attack[] = [
     bound: 'server RSS grows by less than 64 MiB',
     fast: false,
     async run(t, addr) {
-      const spec = longSpec(400);
+      const spec = bigExchangeSpec(400);
       const { room, presenter } = await attackerRoom(t.url, addr(1), spec, true);
       const a = await attackerSeat(t.url, addr(2), room);
       const b = await attackerSeat(t.url, addr(3), room);
@@ -345,6 +345,95 @@ export const ATTACKS: Attack[] = [
       // eslint-disable-next-line no-control-regex -- control characters are what is looked for
       const bad = printed.match(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g) ?? [];
       return { held: bad.length === 0 && printed.includes('\\x1b'), saw: `${bad.length} control characters printed; the name logged as ${JSON.stringify(printed.trim().split('\n').pop()?.slice(0, 70))}` };
+    },
+  },
+  {
+    id: 'impossible-science',
+    what: 'a seated student sends events no run of the experiment makes: a step before the base, step 3 first, step 1 twice, a done with no step, reward 1e300, pass@1 1e6, an invented arm and member, members named constructor and toString, steps 5000, stepMs 1e300, a summary with another seed and bidirectional text',
+    bound: 'each refused with the rule it broke, none stored or forwarded; the presenter is told the seat of each',
+    fast: true,
+    async run(t, addr) {
+      const spec = presetSpec('quick');
+      const { room, presenter } = await attackerRoom(t.url, addr(1), spec);
+      const seat = await attackerSeat(t.url, addr(2), room);
+      const run = syntheticRun(spec, 1); // seat 0's seed is the room's base seed, 1
+      const step = (n: number) => structuredClone(run[n]) as Extract<(typeof run)[number], { type: 'step' }>;
+      const member = (e: ReturnType<typeof step>) => Object.keys(e.arms[0].members)[0];
+      const lies: [string, unknown][] = [];
+      const tamper = (what: string, f: (e: ReturnType<typeof step>) => void) => {
+        const e = step(1);
+        f(e);
+        lies.push([what, e]);
+      };
+      tamper('reward 1e300', (e) => (e.arms[0].members[member(e)].reward = 1e300));
+      tamper('pass@1 1e6', (e) => (e.arms[0].members[member(e)].evalPassAt1 = 1e6));
+      tamper('an invented arm', (e) => (e.arms[0].armId = 'seat0_lol'));
+      tamper('an invented member', (e) => (e.arms[0].members['Sam-is-a-cheater'] = e.arms[0].members[member(e)]));
+      tamper('constructor and toString', (e) => {
+        const m = e.arms[0].members;
+        for (const name of ['constructor', 'toString']) Object.defineProperty(m, name, { value: m[member(e)], enumerable: true });
+      });
+      tamper('steps 5000', (e) => (e.steps = 5000));
+      tamper('stepMs 1e300', (e) => (e.stepMs = 1e300));
+      const done = structuredClone(run.at(-1)!);
+      if (done.type === 'done') done.summary = { ...done.summary, seed: 2, backend: '\u202ewasm'.repeat(20) };
+      const stored: string[] = [];
+      const refused: string[] = [];
+      /** Send `event` as the seat's event `seq`: stored (acked) or refused (an error). */
+      const attempt = async (what: string, seq: number, event: unknown) => {
+        seat.s.send({ t: 'event', seq, event });
+        const m = await seat.s.waitFor((x) => (x.t === 'ack' && x.seq === seq) || x.t === 'error', 5000);
+        seat.s.got.length = 0;
+        (m?.t === 'ack' ? stored : refused).push(what);
+        return m?.t === 'ack';
+      };
+      await attempt('a step before the base', 0, run[1]);
+      await attempt('the base', 0, run[0]);
+      await attempt('step 3 first', 1, run[3]);
+      await attempt('a done with no step', 1, run.at(-1));
+      for (const [what, e] of lies) await attempt(what, 1, e);
+      await attempt('step 1', 1, run[1]);
+      await attempt('step 1 again as event 2', 2, run[1]);
+      await attempt('a summary with another seed and bidirectional text', 2, done);
+      await sleep(300);
+      const told = presenter.got.filter((m) => m.t === 'error' && /^Seat 0's event \d+ was refused/.test(m.message)).length;
+      const forwarded = presenter.got.filter((m) => m.t === 'events').reduce((n, m) => n + (m.t === 'events' ? m.events.length : 0), 0);
+      seat.s.close();
+      presenter.close();
+      const honest = ['the base', 'step 1'];
+      const held = stored.join() === honest.join() && told === refused.length && forwarded <= honest.length;
+      return { held, saw: `${refused.length} refused, the presenter told of ${told}; stored: ${stored.join(', ')}; ${forwarded} events forwarded` };
+    },
+  },
+  {
+    id: 'pair-answers',
+    what: "a paired seat sends answers its partner's page cannot read: too few prompts, too many answers a prompt, held-out answers at a step without an evaluation",
+    bound: 'each refused; the partner receives none of them',
+    fast: true,
+    async run(t, addr) {
+      const spec = presetSpec('quick');
+      const { room, presenter } = await attackerRoom(t.url, addr(1), spec, true);
+      const a = await attackerSeat(t.url, addr(2), room);
+      const b = await attackerSeat(t.url, addr(3), room);
+      const shaped = (prompts: number, each: number) => Array.from({ length: prompts }, () => Array.from({ length: each }, () => '7'));
+      const B = spec.grpo.promptsPerStep;
+      const G = spec.grpo.groupSize;
+      const bad = [
+        { step: 1, kind: 'train', answers: shaped(B - 1, G) },
+        { step: 1, kind: 'train', answers: shaped(B, 64) },
+        { step: 1, kind: 'eval', answers: shaped(spec.data.heldOut, G) },
+      ];
+      let refused = 0;
+      for (const m of bad) {
+        a.s.send({ t: 'exchange', ...m });
+        const e = await a.s.waitFor((x) => x.t === 'error', 5000);
+        a.s.got.length = 0;
+        if (e) refused++;
+      }
+      await sleep(300);
+      const relayed = b.s.got.filter((m) => m.t === 'exchange').length;
+      for (const s of [a.s, b.s, presenter]) s.close();
+      return { held: refused === bad.length && relayed === 0, saw: `${refused} of ${bad.length} refused; the partner received ${relayed}` };
     },
   },
   {

@@ -101,16 +101,41 @@ export async function attackerSeat(url: string, from: string, room: string, clai
 export const longSpec = (steps = 5000): ExperimentSpec => ({ ...presetSpec('peers-learn'), steps });
 
 /**
- * A valid step event as large as the protocol allows: 10 arms of 8 members, each with every
- * metric at full precision (about 90 KB of JSON, under 4,096 values).
+ * A valid step event of bigSpec, as large as a spec's arms allow: 10 arms of 6 members, each with
+ * every metric at full precision (about 37 KB of JSON).
  */
 export function bigStep(step: number, steps: number): SeatEvent {
   const base = syntheticRun(presetSpec('peers-learn'), 7)[3];
   if (base.type !== 'step') throw new Error('expected a step event');
   const metrics = Object.values(base.arms[0].members)[0];
-  const arm = base.arms[0];
-  const members = Object.fromEntries(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'].map((id) => [id, { ...metrics, entropy: Math.random() / 3 }]));
-  return { ...base, step, steps, arms: Array.from({ length: 10 }, (_, i) => ({ ...arm, armId: `arm${i}`, members })) };
+  const members = Object.fromEntries(BIG_MEMBERS.map((id) => [id, { ...metrics, entropy: Math.random() / 3 }]));
+  return { ...base, step, steps, arms: Array.from({ length: 10 }, (_, i) => ({ armId: `arm${i}`, scheme: 'self' as const, members, pairs: [] })) };
+}
+
+const BIG_MEMBERS = ['A', 'B', 'C', 'D', 'E', 'F'];
+
+/**
+ * The experiment whose events bigStep fits (the server checks each event against its room's
+ * experiment): 10 self-rewarded arms of 6 members, as many as a spec holds.
+ */
+export function bigSpec(steps: number): ExperimentSpec {
+  const s = longSpec(steps);
+  const member = s.members[0];
+  return {
+    ...s,
+    members: BIG_MEMBERS.map((id, i) => ({ ...member, id, initSeed: member.initSeed + i })),
+    arms: Array.from({ length: 10 }, (_, i) => ({ ...s.arms[0], id: `arm${i}`, scheme: 'self' as const, members: [...BIG_MEMBERS] })),
+  };
+}
+
+/**
+ * An experiment whose answers are as large as a spec allows (the server checks their shape):
+ * 128 prompts of 24 votes at each step, and 128 held-out problems of 24 answers at every step.
+ */
+export function bigExchangeSpec(steps: number): ExperimentSpec {
+  const s = longSpec(steps);
+  // The held-out set grows to 128; the RL pool gives up as many problems, so the split still fits.
+  return { ...s, evalEvery: 1, data: { ...s.data, heldOut: 128, rlPool: s.data.rlPool - (128 - s.data.heldOut) }, grpo: { ...s.grpo, promptsPerStep: 128, groupSize: 24, voteSize: 0 } };
 }
 
 /**
