@@ -4,7 +4,7 @@
 // rewritten, the `addresses` frame, a handshake timeout, and the over-quota error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
-import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
+import { createRoom, joinRoom, presetSpec, shapedAnswers, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';
 
@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => local.dispose());
 
 const run = syntheticRun(presetSpec('quick'), 1);
-const answers = (n: number) => [[String(n), null]];
+// Answers of the shape the partner's page reads (the server refuses any other); quick's by default.
+const answers = (n: number, spec = presetSpec('quick')) => shapedAnswers(spec, n);
 
 describe('lock', () => {
   it('refuses new seats while locked, lets a seat rejoin, and keeps the lock across a restart', async () => {
@@ -129,14 +130,14 @@ describe('seat budgets', () => {
     a.client.send({ t: 'event', seq: 0, event: long[0] });
     a.client.send({ t: 'event', seq: 1, event: long[5] });
     expect((await a.client.waitFor('error')).message).toMatch(/has 3 steps: this event is of step 5/);
-    a.client.send({ t: 'exchange', step: 4, kind: 'train', answers: answers(1) });
+    a.client.send({ t: 'exchange', step: 4, kind: 'train', answers: answers(1, spec) });
     expect((await a.client.waitFor('error', (m) => /no answers of step 4/.test(m.message))).code).toBe('not-allowed');
-    a.client.send({ t: 'exchange', step: 3, kind: 'train', answers: answers(1) });
-    a.client.send({ t: 'exchange', step: 3, kind: 'train', answers: answers(9) });
+    a.client.send({ t: 'exchange', step: 3, kind: 'train', answers: answers(1, spec) });
+    a.client.send({ t: 'exchange', step: 3, kind: 'train', answers: answers(9, spec) });
     a.client.send({ t: 'ping' });
     await a.client.waitFor('pong');
-    expect(b.client.messages.filter((m) => m.t === 'exchange').map((m) => m.t === 'exchange' && m.answers)).toEqual([answers(1)]);
-    expect((await local.server.store.readExchanges(room, 0)).map((x) => JSON.parse(x).answers)).toEqual([answers(1)]);
+    expect(b.client.messages.filter((m) => m.t === 'exchange').map((m) => m.t === 'exchange' && m.answers)).toEqual([answers(1, spec)]);
+    expect((await local.server.store.readExchanges(room, 0)).map((x) => JSON.parse(x).answers)).toEqual([answers(1, spec)]);
     await Promise.all([presenter, a.client, b.client].map((x) => x.close()));
   });
 });

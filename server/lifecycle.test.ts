@@ -3,7 +3,7 @@
 // and then deleted with everything in it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
-import { createRoom, gateRoomWrites, joinRoom, presetSpec, secondPresenter, startLocalServer, type LocalServer } from './load/harness';
+import { createRoom, gateRoomWrites, joinRoom, presetSpec, secondPresenter, shapedAnswers, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';
 
@@ -23,7 +23,7 @@ describe('restart', () => {
     const b = await joinRoom(local.url, room);
     for (let i = 0; i < 4; i++) a.client.send({ t: 'event', seq: i, event: run[i] });
     b.client.send({ t: 'event', seq: 0, event: run[0] });
-    a.client.send({ t: 'exchange', step: 1, kind: 'train', answers: [['3', null]] });
+    a.client.send({ t: 'exchange', step: 1, kind: 'train', answers: shapedAnswers(presetSpec('quick'), 3) });
     await a.client.waitFor('ack', (m) => m.seq === 3);
     await b.client.waitFor('exchange');
     await b.client.waitFor('ack');
@@ -54,7 +54,7 @@ describe('restart', () => {
     a2.client.send({ t: 'event', seq: 4, event: run[4] });
     expect((await a2.client.waitFor('ack')).seq).toBe(4);
     const b2 = await joinRoom(local.url, room, { index: 1, token: b.seat.token });
-    expect((await b2.client.waitFor('exchange')).answers).toEqual([['3', null]]);
+    expect((await b2.client.waitFor('exchange')).answers).toEqual(shapedAnswers(presetSpec('quick'), 3));
     // A wrong token is still refused, and a newcomer gets the next seat.
     const c = await RoomClient.connect(local.url);
     c.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: { index: 0, token: b.seat.token } });

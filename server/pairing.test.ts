@@ -2,8 +2,7 @@
 // each step's answers go through the room to the partner, kept for the room's life so that a
 // partner who (re)joins gets every one of them again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { voteCount } from '../src/core/experiment/spec';
-import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
+import { createRoom, joinRoom, presetSpec, shapedAnswers, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 
 let local: LocalServer;
@@ -12,15 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => local.dispose());
 
-/**
- * Answers of the shape the partner's page reads (the server refuses any other): a step's batch of
- * prompts with n_vote answers each, or the held-out set with G each; `n` tells one from another.
- */
+// Answers of the shape the partner's page reads (the server refuses any other).
 const spec = presetSpec('quick');
-const answers = (n: number, kind: 'train' | 'eval' = 'train') => {
-  const [prompts, each] = kind === 'train' ? [spec.grpo.promptsPerStep, voteCount(spec.grpo)] : [spec.data.heldOut, spec.grpo.groupSize];
-  return Array.from({ length: prompts }, (_, p) => Array.from({ length: each }, (_, k) => (p === 0 && k === 0 ? String(n) : k === 1 ? null : String((n + p) % 10))));
-};
+const answers = (n: number, kind: 'train' | 'eval' = 'train') => shapedAnswers(spec, n, kind);
 
 describe('paired rooms', () => {
   it('gives pairs one seed and the peer arm’s two members, and names partners', async () => {

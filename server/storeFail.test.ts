@@ -7,7 +7,7 @@
 // disk (ENOSPC) is `over-quota` to the presenter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOM_PROTOCOL_VERSION, type RoomInfo } from '../src/room/protocol';
-import { createRoom, joinRoom, presetSpec, startLocalServer, type LocalServer } from './load/harness';
+import { createRoom, joinRoom, presetSpec, shapedAnswers, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';
 import type { RoomStore } from './store';
@@ -156,12 +156,12 @@ describe('a failed store write', () => {
     const a = await joinRoom(local.url, room);
     const b = await joinRoom(local.url, room);
     failNext(local.server.store, 'putExchange');
-    a.client.send({ t: 'exchange', step: 1, kind: 'train', answers: [['1', null]] });
+    a.client.send({ t: 'exchange', step: 1, kind: 'train', answers: shapedAnswers(presetSpec('quick'), 1) });
     expect((await a.client.waitFor('error')).message).toMatch(/could not store/);
     expect(b.client.messages.some((m) => m.t === 'exchange')).toBe(false);
     const a2 = await joinRoom(local.url, room, { index: 0, token: a.seat.token });
-    a2.client.send({ t: 'exchange', step: 1, kind: 'train', answers: [['1', null]] });
-    expect((await b.client.waitFor('exchange')).answers).toEqual([['1', null]]);
+    a2.client.send({ t: 'exchange', step: 1, kind: 'train', answers: shapedAnswers(presetSpec('quick'), 1) });
+    expect((await b.client.waitFor('exchange')).answers).toEqual(shapedAnswers(presetSpec('quick'), 1));
 
     const before = info(room);
     failNext(local.server.store, 'putRoom');

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getPreset } from '../../src/core/experiment/presets';
-import type { ExperimentSpec } from '../../src/core/experiment/spec';
+import { type ExperimentSpec, voteCount } from '../../src/core/experiment/spec';
 import { ROOM_PROTOCOL_VERSION, type ServerMessage } from '../../src/room/protocol';
 import { startRoomServer, type RoomServer, type RoomServerOptions } from '../server';
 import type { RoomRecord, RoomStore } from '../store';
@@ -46,6 +46,16 @@ export function presetSpec(id: string): ExperimentSpec {
   const preset = getPreset(id);
   if (!preset) throw new Error(`no preset ${id}`);
   return preset.spec;
+}
+
+/**
+ * A paired seat's answers in the shape its partner's page reads (the server refuses any other): a
+ * step's batch of prompts with n_vote answers each, or the held-out set with G each. `n` marks them
+ * (the first answer), so two sets can be told apart.
+ */
+export function shapedAnswers(spec: ExperimentSpec, n: number, kind: 'train' | 'eval' = 'train'): (string | null)[][] {
+  const [prompts, each] = kind === 'train' ? [spec.grpo.promptsPerStep, voteCount(spec.grpo)] : [spec.data.heldOut, spec.grpo.groupSize];
+  return Array.from({ length: prompts }, (_, p) => Array.from({ length: each }, (_, k) => (p === 0 && k === 0 ? String(n) : k === 1 ? null : String((n + p) % 10))));
 }
 
 export interface CreatedRoom {
