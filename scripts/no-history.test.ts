@@ -1,0 +1,54 @@
+/**
+ * No tracker history in the product: comments and docs say what is true now and why, never which
+ * of this project's tracker entries asked for it. A reference to another project's tracker ("tfjs
+ * #8057", "trl issue 3739") is a source and stays: the word before it names that project.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
+const PLACES = ['src', 'server', 'cli', 'scripts', 'docs', 'README.md'];
+const OTHER_PROJECTS = ['tfjs', 'trl', 'ws', 'playground', 'pytorch', 'torch', 'vite', 'vitest', 'uplot', 'zustand', 'react', 'playwright', 'chromium', 'dawn', 'transformers', 'node', 'github'];
+const REFERENCE = /\bissues?\s*#?\d+/gi;
+
+/** The references in one line to this project's tracker; another project's, named just before, is left out. */
+export function historyIn(line: string): string[] {
+  const found: string[] = [];
+  for (const m of line.matchAll(REFERENCE)) {
+    const before = line.slice(Math.max(0, m.index - 24), m.index).toLowerCase();
+    const named = OTHER_PROJECTS.some((p) => new RegExp(`\\b${p}(?:'s)?[\\s/#:(-]*$`).test(before));
+    if (!named) found.push(m[0]);
+  }
+  return found;
+}
+
+function trackedLines(): { where: string; text: string }[] {
+  const files = execFileSync('git', ['ls-files', '--', ...PLACES], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const out: { where: string; text: string }[] = [];
+  for (const file of files) {
+    if (file === 'scripts/no-history.test.ts') continue;
+    let body: string;
+    try { body = readFileSync(resolve(ROOT, file), 'utf8'); } catch { continue; }
+    body.split('\n').forEach((text, i) => out.push({ where: `${file}:${i + 1}`, text }));
+  }
+  return out;
+}
+
+describe('no tracker history in the product', () => {
+  it('the matcher catches a planted reference and leaves other projects\' alone', () => {
+    expect(historyIn('the target (issue 36) holds')).toEqual(['issue 36']);
+    expect(historyIn('Issue 32: the targets')).toEqual(['Issue 32']);
+    expect(historyIn('see issues #12')).toEqual(['issues #12']);
+    expect(historyIn('tfjs issue #8057 and trl issue 3739')).toEqual([]);
+    expect(historyIn('a tissue 4 words')).toEqual([]);
+  });
+
+  // Skipped until the comments and docs that still cite the tracker are rewritten; then un-skip.
+  it.skip('no tracked file in src, server, cli, scripts, docs or README cites this project\'s tracker', () => {
+    const hits = trackedLines().filter((l) => historyIn(l.text).length > 0).map((l) => `${l.where}: ${l.text.trim()}`);
+    expect(hits).toEqual([]);
+  });
+});
