@@ -8,7 +8,7 @@
  * On wasm, the ops run on the kernels the lab registers (src/engine/wasmKernels.ts).
  *
  * Then, on wasm, our own kernels against tfjs-backend-wasm's at the `peers-teach` attention's
- * and KV cache's shapes (issue 32): in each of --rounds rounds, a batch of calls on ours and the same on tfjs's,
+ * and KV cache's shapes: in each of --rounds rounds, a batch of calls on ours and the same on tfjs's,
  * in alternating order, in the same process; the table gives each one's median CPU time per call
  * and the median ratio with its range over the rounds (a shared machine's noise shows there).
  * --profile-kernels instead: where an RL step's CPU time goes on wasm with the lab's kernels

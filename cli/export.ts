@@ -6,7 +6,7 @@
  * GPUs" button builds the same files). `--model` is repeatable, as TRL and accelerate users expect:
  * `--model MEMBER=ID` names the member (every member once), or a bare `--model ID` per member in
  * the spec's order. The retired `--model-b` ... `--model-f` are refused with the command in the
- * new form (issue 22). Bad arguments, a spec that does not validate or models that do not fit: one
+ * new form. Bad arguments, a spec that does not validate or models that do not fit: one
  * line and exit code 2. Nothing is downloaded and nothing is trained here.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Following a spec from the CLI visits the task registry once (issue 31, "the house"): the pool
+ * Following a spec from the CLI visits the task registry once: the pool
  * resolves the spec (core/experiment/resolve.ts) and its plan, memory check, run, warm starts
  * (a dial member's greedy labels included) and restore read the resolved task and lengths instead
  * of looking the task up again by its id.

@@ -183,7 +183,7 @@ export function compareArms(runs: RunSummary[], x: string, y: string): ClaimResu
 }
 
 /**
- * (c) Diversity as a designed comparison (issue 21): the pairs are fixed before the run by the
+ * (c) Diversity as a designed comparison: the pairs are fixed before the run by the
  * preset, its peer arms in order from the most similar partner of the anchor to the least similar
  * (`diversity`: twin, sibling, stranger; `families`: same size, wider, another family), and the
  * anchor (the member every peer arm shares) is scored by its own gain, not the pair's mean, which

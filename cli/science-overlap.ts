@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     out.push(`${arm.padEnd(10)} ${ls[0].kind.padEnd(12)} ${f(m('baseKappa').mean)} (${f(sd(m('baseKappa')))})       ${f(m('baseBothWrongSame').mean, 3).padEnd(16)} ${(f(m('gainA').mean) + ' (' + f(sd(m('gainA'))) + ')').padEnd(16)} ${f(m('pseudoLabelAccuracy').mean).padEnd(18)} ${f(m('rescueRate').mean).padEnd(7)} ${f(m('partnerStart').mean)}`);
   }
   out.push(`self: A gain ${f(meanOf(seeds.map((o) => num(o.selfGain))))}; oracle: ${f(meanOf(seeds.map((o) => num(o.oracleGain))))}; A's start ${f(meanOf(seeds.map((o) => num(o.startA))))}`);
-  // Issue 30 asks the same-family levels' base kappa to span at least 0.3 on average (per seed: max minus min).
+  // The plan asks the same-family levels' base kappa to span at least 0.3 on average (per seed: max minus min).
   const span = paired(seeds.map((o) => {
     const k = o.levels.filter((l) => l.sameFamily).map((l) => num(l.baseKappa));
     return Math.max(...k) - Math.min(...k);

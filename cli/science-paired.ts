@@ -10,7 +10,7 @@
  * "not shown" (the difference is inside its noise). One held-out evaluation of 100 problems has a
  * standard error of about 0.03 on its own, which is why single seeds are never a verdict.
  *
- * Multiplicity (issue 21): a preset's claims are read together, so each claim also gets the
+ * Multiplicity: a preset's claims are read together, so each claim also gets the
  * two-sided p-value of the same paired t-test (t = mean / se, n - 1 degrees of freedom), and the
  * claims of one preset and block of seeds get Holm-Bonferroni adjusted p-values and a Holm verdict
  * (holmAdjust, holmVerdicts): the chance that any claim of the family is called shown or

@@ -1,5 +1,5 @@
 /**
- * The science plan (issue 21): every `npm run science` command whose verdicts docs/RESULTS.md
+ * The science plan: every `npm run science` command whose verdicts docs/RESULTS.md
  * quotes, and the two blocks of seeds each is read on:
  *   tuning        the seeds the settings were chosen on and first read on (1-8; `tunedOn` says
  *                 which of them chose the settings);

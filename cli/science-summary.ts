@@ -1,5 +1,5 @@
 /**
- * The summary of every verdict (issue 21): one row per claim of the science plan, its verdict on
+ * The summary of every verdict: one row per claim of the science plan, its verdict on
  * the tuning seeds and on the confirmation seeds, each per claim and Holm-adjusted within its
  * preset's family, and the headline: the confirmation block's Holm verdict, given only when the
  * confirmation block has all its seeds. `npm run science -- --summary --from DIR` prints it and

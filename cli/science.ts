@@ -15,7 +15,7 @@
  * its claims read together (the family: the claims this command reads on that preset). The pair
  * claims are read on `--preset` (default `collapse`), claim (c) on `--diversity` (default
  * `diversity`).
- * Blocks of seeds (cli/science-plan.ts, issue 21): --block tuning (the default) reads seeds 1-8,
+ * Blocks of seeds (cli/science-plan.ts): --block tuning (the default) reads seeds 1-8,
  * --block confirmation seeds 101-108, run only after a preset's settings are frozen; --seeds
  * overrides either list.
  * --save DIR writes each preset's results (the format of `npm run experiment --out`) to

@@ -1,7 +1,7 @@
 /**
  * npm run search-default -- [--seeds 1-4] [--only NAME,...] [--jobs 2] [--out DIR]
  *
- * The search for a default preset that shows the Co-RL story (issue 21, item 6): self-reward
+ * The search for a default preset that shows the Co-RL story: self-reward
  * collapses, the peer arm learns (ends above its start) while its partner's votes get more
  * accurate, and the oracle ends above the peer arm. Each candidate is a change to a pair preset's
  * spec (below); each runs on the tuning seeds through `npm run experiment` (one process per job,

@@ -1,5 +1,5 @@
 /**
- * The gradient oracle (issue 32, "Numerics"): one GRPO update of a bench cohort on the active tfjs
+ * The gradient oracle: one GRPO update of a bench cohort on the active tfjs
  * backend, exported so that PyTorch can recompute it (scripts/torch_gradcheck.py) and say how far
  * the lab's loss and gradients are from its own on the same weights and rollouts.
  *
@@ -43,7 +43,7 @@ export const CHECK_CASES: readonly CaseId[] = ['collapse', 'peers-teach', 'trans
 export const PLANTS = ['none', 'adv-sign', 'bnpo'] as const;
 export type Plant = (typeof PLANTS)[number];
 
-/** Issue 32's: absolute, on every quantity. */
+/** The tolerance: absolute, on every quantity. */
 export const DEFAULT_TOLERANCE = 1e-5;
 /** Of each tensor's largest |value| (scripts/torch_gradcheck.py says why both). */
 export const DEFAULT_REL_TOLERANCE = 1e-4;

@@ -1,5 +1,5 @@
 /**
- * npm run torch-check -- [flags]: the gradient oracle (issue 32). For each cohort, one GRPO
+ * npm run torch-check -- [flags]: the gradient oracle. For each cohort, one GRPO
  * update on Node's wasm backend is exported (cli/torch-check-lib.ts) and PyTorch recomputes the
  * loss and every gradient from the same weights and rollouts (scripts/torch_gradcheck.py); the
  * check passes when every difference is within the tolerance. A test oracle, never a dependency:
@@ -8,7 +8,7 @@
  *   --cases LIST      of collapse (6 MLPs), peers-teach (7 transformers d32 L2 h4), transformer
  *                     (6 transformers d32 L2 h2). Default collapse,peers-teach,transformer.
  *   --seed N          weights of the bench members; prompts, samples and rewards from this seed (default 1)
- *   --tolerance X     largest absolute difference allowed (default 1e-5, issue 32's)
+ *   --tolerance X     largest absolute difference allowed (default 1e-5)
  *   --rel-tolerance X largest difference relative to each tensor's largest |value| (default 1e-4)
  *   --all             print every tensor's row (default: one row per kind of gradient)
  *   --plant NAME      compute the lab's side with a deliberate bug: adv-sign, bnpo (the check must fail)
