@@ -12,6 +12,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const PLACES = ['src', 'server', 'cli', 'scripts', 'docs', 'README.md'];
 const OTHER_PROJECTS = ['tfjs', 'trl', 'ws', 'playground', 'pytorch', 'torch', 'vite', 'vitest', 'uplot', 'zustand', 'react', 'playwright', 'chromium', 'dawn', 'transformers', 'node', 'github'];
+/** Lines that still cite the tracker, to be rewritten; lower it with each rewrite, never raise it. */
+const LEFT = 179;
+
 const REFERENCE = /\bissues?\s*#?\d+/gi;
 
 /** The references in one line to this project's tracker; another project's, named just before, is left out. */
@@ -46,9 +49,10 @@ describe('no tracker history in the product', () => {
     expect(historyIn('a tissue 4 words')).toEqual([]);
   });
 
-  // Skipped until the comments and docs that still cite the tracker are rewritten; then un-skip.
-  it.skip('no tracked file in src, server, cli, scripts, docs or README cites this project\'s tracker', () => {
+  // The rewrite is under way: lines that still cite the tracker may only go down from LEFT (each
+  // rewrite lowers it), and a new citation anywhere fails at once. At 0 this asserts none at all.
+  it('no tracked file in src, server, cli, scripts, docs or README gains a citation of this project\'s tracker', () => {
     const hits = trackedLines().filter((l) => historyIn(l.text).length > 0).map((l) => `${l.where}: ${l.text.trim()}`);
-    expect(hits).toEqual([]);
+    expect(hits.length, `lines citing the tracker (at most ${LEFT}):\n${hits.join('\n')}`).toBeLessThanOrEqual(LEFT);
   });
 });
