@@ -1,4 +1,5 @@
 import { TASKS } from '../../core/tasks/index';
+import { customTaskCard } from '../../core/tasks/custom/index';
 import type { TaskId } from '../../core/tasks/types';
 import { DATA_KNOBS, RUN_KNOBS, WARM_KNOBS, type Knob } from '../lib/knobs';
 import { useLab } from '../store';
@@ -11,7 +12,7 @@ const SCRATCHPAD_HELP = 'Warm-start targets show the running work (always), neve
 export function TaskControls() {
   const draft = useLab((s) => s.draft);
   const edit = useLab((s) => s.editDraft);
-  const task = TASKS[draft.task.id];
+  const task = draft.task.id === 'custom' ? customTaskCard(draft.task.definition) : TASKS[draft.task.id];
   const [lo, hi] = task.difficultyRange;
   const difficultyKnob: Knob = {
     key: 'difficulty',

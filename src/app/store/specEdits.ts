@@ -33,7 +33,7 @@ export function validateDraft(draft: ExperimentSpec): DraftValidation {
   for (const issue of r.error.issues) add(issue.path as (string | number)[], issue.message);
   for (const p of specProblems(draft)) add(p.path, p.message);
   for (const p of warmStartProblems(draft)) add(p.path, p.message);
-  if (TASKS[draft.task.id]) for (const p of taskProblems(draft)) add(p.path, p.message);
+  if (draft.task.id === 'custom' || TASKS[draft.task.id]) for (const p of taskProblems(draft)) add(p.path, p.message);
   return { ok: false, problems };
 }
 

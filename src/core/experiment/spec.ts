@@ -10,6 +10,7 @@
  */
 import { z } from '../zod';
 import { TASKS } from '../tasks/index';
+import { checkTaskDefinition, TaskDefinitionSchema, type TaskDefinition } from '../tasks/custom/index';
 import type { TaskId } from '../tasks/types';
 import { DIAL_MODES, dialProblems } from './dialSpec';
 
@@ -128,10 +129,15 @@ export const ExperimentSpecSchema = z
     version: z.literal(SPEC_VERSION),
     seed,
     task: z.object({
-      id: z.enum(['digitsum', 'addition', 'reverse']),
+      id: z.enum(['digitsum', 'addition', 'reverse', 'custom']),
       difficulty: z.number().int().min(1).max(8),
       /** Warm-start targets with the scratchpad always, never, or a seeded mix (lets length vary). */
       scratchpad: z.enum(['always', 'never', 'mixed']).default('always'),
+      /**
+       * A custom task's definition (docs/TASKS.md), with id 'custom' and difficulty 1. Optional
+       * without a default, so built-in specs, their fingerprints and old links are unchanged.
+       */
+      definition: TaskDefinitionSchema.optional(),
     }),
     data: z.object({
       /** Labeled problems available for warm starts (members draw their sets from it). */
@@ -253,9 +259,10 @@ export function warmStartProblems(spec: {
 
 /** The task's difficulty range, and whether the problem space holds the requested data sets. */
 export function taskProblems(spec: {
-  task: { id: TaskId; difficulty: number };
+  task: { id: TaskId | 'custom'; difficulty: number; definition?: TaskDefinition };
   data: { labeledPool: number; rlPool: number; heldOut: number };
 }): SpecProblem[] {
+  if (spec.task.id === 'custom' || spec.task.definition) return customTaskProblems(spec);
   const task = TASKS[spec.task.id];
   const [lo, hi] = task.difficultyRange;
   const d = spec.task.difficulty;
@@ -271,6 +278,21 @@ export function taskProblems(spec: {
     }];
   }
   return [];
+}
+
+/** A custom task: its definition runs (check.ts's error findings) and fills the split. */
+function customTaskProblems(spec: {
+  task: { id: TaskId | 'custom'; difficulty: number; definition?: TaskDefinition };
+  data: { labeledPool: number; rlPool: number; heldOut: number };
+}): SpecProblem[] {
+  if (spec.task.id !== 'custom') return [{ path: ['task', 'definition'], message: `a task definition goes with the task id 'custom', not '${spec.task.id}'` }];
+  if (!spec.task.definition) return [{ path: ['task', 'definition'], message: 'a custom task needs its definition' }];
+  if (spec.task.difficulty !== 1) return [{ path: ['task', 'difficulty'], message: `a custom task has one difficulty, 1; got ${spec.task.difficulty}` }];
+  const { findings } = checkTaskDefinition(spec.task.definition, spec.data);
+  return findings
+    .filter((f) => f.severity === 'error')
+    .slice(0, 5)
+    .map((f) => ({ path: ['task', 'definition'], message: `${spec.task.definition!.title}: ${f.line ? `line ${f.line}: ` : ''}${f.message}` }));
 }
 
 /** Parse untrusted data into a spec, or a list of readable problems (never throws). */

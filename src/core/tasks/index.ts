@@ -7,9 +7,11 @@ import { additionTask } from './addition';
 import { digitsumTask } from './digitsum';
 import { reverseTask } from './reverse';
 import type { Problem, ScratchpadMode, Task, TaskId } from './types';
+import { customTask, type TaskDefinition } from './custom/index';
 
 export type { Problem, ScratchpadMode, Task, TaskId } from './types';
 export * from './tokenizer';
+import { BASE_VOCABULARY, type Vocabulary } from './tokenizer';
 export { checkAnswer, completionText, extractAnswer } from './extract';
 export { digitsumTask, digitsumProblem } from './digitsum';
 export { additionTask, additionProblem } from './addition';
@@ -21,10 +23,26 @@ export const TASKS: Record<TaskId, Task> = {
   reverse: reverseTask,
 };
 
-export function getTask(id: TaskId): Task {
+export function getTask(id: TaskId | 'custom'): Task {
+  if (id === 'custom') throw new Error('a custom task is built from its definition: resolveTask(spec.task), not getTask');
   const task = TASKS[id];
   if (!task) throw new Error(`Unknown task "${id}"; known tasks: ${Object.keys(TASKS).join(', ')}`);
   return task;
+}
+
+/**
+ * The task a spec names: a built-in by its id, or 'custom' built from the definition it carries
+ * (custom/check.ts; throws in words when the definition cannot run: specs are checked first).
+ */
+export function resolveTask(t: { id: TaskId | 'custom'; definition?: TaskDefinition }): Task {
+  if (t.id !== 'custom') return getTask(t.id);
+  if (!t.definition) throw new Error('a custom task needs its definition');
+  return customTask(t.definition);
+}
+
+/** The vocabulary a task's models read and write (the shared 18 tokens for built-in tasks). */
+export function taskVocabulary(task: Task): Vocabulary {
+  return task.vocabulary ?? BASE_VOCABULARY;
 }
 
 /** What the warm start imitates (EOS excluded): `scratchpad>answer`, or `>answer` without one. */

@@ -64,3 +64,47 @@ export function encodePrompt(prompt: string): number[] {
 export function encodeTarget(completion: string): number[] {
   return [...encode(completion), EOS_ID];
 }
+
+/**
+ * A task's vocabulary: the shared VOCAB first (same ids, so a built-in task's tokens never move),
+ * then the task's own characters in code-point order. Built-in tasks use BASE_VOCABULARY, whose
+ * size is VOCAB_SIZE; a custom task's models size their embedding and output by `size`.
+ */
+export interface Vocabulary {
+  readonly tokens: readonly string[];
+  readonly size: number;
+  encode(text: string): number[];
+  decode(ids: ArrayLike<number>): string;
+}
+
+export function makeVocabulary(extra: Iterable<string>): Vocabulary {
+  const own = [...new Set(extra)].filter((ch) => !ID_OF.has(ch)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (own.length === 0) return BASE_VOCABULARY;
+  const tokens = Object.freeze([...VOCAB, ...own]);
+  const ids: ReadonlyMap<string, number> = new Map(tokens.map((ch, id) => [ch, id]));
+  return {
+    tokens,
+    size: tokens.length,
+    encode(text) {
+      const out: number[] = [];
+      for (let i = 0; i < text.length; i++) {
+        const id = ids.get(text[i]);
+        if (id === undefined) throw new Error(`encode: character ${JSON.stringify(text[i])} at position ${i} is not in the task's vocabulary`);
+        out.push(id);
+      }
+      return out;
+    },
+    decode(idList) {
+      let out = '';
+      for (let i = 0; i < idList.length; i++) {
+        const id = idList[i];
+        if (id === PAD_ID || id === BOS_ID) continue;
+        if (!Number.isInteger(id) || id < 0 || id >= tokens.length) throw new RangeError(`decode: token id ${id} at position ${i} is outside [0, ${tokens.length})`);
+        out += tokens[id];
+      }
+      return out;
+    },
+  };
+}
+
+export const BASE_VOCABULARY: Vocabulary = Object.freeze({ tokens: VOCAB, size: VOCAB_SIZE, encode, decode });

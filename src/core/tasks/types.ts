@@ -8,6 +8,7 @@
  * of prompts is a dense [N, P] tensor with no left padding.
  */
 import type { Rng } from '../random';
+import type { Vocabulary } from './tokenizer';
 
 export type TaskId = 'digitsum' | 'addition' | 'reverse';
 
@@ -24,7 +25,8 @@ export interface Problem {
 }
 
 export interface Task {
-  id: TaskId;
+  /** A built-in task's id, or 'custom' for one built from a definition (custom/). */
+  id: TaskId | 'custom';
   title: string;
   /** One or two sentences for students. */
   description: string;
@@ -45,4 +47,14 @@ export interface Task {
   generate(rng: Rng, difficulty: number): Problem;
   /** Is `s` a well-formed answer for this task at this difficulty (e.g. one digit)? */
   isWellFormedAnswer(s: string, difficulty: number): boolean;
+  /**
+   * A custom task's own characters (custom/vocabulary.ts); absent = the shared BASE_VOCABULARY,
+   * so built-in tasks keep their 18 tokens and their models' sizes.
+   */
+  vocabulary?: Vocabulary;
+  /**
+   * A custom task's answer normalisation (custom/normalise.ts), applied to every extracted answer
+   * before it votes or is checked; absent = the answer as written (built-in tasks).
+   */
+  normaliseAnswer?(s: string): string | null;
 }

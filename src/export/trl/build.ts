@@ -65,7 +65,7 @@ export function checkModels(spec: ExperimentSpec, models: readonly string[]): st
 // ---------------------------------------------------------------------------------------------
 
 /** The chat instruction an instruct model gets for a lab problem; it asks for the lab's answer format. */
-export function instructPrompt(taskId: TaskId, problem: Problem, difficulty: number): string {
+export function instructPrompt(taskId: TaskId | 'custom', problem: Problem, difficulty: number): string {
   const ask = (what: string) => `Finish your reply with the character > followed by ${what}, and nothing after it.`;
   const body = problem.prompt.slice(0, -1); // without the '='
   switch (taskId) {
@@ -82,10 +82,13 @@ export function instructPrompt(taskId: TaskId, problem: Problem, difficulty: num
     }
     case 'reverse':
       return `Write the digits ${body.slice(1)} in reverse order. ${ask(`the ${difficulty} reversed digits`)}`;
+    case 'custom':
+      // A task of one's own has no sentence of its own: the instruction is its prompt as written.
+      return `${problem.prompt} ${ask('the answer')}`;
   }
 }
 
-function problemRow(id: string, split: string, p: Problem, taskId: TaskId, d: number, extra: Record<string, string> = {}): string {
+function problemRow(id: string, split: string, p: Problem, taskId: TaskId | 'custom', d: number, extra: Record<string, string> = {}): string {
   return JSON.stringify({
     id,
     split,

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../random';
+import { makeSplit } from '../index';
+import { checkTaskDefinition, previewProblems, taskContentHash, type TaskDefinition } from './index';
+
+const addition: TaskDefinition = {
+  kind: 'generator',
+  title: 'Two-digit addition',
+  template: '{a}+{b}=',
+  vars: { a: { min: 10, max: 99 }, b: { min: 10, max: 99 } },
+  answer: 'a+b',
+  scratchpad: 'join(reverse(a+b), ",")',
+};
+
+const errors = (def: unknown, sizes?: { labeledPool: number; rlPool: number; heldOut: number }) =>
+  checkTaskDefinition(def as TaskDefinition, sizes).findings.filter((f) => f.severity === 'error').map((f) => f.message);
+
+describe('a generator task', () => {
+  it('counts its problems, sizes its prompts and completions, and writes problems checkable by hand', () => {
+    const { task, findings } = checkTaskDefinition(addition);
+    expect(task).toBeDefined();
+    expect(task!.problemCount(1)).toBe(90 * 90);
+    expect(task!.promptLength(1)).toBe(6); // "47+85="
+    // The longest completion: "8,9,1>198" (99+99) has 9 characters.
+    expect(task!.maxCompletionLength(1)).toBe(9);
+    expect(findings.find((f) => f.severity === 'note')?.message).toMatch(/8100 distinct problems.*as numbers/);
+    const [p] = previewProblems(addition, 1, 7);
+    const [a, b] = p.prompt.slice(0, -1).split('+').map(Number);
+    expect(p.answer).toBe(String(a + b));
+    expect(p.scratchpad).toBe(String(a + b).split('').reverse().join(','));
+    // The task's own characters beyond the shared 18 tokens: only '-' (numbers may be negative).
+    expect(task!.vocabulary!.tokens.slice(18)).toEqual(['-']);
+  });
+
+  it('is deterministic and its split is disjoint (makeSplit, as built-in tasks)', () => {
+    expect(previewProblems(addition, 5, 3)).toEqual(previewProblems(addition, 5, 3));
+    const task = checkTaskDefinition(addition).task!;
+    const split = makeSplit(task, 1, new Rng(1), { warmStart: 300, rl: 300, heldOut: 100 });
+    const prompts = new Set([...split.warmStart, ...split.rl, ...split.heldOut].map((p) => p.prompt));
+    expect(prompts.size).toBe(700);
+  });
+
+  it('refuses each unrunnable definition in words', () => {
+    expect(errors({ ...addition, answer: 'a +* b' })).toEqual([expect.stringMatching(/answer: unexpected '\*' at position 3/)]);
+    expect(errors({ ...addition, answer: 'a + c' })[0]).toMatch(/'c' is not a declared variable/);
+    expect(errors({ ...addition, template: '{a}+{b}={c}' })[0]).toMatch(/\{c\} at position 8 is not a declared variable/);
+    expect(errors({ ...addition, template: '{a}=' })[0]).toMatch(/variable b is not in the template/);
+    expect(errors({ ...addition, answer: 'cat(a, ">")' })[0]).toMatch(/holds '>'/);
+    expect(errors({ ...addition, answer: 'if(a == 50, "", a)' })[0]).toMatch(/the answer is empty at a=50/);
+    expect(errors({ ...addition, answer: 'a / (b - 50)' })[0]).toMatch(/division by zero .* at a=\d+, b=50/);
+    expect(errors({ ...addition, template: '{a}\u202e+{b}=' })[0]).toMatch(/bidirectional character U\+202E/);
+    expect(errors({ ...addition, template: '{a}\u0007{b}=' })[0]).toMatch(/control character U\+0007/);
+    expect(errors({ ...addition, template: '{a}é{b}=' })[0]).toMatch(/character 'é' \(U\+00E9\) is not allowed/);
+    expect(errors({ ...addition, template: '{a}_{b}=' })[0]).toMatch(/kept for the model's own marks/);
+    expect(errors({ ...addition, vars: { a: { min: 0, max: 1e12 }, b: { min: 0, max: 1 } } })[0]).toMatch(/vars\.a\.max/);
+    expect(errors({ ...addition, vars: { a: { min: 9, max: 1 }, b: { min: 0, max: 1 } } })[0]).toMatch(/min 9 is above max 1/);
+    expect(errors({ ...addition, template: '{a}{b}' + 'x'.repeat(40) })[0]).toMatch(/prompts reach 44 characters; the most is 32/);
+    expect(errors({ ...addition, answer: 'pad(a, 60)' })[0]).toMatch(/the answer has 60 characters .*the most is 24/);
+    expect(errors({ ...addition, answer: 'pad(a, 10000)' })[0]).toMatch(/would have 10000 characters; the most is 64/);
+    expect(errors({ kind: 'generator', title: 'x' })[0]).toMatch(/template/);
+    expect(errors({ ...addition, extra: 1 })[0]).toMatch(/extra|Unrecognized/i);
+  });
+
+  it('refuses a template whose problem space cannot fill the split, with the numbers', () => {
+    const small = { ...addition, vars: { a: { min: 1, max: 5 }, b: { min: 1, max: 5 } } };
+    expect(errors(small, { labeledPool: 10, rlPool: 10, heldOut: 10 })[0]).toMatch(/needs 30 distinct problems .* but the task has only 25/);
+    // Two variables that can spell the same prompt ("1"+"11" and "11"+"1"): counted exactly.
+    const clash: TaskDefinition = { kind: 'generator', title: 'clash', template: '{a}{b}=', vars: { a: { min: 1, max: 11 }, b: { min: 1, max: 11 } }, answer: 'a' };
+    expect(checkTaskDefinition(clash).task!.problemCount(1)).toBeLessThan(121);
+  });
+
+  it('warns, with the numbers, when the held-out set is too small to measure', () => {
+    const warnings = checkTaskDefinition(addition, { labeledPool: 100, rlPool: 100, heldOut: 25 }).findings.filter((f) => f.severity === 'warning');
+    expect(warnings[0].message).toMatch(/only 25 held-out problems: one more right answer moves accuracy by 4\.0 points.*±20 points/);
+  });
+});
+
+describe('a data task', () => {
+  const rows = Array.from({ length: 40 }, (_, i) => ({ prompt: `n${i}?`, answer: String(i % 7) }));
+  const data: TaskDefinition = { kind: 'data', title: 'mod 7', rows };
+
+  it('compares answers as numbers when every answer is an integer', () => {
+    const task = checkTaskDefinition({ ...data, rows: [...rows, { prompt: 'z?', answer: '007' }] }).task!;
+    expect(task.normaliseAnswer!(' 07 ')).toBe('7');
+    expect(task.normaliseAnswer!('-0')).toBe('0');
+    expect(task.normaliseAnswer!('')).toBeNull();
+    expect(task.problemCount(1)).toBe(41);
+    const texty = checkTaskDefinition({ ...data, rows: [...rows, { prompt: 'z?', answer: 'Seven' }] }).task!;
+    expect(texty.normaliseAnswer!('07')).toBe('07');
+    expect(texty.normaliseAnswer!('seven')).toBe('seven'); // case is kept
+  });
+
+  it('names the rows that cannot run', () => {
+    const bad = [...rows, { prompt: 'n3?', answer: '4' }, { prompt: 'q?', answer: ' ' }, { prompt: 'caf\u00e9', answer: '1' }];
+    const found = errors({ ...data, rows: bad });
+    expect(found).toContain('prompt on row 41 repeats row 4 with another answer ("4" against "3")');
+    expect(found).toContain('answer empty on row 42');
+    expect(found.some((m) => /character 'é' .* not allowed.*the prompt on row 43/.test(m))).toBe(true);
+  });
+
+  it('warns that a small file can be memorised, with the numbers', () => {
+    const w = checkTaskDefinition(data, { labeledPool: 20, rlPool: 10, heldOut: 10 }).findings.filter((f) => f.severity === 'warning').map((f) => f.message);
+    expect(w.some((m) => /only 40 rows: .* memorise 20 warm-start problems/.test(m))).toBe(true);
+  });
+
+  it('refuses more characters than the vocabulary holds', () => {
+    // '!' to 'z' is 90 characters; less $ ^ _ > (refused) is 86; less 0-9 + = , R (shared) is 72 of its own.
+    const wide = Array.from({ length: 90 }, (_, i) => ({ prompt: String.fromCharCode(0x21 + i) + '=', answer: '1' })).filter((r) => !'$^_>'.includes(r.prompt[0]));
+    expect(errors({ ...data, rows: wide })[0]).toMatch(/the rows use 72 characters beyond the 18 shared tokens; the vocabulary holds at most 64/);
+  });
+});
+
+describe('taskContentHash', () => {
+  it('ignores key order and changes with the content', () => {
+    const reordered = { answer: addition.answer, vars: addition.vars, template: addition.template, title: addition.title, kind: 'generator', scratchpad: addition.scratchpad } as TaskDefinition;
+    expect(taskContentHash(reordered)).toBe(taskContentHash(addition));
+    expect(taskContentHash({ ...addition, answer: 'a-b' })).not.toBe(taskContentHash(addition));
+    expect(taskContentHash(addition)).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
