@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UsageError } from './args';
 import { exportFromArgs, writeProject } from './export';
 import { getPreset } from '../src/core/experiment/presets';
@@ -78,6 +78,11 @@ describe('export CLI arguments', () => {
       expect(readFileSync(join(dir, rel), 'utf8'), rel).toBe(new TextDecoder().decode(e.data));
     }
     expect(() => writeProject(r.out, r.built, false)).toThrow(/is not empty \(add --force/);
+    // A local checkpoint folder: a relative one is written as an absolute path (the project runs from its own folder).
+    const local = exportFromArgs(['--preset', 'collapse', '--to', 'trl', '--model', 'A=./tiny/A', '--model', 'B=/models/tiny-B', '--out', join(tmp(), 'l')])!;
+    const models = JSON.parse(local.built.files.find((f) => f.path === 'config.json')!.text).members.map((m: { model: string }) => m.model);
+    expect(models).toEqual([resolve('./tiny/A'), '/models/tiny-B']);
+    expect(() => exportFromArgs(['--preset', 'collapse', '--to', 'trl', '--model', 'A=./a b', '--model', 'B=./b', '--out', join(tmp(), 'm')])).toThrow(/member A: .* not a usable local model path/);
     expect(() => writeProject(r.out, r.built, true)).not.toThrow();
   });
 });
@@ -97,6 +102,7 @@ describe('export CLI end to end', () => {
     expect(bad.stderr.trim().split('\n')).toEqual(['error: the experiment has 2 members (A, B) and 1 model id was given: give one per member, in that order (npm run export -- --help)']);
     const help = runCli('--help');
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/usage: npm run export -- \(--preset NAME \| --spec FILE\.json\) --to trl --model A=HF_ID --model B=HF_ID/);
+    expect(help.stdout).toMatch(/usage: npm run export -- \(--preset NAME \| --spec FILE\.json\) --to trl --model A=MODEL --model B=MODEL/);
+    expect(help.stdout).toMatch(/a Hugging Face id .* or a local checkpoint folder/);
   });
 });

@@ -1,11 +1,13 @@
 /**
- * npm run export -- (--preset NAME | --spec FILE.json) --to trl --model A=HF_ID --model B=HF_ID ...
+ * npm run export -- (--preset NAME | --spec FILE.json) --to trl --model A=MODEL --model B=MODEL ...
  *                   --out DIR [--force]
  *
  * Writes the experiment as a runnable TRL project (src/export/trl/build.ts; the lab's "Export for
  * GPUs" button builds the same files). `--model` is repeatable, as TRL and accelerate users expect:
  * `--model MEMBER=ID` names the member (every member once), or a bare `--model ID` per member in
- * the spec's order. The retired `--model-b` ... `--model-f` are refused with the command in the
+ * the spec's order. A MODEL is a Hugging Face id or a local folder of a saved checkpoint (starting
+ * with /, ./ or ../; a relative one is written as an absolute path, since the project runs from its
+ * own folder). The retired `--model-b` ... `--model-f` are refused with the command in the
  * new form. Bad arguments, a spec that does not validate or models that do not fit: one
  * line and exit code 2. Nothing is downloaded and nothing is trained here.
  */
@@ -15,6 +17,7 @@ import { choiceFlag, parseArgs, runMain, UsageError } from './args';
 import { resolveSpec } from './experiment-lib';
 import { nodePythonSources } from './export-sources';
 import { ExportError, buildTrlProject, type TrlExport } from '../src/export/trl/build';
+import { isLocalModelPath } from '../src/export/trl/modelIds';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
 
 /** The flags of the first export CLI, one per member position; now refused with the new form. */
@@ -29,9 +32,10 @@ const FLAGS = {
   help: 'boolean',
 } as Record<string, 'string' | 'boolean'>;
 
-export const USAGE = `usage: npm run export -- (--preset NAME | --spec FILE.json) --to trl --model A=HF_ID --model B=HF_ID ... --out DIR [--force]
-  --model MEMBER=HF_ID  the model of one member, by member id (give every member once)
-  --model HF_ID         or, repeated, one model per member in the experiment's member order`;
+export const USAGE = `usage: npm run export -- (--preset NAME | --spec FILE.json) --to trl --model A=MODEL --model B=MODEL ... --out DIR [--force]
+  --model MEMBER=MODEL  the model of one member, by member id (give every member once)
+  --model MODEL         or, repeated, one model per member in the experiment's member order
+  MODEL                 a Hugging Face id (Qwen/Qwen2.5-0.5B-Instruct) or a local checkpoint folder (/, ./ or ../ first)`;
 
 export interface ModelFlags {
   /** The values of every --model, in order. */
@@ -106,7 +110,8 @@ export function exportFromArgs(argv: string[]): { spec: ExperimentSpec; out: str
   if (!out) throw new UsageError('--out DIR is needed (the folder to write the project to)');
   const presetId = args.flags.get('preset') as string | undefined;
   const spec = resolveSpec(presetId, args.flags.get('spec') as string | undefined);
-  const models = modelsForMembers(spec.members.map((m) => m.id), modelFlags);
+  // A relative local folder is relative to here; the project runs from its own folder.
+  const models = modelsForMembers(spec.members.map((m) => m.id), modelFlags).map((m) => (isLocalModelPath(m) ? resolve(m.trim()) : m));
   try {
     const built = buildTrlProject(spec, { models, presetId: presetId ?? null }, nodePythonSources());
     return { spec, out, force: args.flags.has('force'), built };

@@ -13,8 +13,9 @@ import { nodePythonSources } from '../../../cli/export-sources';
 import { BROWSER_PYTHON_SOURCES } from './browserSources';
 import { buildTrlZip } from './browser';
 import { ExportError, buildTrlProject, instructPrompt, projectName, type TrlExport } from './build';
-import { DEFAULT_MODEL_ID, modelIdProblem, paramsFromId, sharedModelWarnings } from './modelIds';
+import { DEFAULT_MODEL_ID, LOCAL_PATH_MAX, modelIdProblem, paramsFromId, sharedModelWarnings } from './modelIds';
 import { memoryEstimateGb } from './memory';
+import { REQUIREMENTS, TRL_VERSION } from './mapping';
 import { PYTHON_FILES } from './sources';
 
 const QWEN = DEFAULT_MODEL_ID;
@@ -39,6 +40,11 @@ describe('the TRL export builder', () => {
       const entries = readZipStore(zip.bytes).map((e) => ({ path: e.path, text: new TextDecoder().decode(e.data) }));
       expect(entries).toEqual(cli.files.map((f) => ({ path: `cohort-lab-${id}-trl/${f.path}`, text: f.text })));
     }
+  });
+
+  it('names one TRL release in the lab and in the exported script (the version its override is checked against)', () => {
+    expect(/^TRL_VERSION = "([^"]+)"$/m.exec(nodePythonSources()['cohort_plan.py'])?.[1]).toBe(TRL_VERSION);
+    expect(REQUIREMENTS).toContain(`trl==${TRL_VERSION}`);
   });
 
   it('maps the spec onto GRPOConfig as the README says', () => {
@@ -157,7 +163,10 @@ describe('the TRL export builder', () => {
 
   it('checks model ids by form', () => {
     for (const ok of ['gpt2', 'Qwen/Qwen2.5-0.5B-Instruct', 'meta-llama/Llama-3.2-1B-Instruct', 'HuggingFaceTB/SmolLM2-135M-Instruct']) expect(modelIdProblem(ok), ok).toBeNull();
-    for (const bad of ['', ' ', 'a/b/c', '../x', 'x/..', 'a--b/c', 'has space/x', 'x/y;rm -rf', 'x/-y', 'x/' + 'y'.repeat(97)]) expect(modelIdProblem(bad), bad).not.toBeNull();
+    for (const bad of ['', ' ', 'a/b/c', 'x/..', 'a--b/c', 'has space/x', 'x/y;rm -rf', 'x/-y', 'x/' + 'y'.repeat(97)]) expect(modelIdProblem(bad), bad).not.toBeNull();
+    // A local folder (a saved checkpoint): /, ./ or ../ first, then only path-safe characters.
+    for (const ok of ['/models/tiny-A', './tiny/A', '../ckpt/step-100', '/tmp/x_y.z/B']) expect(modelIdProblem(ok), ok).toBeNull();
+    for (const bad of ['/models/has space', './a;rm -rf ~', '/x/$(id)', "/x/'q'", '/a\nb', '/' + 'a'.repeat(LOCAL_PATH_MAX)]) expect(modelIdProblem(bad), bad).toMatch(/local model path/);
     expect(paramsFromId('Qwen/Qwen2.5-0.5B-Instruct')).toBe(0.5);
     expect(paramsFromId('meta-llama/Llama-3.2-1B-Instruct')).toBe(1);
     expect(paramsFromId('HuggingFaceTB/SmolLM2-135M-Instruct')).toBeCloseTo(0.135);

@@ -9,15 +9,17 @@ import { getTask } from '../../core/tasks/index';
 export const TRL_VERSION = '0.26.2';
 
 /**
- * Pinned requirements. TRL 0.26.2 asks for accelerate>=1.4.0, datasets>=3.0.0,
- * transformers>=4.56.1 and (optional) vllm>=0.10.2,<0.12.0. The other pins are one environment
- * known to hold together: Co-RL's published freeze (DrStranded/Co-RL llm/requirements.txt:
- * torch 2.9.0, transformers 4.57.0, accelerate 1.13.0, datasets 4.8.4, vllm 0.11.2), which ran a
- * TRL fork on the same GRPOTrainer API.
+ * Pinned requirements: the versions `npm run trl-check` installed and ran the export with (on CPU,
+ * Python 3.11; docs/BENCHMARKS.md). TRL 0.26.2 asks for accelerate>=1.4.0, datasets>=3.0.0,
+ * transformers>=4.56.1 and (optional) vllm>=0.10.2,<0.12.0. The other pins follow Co-RL's
+ * published freeze (DrStranded/Co-RL llm/requirements.txt: torch 2.9.0, transformers 4.57.0,
+ * accelerate 1.13.0, datasets 4.8.4, vllm 0.11.2), which ran a TRL fork on the same GRPOTrainer
+ * API, except transformers 4.57.1: PyPI has yanked 4.57.0 ("Error in the setup causing
+ * installation issues"), and pip warns on it.
  */
 export const REQUIREMENTS = [
   `trl==${TRL_VERSION}`,
-  'transformers==4.57.0',
+  'transformers==4.57.1',
   'accelerate==1.13.0',
   'datasets==4.8.4',
   'torch==2.9.0',

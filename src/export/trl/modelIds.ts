@@ -1,21 +1,43 @@
 /**
- * Hugging Face model ids for the TRL export: one per cohort member, in the spec's member order.
- * Ids are checked by form only (nothing is looked up): `name` or `owner/name`, letters, digits,
- * '.', '_' and '-', no '--' or '..', at most 96 characters per part.
+ * Models for the TRL export: one per cohort member, in the spec's member order, each a Hugging
+ * Face model id or a local folder (a saved checkpoint: what from_pretrained reads). Checked by
+ * form only (nothing is looked up or read): an id is `name` or `owner/name`, letters, digits, '.',
+ * '_' and '-', no '--' or '..', at most 96 characters per part; a local folder starts with '/',
+ * './' or '../' and holds letters, digits, '.', '_', '-' and '/' only (no spaces or shell
+ * characters: the path reaches config.json, the README and a shell command line), at most
+ * LOCAL_PATH_MAX characters.
  */
 export const DEFAULT_MODEL_ID = 'Qwen/Qwen2.5-0.5B-Instruct';
 
 const PART = /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/;
 
-/** Why `id` is not a model id, or null when it is one. */
+export const LOCAL_PATH_MAX = 512;
+
+/** Does `id` name a local folder (starts with '/', './' or '../') rather than a hub id? */
+export function isLocalModelPath(id: string): boolean {
+  const v = id.trim();
+  return v.startsWith('/') || v.startsWith('./') || v.startsWith('../');
+}
+
+/** Why a local model folder's path is refused, or null. */
+function localPathProblem(v: string): string | null {
+  if (v.length > LOCAL_PATH_MAX) return `a local model path of ${v.length} characters is longer than ${LOCAL_PATH_MAX}`;
+  if (!/^[A-Za-z0-9._/-]+$/.test(v)) {
+    return `"${v}" is not a usable local model path: letters, digits, '.', '_', '-' and '/' only (no spaces or shell characters)`;
+  }
+  return null;
+}
+
+/** Why `id` is neither a model id nor a local model folder's path, or null when it is one. */
 export function modelIdProblem(id: string): string | null {
   const v = id.trim();
   if (v === '') return 'a model id is needed, e.g. Qwen/Qwen2.5-0.5B-Instruct';
+  if (isLocalModelPath(v)) return localPathProblem(v);
   const parts = v.split('/');
   if (parts.length > 2) return `"${v}" has more than one '/': a model id is owner/name`;
   for (const p of parts) {
     if (!PART.test(p) || p.includes('--') || p.includes('..') || p.endsWith('.') || p.endsWith('-')) {
-      return `"${v}" is not a Hugging Face model id (owner/name: letters, digits, '.', '_', '-')`;
+      return `"${v}" is not a Hugging Face model id (owner/name: letters, digits, '.', '_', '-') or a local folder (starting with /, ./ or ../)`;
     }
   }
   return null;

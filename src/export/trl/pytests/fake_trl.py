@@ -231,8 +231,14 @@ class GRPOTrainer:
         self.callbacks = list(callbacks or [])
         self.accelerator = Accelerator()
         self.saved = None
+        self.state = types.SimpleNamespace(log_history=[{"step": 0, "eval_reward": 0.5}])
         set_seed(args.seed, device_specific=True)  # grpo_trainer.py:609 (v0.26.2)
         GRPOTrainer.instances.append(self)
+
+    def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+        """TRL 0.26.2's contract: this process's rewards per reward function, then
+        rewards_per_func = gather(rewards_per_func) across processes (check_trl_surface reads it)."""
+        raise AssertionError("the subclass overrides _calculate_rewards")
 
     def train(self):
         pass

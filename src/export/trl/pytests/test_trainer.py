@@ -161,6 +161,44 @@ class TeacherTest(Base):
         self.assertEqual((kw["top_k"], kw["top_p"], kw["pad_token_id"]), (5, 0.9, fake.QWEN_ENDOFTEXT))
 
 
+class TrlSurfaceTest(unittest.TestCase):
+    """The override of _calculate_rewards stops before training on a TRL whose method differs."""
+
+    def test_the_pinned_signature_passes(self):
+        tc.check_trl_surface(fake.GRPOTrainer)
+
+    def test_another_signature_stops_with_one_line_naming_it(self):
+        class Moved(fake.GRPOTrainer):
+            def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list, images=None):
+                rewards_per_func = gather(rewards_per_func)  # noqa: F821
+                return rewards_per_func
+
+        with self.assertRaisesRegex(RuntimeError, r"_calculate_rewards\(.*'images'\) differs .*requirements.txt"):
+            tc.check_trl_surface(Moved)
+
+    def test_a_missing_method_or_a_method_that_no_longer_gathers_stops_too(self):
+        class Gone:
+            pass
+
+        class Local(fake.GRPOTrainer):
+            def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+                return None
+
+        with self.assertRaisesRegex(RuntimeError, "has no _calculate_rewards"):
+            tc.check_trl_surface(Gone)
+        with self.assertRaisesRegex(RuntimeError, "does not gather"):
+            tc.check_trl_surface(Local)
+
+    def test_building_the_trainer_checks_the_surface(self):
+        original = fake.GRPOTrainer._calculate_rewards
+        try:
+            fake.GRPOTrainer._calculate_rewards = lambda self, inputs: None
+            with self.assertRaises(RuntimeError):
+                tc.build_trainer_class()
+        finally:
+            fake.GRPOTrainer._calculate_rewards = original
+
+
 class FinalEvaluationTest(unittest.TestCase):
     def control_after(self, step, max_steps, eval_steps, strategy="steps"):
         Callback = tc.build_final_evaluation(fake.TrainerCallback)

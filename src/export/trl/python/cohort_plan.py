@@ -16,6 +16,9 @@ import math
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
+# The TRL release the training script was written against and run with (the lab's mapping.ts).
+TRL_VERSION = "0.26.2"
+
 CONFIG_FORMAT = "cohort-lab-trl"
 CONFIG_VERSION = 2
 

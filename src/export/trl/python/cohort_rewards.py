@@ -291,6 +291,26 @@ def compute_rewards(
     raise ValueError(f"scheme {scheme!r} is not exported (exported: {', '.join(EXPORTED_SCHEMES)})")
 
 
+def heldout_score(groups: Sequence[Sequence[Answer]], truths: Sequence[str], rng: Rng) -> dict:
+    """The held-out evaluation of G answers per problem (the lab's scoreHeldOut, src/core/evaluate.ts):
+    pass@1 = the mean over problems of the share of their G answers that are right (an unbiased
+    estimate of single-sample accuracy); maj@G = the share of problems whose plurality is right,
+    problem i's tie broken by rng's stream ties/prompt<i>."""
+    if len(groups) != len(truths):
+        raise ValueError(f"{len(groups)} answer groups for {len(truths)} problems")
+    n = len(groups)
+    if n == 0:
+        return {"pass_at_1": 0.0, "maj_at_g": 0.0, "plurality": []}
+    accuracy = [sum(oracle_reward(a, t) for a in g) / len(g) for g, t in zip(groups, truths)]
+    flat = [a for g in groups for a in g]
+    plurality = [v.label for v in plurality_votes(flat, n, rng.child("ties"))]
+    return {
+        "pass_at_1": sum(accuracy) / n,
+        "maj_at_g": sum(oracle_reward(label, t) for label, t in zip(plurality, truths)) / n,
+        "plurality": plurality,
+    }
+
+
 EXPORTED_SCHEMES = ("oracle", "self", "self-soft", "peer", "ring", "cohort", "teacher")
 EXCHANGE_SCHEMES = ("peer", "ring", "cohort")
 

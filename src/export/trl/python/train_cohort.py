@@ -8,7 +8,8 @@ Every (arm, member) pair is its own process (its own accelerate world, as in Co-
 starts all members of an arm together. With more than one process per member, only rank 0
 exchanges labels (or runs the frozen teacher) and hands the result to the other ranks through a
 file (rendezvous.RankRelay), so none of them waits in a collective meanwhile. The trainer is TRL's GRPOTrainer with one override,
-`_calculate_rewards` (present with this signature in TRL 0.19 to 1.x; checked against v0.26.2):
+`_calculate_rewards` (present with this signature in TRL 0.19 to 1.x; run with TRL 0.26.2, and
+checked before training by check_trl_surface, which stops on a TRL whose method differs):
 in training it extracts an answer from each completion, votes, exchanges labels with the arm's
 other member processes through a shared directory (rendezvous.py) where the scheme needs it, and
 returns the arm's rewards (cohort_rewards.py, the lab's logic). In evaluation it returns the
@@ -17,7 +18,7 @@ correctness against the truth (pass@1 on the held-out set) and logs maj@G.
 The truth enters training only in the oracle arm; elsewhere it is used for the logged metrics
 (cohort/pseudo_label_accuracy, cohort/oracle_reward), as in the lab.
 
-Exported by Cohort Lab; it was not run where it was exported. See README.md.
+Exported by Cohort Lab; README.md says what of it has run, where, and with which versions.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ sys.path.insert(0, str(HERE))
 import cohort_plan as plan  # noqa: E402
 import cohort_rewards as cr  # noqa: E402
 from cohort_sampling import FrozenTeacher, offset_vllm_seed  # noqa: E402
-from rendezvous import RankRelay, Rendezvous  # noqa: E402
+from rendezvous import RankRelay, Rendezvous, write_json_atomic  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
 # Arguments
@@ -166,15 +167,61 @@ def build_final_evaluation(TrainerCallback):
     return FinalEvaluation
 
 
+def ensure_accumulation_steps(trainer, training_args) -> None:
+    """The evaluation at step 0 (eval_on_start) runs GRPOTrainer.compute_loss, which divides by
+    current_gradient_accumulation_steps; transformers 4.57 sets that attribute only inside the
+    training loop, after the first evaluation, so the run stops with an AttributeError before its
+    first step (found running TRL 0.26.2 on CPU). Give it the configured value until the loop sets it."""
+    if not hasattr(trainer, "current_gradient_accumulation_steps"):
+        trainer.current_gradient_accumulation_steps = training_args.gradient_accumulation_steps
+
+
 # ---------------------------------------------------------------------------------------------
 # The trainer
 # ---------------------------------------------------------------------------------------------
+
+
+# The one private method overridden, as TRL 0.26.2 defines it: its parameters, and the gather of
+# every process's rewards inside it (the override returns the rewards of all processes' completions).
+CALCULATE_REWARDS_PARAMS = ("self", "inputs", "prompts", "completions", "completion_ids_list")
+CALCULATE_REWARDS_GATHERS = "gather(rewards_per_func)"
+
+
+def check_trl_surface(GRPOTrainer) -> None:
+    """Stop before training, with one line, on a TRL whose _calculate_rewards is not the one the
+    override replaces: private methods move between releases, and a mismatch would otherwise show
+    as a TypeError at the first step or, worse, as rewards of the wrong completions."""
+    import inspect
+
+    fn = getattr(GRPOTrainer, "_calculate_rewards", None)
+    if fn is None:
+        raise RuntimeError(
+            "this TRL's GRPOTrainer has no _calculate_rewards, which train_cohort.py overrides: "
+            f"install the pinned versions (pip install -r requirements.txt; written against TRL {plan.TRL_VERSION})"
+        )
+    params = tuple(inspect.signature(fn).parameters)
+    if params != CALCULATE_REWARDS_PARAMS:
+        raise RuntimeError(
+            f"this TRL's GRPOTrainer._calculate_rewards{params} differs from {CALCULATE_REWARDS_PARAMS}, "
+            f"the TRL {plan.TRL_VERSION} signature train_cohort.py overrides: install the pinned versions (pip install -r requirements.txt)"
+        )
+    try:
+        source = inspect.getsource(fn)
+    except (OSError, TypeError):
+        return  # no source to read (a compiled build): the signature is all that can be checked
+    if CALCULATE_REWARDS_GATHERS not in source:
+        raise RuntimeError(
+            f"this TRL's GRPOTrainer._calculate_rewards does not gather the processes' rewards itself as TRL {plan.TRL_VERSION}'s "
+            "does, and the override returns all of them: install the pinned versions (pip install -r requirements.txt)"
+        )
 
 
 def build_trainer_class():
     import torch
     from accelerate.utils import gather_object, set_seed
     from trl import GRPOTrainer
+
+    check_trl_surface(GRPOTrainer)
 
     class CohortGRPOTrainer(GRPOTrainer):
         """GRPOTrainer whose rewards are the Cohort Lab arm's (one override: _calculate_rewards)."""
@@ -299,9 +346,10 @@ def build_trainer_class():
                 return
             B = len(answers) // G
             self._eval_calls += 1
-            votes = cr.plurality_votes(answers, B, cr.Rng(self.cohort["seed"]).child(f"eval/{self._eval_calls}"))
-            correct = sum(v.label is not None and v.label == truths_all[b * G] for b, v in enumerate(votes))
-            self._metrics["eval"]["cohort/maj_at_g"].append(correct / B)
+            groups = [answers[b * G : (b + 1) * G] for b in range(B)]
+            score = cr.heldout_score(groups, [truths_all[b * G] for b in range(B)], cr.Rng(self.cohort["seed"]).child(f"eval/{self._eval_calls}"))
+            self._metrics["eval"]["cohort/maj_at_g"].append(score["maj_at_g"])
+            self._metrics["eval"]["cohort/pass_at_1"].append(score["pass_at_1"])
 
     return CohortGRPOTrainer
 
@@ -406,6 +454,7 @@ def main(argv=None) -> int:
             train_dataset=Dataset.from_list(train_rows), eval_dataset=Dataset.from_list(held_rows), cohort=cohort,
             callbacks=[build_final_evaluation(TrainerCallback)()],
         )
+        ensure_accumulation_steps(trainer, training_args)
         if arm["scheme"] == "teacher" and trainer.accelerator.is_main_process:
             cohort["teacher_id"] = arm["teacher"]
             cohort["teacher"] = FrozenTeacher(plan.model_of(config, arm["teacher"]), trainer.accelerator.device, training_args)
@@ -413,6 +462,11 @@ def main(argv=None) -> int:
             cohort["teacher_id"] = arm["teacher"]
         trainer.train()
         trainer.save_model(str(run_dir / args.arm / args.member / "final"))
+        if is_main:
+            # Every logged step and evaluation (Trainer.state.log_history), for reading the run back.
+            out = run_dir / args.arm / args.member
+            out.mkdir(parents=True, exist_ok=True)
+            write_json_atomic(out / "log_history.json", trainer.state.log_history)
     except BaseException as e:  # PeerGone, TimeoutError, a CUDA error, Ctrl-C: tell the peers, then stop
         if rendezvous is not None:
             rendezvous.fail(f"{type(e).__name__}: {e}".splitlines()[0])
