@@ -6,7 +6,7 @@ import type { Rng } from './random';
 import type { Policy, PolicyStack } from './models/policy';
 import { asStack } from './models/index';
 import type { Problem, Task } from './tasks/types';
-import { encodePrompt } from './tasks/tokenizer';
+import { promptTokens } from './tasks/index';
 import { checkAnswer } from './tasks/extract';
 import { sampleStack } from './rollout';
 import { pluralityVotes, type Answer, type PluralityVote } from './rewards/vote';
@@ -64,7 +64,7 @@ export async function evaluateStack(
   const acc = Array.from({ length: K }, () => ({ answers: [] as (string | null)[][], lengthSum: 0 }));
   for (let start = 0; start < problems.length; start += opts.batchSize) {
     const chunk = problems.slice(start, start + opts.batchSize);
-    const batches = await sampleStack(stack, chunk.map((p) => encodePrompt(p.prompt)), task, difficulty, {
+    const batches = await sampleStack(stack, chunk.map((p) => promptTokens(task, difficulty, p.prompt)), task, difficulty, {
       groupSize: G,
       temperature: opts.temperature,
       maxNewTokens: opts.maxNewTokens,

@@ -58,7 +58,8 @@ export interface RolloutBatch {
 
 /**
  * Sample G completions for each prompt. `promptIds` are BOS + prompt tokens, all of one length P
- * (tasks guarantee fixed prompt lengths). The policy must accept sequences of length P + L.
+ * (built-in tasks' prompts have one length; a custom task's are left-padded to its longest by
+ * promptTokens). The policy must accept sequences of length P + L.
  */
 export async function sampleRollouts(
   policy: Policy,
@@ -204,7 +205,7 @@ function assembleBatch(
     const eos = row.indexOf(EOS_ID);
     finished[i] = eos >= 0 ? 1 : 0;
     lengths[i] = eos >= 0 ? eos + 1 : L;
-    completions.push(completionText(row));
+    completions.push(completionText(row, task.vocabulary));
     answers.push(extractAnswer(row, task, difficulty));
   }
   return {

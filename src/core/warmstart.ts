@@ -12,7 +12,10 @@ import type { Rng } from './random';
 import type { Policy } from './models/policy';
 import type { Problem, ScratchpadMode } from './tasks/types';
 import { encodePrompt, encodeTarget, PAD_ID } from './tasks/tokenizer';
-import { scratchpadFor, targetCompletion } from './tasks/index';
+import { scratchpadFor, targetCompletion, type TaskCodec } from './tasks/index';
+
+/** Built-in tasks' prompts and targets: the shared vocabulary, prompts of one length. */
+const BASE_CODEC: TaskCodec = { prompt: (p) => encodePrompt(p), target: (c) => encodeTarget(c) };
 
 export interface SupervisedBatchData {
   /** [N, T] int32 token sequences. */
@@ -35,14 +38,15 @@ export function encodeSupervised(
   scratchpad: ScratchpadMode,
   rng: Rng,
   targets?: readonly (string | null)[],
+  codec: TaskCodec = BASE_CODEC,
 ): SupervisedBatchData {
   const N = problems.length;
   const tokens = new Int32Array(N * length).fill(PAD_ID);
   const lossMask = new Float32Array(N * length);
   problems.forEach((p, i) => {
-    const prompt = encodePrompt(p.prompt);
+    const prompt = codec.prompt(p.prompt);
     const reference = targetCompletion(p, scratchpadFor(scratchpad, rng));
-    const target = encodeTarget(targets?.[i] ?? reference);
+    const target = codec.target(targets?.[i] ?? reference);
     const seq = [...prompt, ...target];
     if (seq.length > length) throw new Error(`sequence of ${seq.length} tokens exceeds maxLen ${length}`);
     tokens.set(seq, i * length);
@@ -82,10 +86,10 @@ export function referenceProbability(policy: Policy, tokens: tf.Tensor2D, mask: 
 }
 
 /** The validation problems as one [N, T] batch on the device, with their completion-only masks. */
-function uploadValidation(problems: Problem[], length: number, scratchpad: ScratchpadMode, rng: Rng): { tokens: tf.Tensor2D; mask: tf.Tensor2D } {
+function uploadValidation(problems: Problem[], length: number, scratchpad: ScratchpadMode, rng: Rng, codec?: TaskCodec): { tokens: tf.Tensor2D; mask: tf.Tensor2D } {
   // The scratchpad coin of the validation set is its own stream, so it does not depend on the
   // training set (the warm start and `validationValue` draw the same completions).
-  const v = encodeSupervised(problems, length, scratchpad, rng.child('validation-scratchpad'));
+  const v = encodeSupervised(problems, length, scratchpad, rng.child('validation-scratchpad'), undefined, codec);
   return { tokens: tf.tensor2d(v.tokens, [v.count, v.length], 'int32'), mask: tf.tensor2d(v.lossMask, [v.count, v.length], 'float32') };
 }
 
@@ -93,8 +97,8 @@ function uploadValidation(problems: Problem[], length: number, scratchpad: Scrat
  * `referenceProbability` of `policy` on validation problems, as the warm start measures it with
  * the same `rng` (one forward pass): how a stored or untrained member stands against its target.
  */
-export async function validationValue(policy: Policy, problems: Problem[], scratchpad: ScratchpadMode, rng: Rng): Promise<number> {
-  const v = uploadValidation(problems, policy.config.maxLen, scratchpad, rng);
+export async function validationValue(policy: Policy, problems: Problem[], scratchpad: ScratchpadMode, rng: Rng, codec?: TaskCodec): Promise<number> {
+  const v = uploadValidation(problems, policy.config.maxLen, scratchpad, rng, codec);
   try {
     const p = referenceProbability(policy, v.tokens, v.mask);
     const value = (await p.data())[0];
@@ -130,6 +134,8 @@ export interface WarmStartOptions {
   targets?: readonly (string | null)[];
   /** Called after every update with the step number (the overlap dial snapshots the weights). */
   onStep?: (step: number) => void | Promise<void>;
+  /** A custom task's prompts and targets (tasks/index.ts taskCodec); absent = built-in tasks'. */
+  codec?: TaskCodec;
 }
 
 export interface WarmStartProgress {
@@ -152,10 +158,10 @@ export interface WarmStartResult {
 /** Supervised warm start with Adam; returns the loss curve. Disposes everything it creates. */
 export async function warmStart(policy: Policy, problems: Problem[], opts: WarmStartOptions): Promise<WarmStartResult> {
   if (problems.length === 0) throw new Error('warm start needs labeled problems');
-  const data = encodeSupervised(problems, policy.config.maxLen, opts.scratchpad, opts.rng.child('scratchpad'), opts.targets);
+  const data = encodeSupervised(problems, policy.config.maxLen, opts.scratchpad, opts.rng.child('scratchpad'), opts.targets, opts.codec);
   const order = opts.rng.child('order');
   // The validation set is uploaded once and checked after every step.
-  const validation = opts.target ? uploadValidation(opts.target.validation, policy.config.maxLen, opts.scratchpad, opts.rng) : null;
+  const validation = opts.target ? uploadValidation(opts.target.validation, policy.config.maxLen, opts.scratchpad, opts.rng, opts.codec) : null;
   const curve: { step: number; value: number }[] = [];
   let reachedTarget = false;
   const optimizer = tf.train.adam(opts.learningRate);

@@ -19,7 +19,7 @@ import type { ExperimentSpec, MemberSpec } from './spec';
 import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { countParams } from '../models';
 import { policyConfigFor } from './cohort';
-import { runMaxLen } from './lengths';
+import { runMaxLen, runVocabSize } from './lengths';
 
 const FLOAT = 4;
 /** Rows of one evaluation batch (runner.ts evalOpts: floor(512 / G) prompts x G samples). */
@@ -53,18 +53,19 @@ export interface MemoryEstimate {
 }
 
 /** Floats one model keeps per sequence row and position. */
-export function floatsPerPosition(m: MemberSpec, seqLen: number): number {
+export function floatsPerPosition(m: MemberSpec, seqLen: number, V: number = VOCAB_SIZE): number {
   const d = m.dModel;
-  const logits = 2 * VOCAB_SIZE;
+  const logits = 2 * V;
   if (m.family === 'transformer') return m.layers * (12 * d + 2 * m.heads * seqLen) + 2 * d + logits;
   if (m.family === 'gru') return m.layers * 8 * d + 2 * d + logits;
-  return m.window * VOCAB_SIZE + Math.max(1, m.layers) * 2 * d + logits;
+  return m.window * V + Math.max(1, m.layers) * 2 * d + logits;
 }
 
 /** `T`: the policies' sequence length, when the caller resolved it already (resolve.ts). */
 export function estimateMemory(spec: ExperimentSpec, T: number = runMaxLen(spec)): MemoryEstimate {
   const byId = new Map(spec.members.map((m) => [m.id, m]));
-  const params = (m: MemberSpec) => countParams(policyConfigFor(m, VOCAB_SIZE, T));
+  const V = runVocabSize(spec);
+  const params = (m: MemberSpec) => countParams(policyConfigFor(m, V, T));
   const trained = spec.arms.flatMap((a) => a.members.map((id) => byId.get(id)!)).filter(Boolean);
   const G = spec.grpo.groupSize;
   const trainRows = spec.grpo.promptsPerStep * G;
@@ -76,10 +77,10 @@ export function estimateMemory(spec: ExperimentSpec, T: number = runMaxLen(spec)
   let largest = 0;
   for (const m of trained) {
     weightFloats += 4 * params(m); // weights, gradient, Adam's m and v
-    const perRow = T * floatsPerPosition(m, T);
+    const perRow = T * floatsPerPosition(m, T, V);
     trainFloats += HELD[m.family].train * trainRows * perRow;
     sampleFloats += HELD[m.family].sample * sampleRows * perRow;
-    largest = Math.max(largest, trainRows * T * Math.max(4 * m.dModel, VOCAB_SIZE, m.family === 'transformer' ? m.heads * T : 0));
+    largest = Math.max(largest, trainRows * T * Math.max(4 * m.dModel, V, m.family === 'transformer' ? m.heads * T : 0));
   }
   const weightBytes = FLOAT * weightFloats;
   // Training and sampling (or evaluation) do not overlap: the peak is the larger of the two.

@@ -10,11 +10,10 @@ import { paramSpecs, shapeKey, type NamedWeight, type ParamSpec } from '../model
 import { sizeOf } from '../models/layers';
 import type { Migrations } from '../persisted';
 import { quoteText } from '../persisted';
-import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { checkpointSpecProblem, parseCheckpoint, wholeRun, type Checkpoint, type CheckpointScope, type ReadCheckpoint } from './checkpoint';
 import { policyConfigFor } from './cohort';
 import type { ExperimentSpec } from './spec';
-import { runMaxLen } from './lengths';
+import { runMaxLen, runVocabSize } from './lengths';
 
 /**
  * A checkpoint `spec`'s run can continue from, or why not in words: its format (parseCheckpoint),
@@ -41,7 +40,7 @@ export function readCheckpoint(
  * another number or size, or copies of one shape (one stack, one Adam) at different steps.
  */
 export function checkpointShapeProblem(spec: ExperimentSpec, cp: Checkpoint, scope: CheckpointScope = wholeRun(spec), maxLen: number = runMaxLen(spec)): string | null {
-  const configs = new Map(spec.members.map((m) => [m.id, policyConfigFor(m, VOCAB_SIZE, maxLen)]));
+  const configs = new Map(spec.members.map((m) => [m.id, policyConfigFor(m, runVocabSize(spec), maxLen)]));
   const shapes = new Map([...configs].map(([id, c]) => [id, paramSpecs(c)]));
   const member = (id: string) => `member ${quoteText(id)}`;
   for (const id of scope.members) {

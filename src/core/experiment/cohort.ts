@@ -7,6 +7,7 @@ import type { Policy, PolicyConfig } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
 import { validationValue, warmStart, type WarmStartOptions, type WarmStartResult } from '../warmstart';
 import type { Problem, ScratchpadMode, Task } from '../tasks/types';
+import { taskCodec } from '../tasks/index';
 import type { ExperimentSpec, MemberSpec } from './spec';
 import type { MemberInfo } from './events';
 
@@ -90,6 +91,9 @@ export function warmStartOptions(c: WarmStartInputs, member: MemberSpec, validat
     ...memberWarmStart(c.spec, member),
     scratchpad: c.spec.task.scratchpad as ScratchpadMode,
     rng: warmStartRng(member, c.root),
+    // Built-in tasks read the shared vocabulary with prompts of one length; passing their codec
+    // anyway gives the same tokens (tasks/index.ts promptTokens).
+    codec: taskCodec(c.task, c.spec.task.difficulty),
     reportEvery: Math.max(1, Math.min(25, Math.floor(member.warmStartSteps / 20))),
     ...(onProgress ? { onProgress: async (p: { step: number; steps: number; loss: number }) => void (await onProgress(p.step, p.steps, p.loss)) } : {}),
   };
@@ -102,7 +106,7 @@ export function warmStartOptions(c: WarmStartInputs, member: MemberSpec, validat
  */
 export async function measureTarget(policy: Policy, c: WarmStartInputs, member: MemberSpec): Promise<number> {
   const { validation } = labeledSplit(c.pool, member, c.root);
-  return validationValue(policy, validation, c.spec.task.scratchpad as ScratchpadMode, warmStartRng(member, c.root));
+  return validationValue(policy, validation, c.spec.task.scratchpad as ScratchpadMode, warmStartRng(member, c.root), taskCodec(c.task, c.spec.task.difficulty));
 }
 
 /**

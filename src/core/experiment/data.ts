@@ -4,12 +4,12 @@
  * (src/export/trl) draw exactly the same problems from the same seed.
  */
 import { Rng } from '../random';
-import { getTask, makeSplit, type Split } from '../tasks/index';
+import { makeSplit, resolveTask, type Split } from '../tasks/index';
 import type { Task } from '../tasks/types';
 import type { ExperimentSpec } from './spec';
 
 /** The experiment's split, from the stream `split` under the experiment seed (resolve.ts passes its task). */
-export function experimentSplit(spec: ExperimentSpec, root: Rng = new Rng(spec.seed), task: Task = getTask(spec.task.id)): Split {
+export function experimentSplit(spec: ExperimentSpec, root: Rng = new Rng(spec.seed), task: Task = resolveTask(spec.task)): Split {
   return makeSplit(task, spec.task.difficulty, root.child('split'), {
     warmStart: spec.data.labeledPool,
     rl: spec.data.rlPool,

@@ -4,17 +4,22 @@
  * the pool's cost plan (parts.ts), the memory estimate (budget.ts) and the checkpoint's shapes
  * (checkpointShapes.ts) all import them from here.
  */
-import { getTask, sequenceLength } from '../tasks/index';
+import { resolveTask, sequenceLength, taskVocabulary } from '../tasks/index';
 import type { Task } from '../tasks/types';
 import type { ExperimentSpec } from './spec';
 
 /** The completion length cap L: the spec's, or the longest correct completion plus slack. */
-export function lengthCap(spec: ExperimentSpec, task: Task = getTask(spec.task.id)): number {
+export function lengthCap(spec: ExperimentSpec, task: Task = resolveTask(spec.task)): number {
   return spec.grpo.maxNewTokens > 0 ? spec.grpo.maxNewTokens : task.maxCompletionLength(spec.task.difficulty) + 2;
 }
 
 /** The policies' maxLen in a run of `spec`: the longest warm-start sequence or prompt + L. */
-export function runMaxLen(spec: ExperimentSpec, task: Task = getTask(spec.task.id)): number {
+export function runMaxLen(spec: ExperimentSpec, task: Task = resolveTask(spec.task)): number {
   const d = spec.task.difficulty;
   return Math.max(sequenceLength(task, d), 1 + task.promptLength(d) + lengthCap(spec, task));
+}
+
+/** The models' vocabulary size in a run of `spec`: the shared 18 tokens, plus a custom task's own characters. */
+export function runVocabSize(spec: ExperimentSpec, task: Task = resolveTask(spec.task)): number {
+  return taskVocabulary(task).size;
 }

@@ -15,7 +15,7 @@
  */
 import type { Rng } from '../random';
 import type { Problem } from '../tasks/types';
-import { encodePrompt } from '../tasks/tokenizer';
+import { promptTokens } from '../tasks/index';
 import { sampleStack, trainedSubset } from '../rollout';
 import { oracleRewards } from '../rewards/schemes';
 import { firstNonFinite } from '../grpo/nonfinite';
@@ -42,7 +42,7 @@ export async function memberStep(stack: TrainingStack, ctx: MemberStepContext): 
   const sampleSeed = stack.slots[0].sampleSeed;
 
   // 1. Sample, with the member's own stream (as in a one-browser run of the pair).
-  const prompts = ctx.problems.map((p) => encodePrompt(p.prompt));
+  const prompts = ctx.problems.map((p) => promptTokens(ctx.task, ctx.difficulty, p.prompt));
   const rng = samplingRng(ctx.root, memberId, sampleSeed, ctx.step);
   const [voted] = await sampleStack(stack.models, prompts, ctx.task, ctx.difficulty, rolloutOptions(spec, ctx.maxNewTokens, [rng]));
   const own = { voted, trained: trainedSubset(voted, G) };

@@ -16,7 +16,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../random';
 import type { NamedWeight, Policy } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
-import { encodePrompt } from '../tasks/tokenizer';
+import { promptTokens, taskCodec } from '../tasks/index';
 import type { Problem, ScratchpadMode } from '../tasks/types';
 import { validationValue, warmStart, type WarmStartResult } from '../warmstart';
 import { sampleRollouts } from '../rollout';
@@ -72,7 +72,7 @@ async function greedyCompletions(source: Policy, c: WarmStartInputs, problems: P
   const { task } = c;
   const d = c.spec.task.difficulty;
   // The longest correct completion plus EOS: a longer one would not fit the warm start's sequences.
-  const batch = await sampleRollouts(source, problems.map((p) => encodePrompt(p.prompt)), task, d, {
+  const batch = await sampleRollouts(source, problems.map((p) => promptTokens(task, d, p.prompt)), task, d, {
     groupSize: 1,
     temperature: 0,
     maxNewTokens: task.maxCompletionLength(d) + 1,
@@ -129,7 +129,7 @@ export async function buildDialMember(c: WarmStartInputs, member: MemberSpec, on
       const theirs = new Map(replay.snapshots[S].map((w) => [w.name, w.values]));
       policy.importWeights(mine.map((w) => ({ ...w, values: w.values.map((x, j) => (1 - dial.share) * x + dial.share * theirs.get(w.name)![j]) })));
       if (useTarget) {
-        const value = await validationValue(policy, validation, spec.task.scratchpad as ScratchpadMode, warmStartRng(member, root));
+        const value = await validationValue(policy, validation, spec.task.scratchpad as ScratchpadMode, warmStartRng(member, root), taskCodec(c.task, spec.task.difficulty));
         if (value >= member.warmStartTarget) return dialMember(member, policy, before, targetRecord(member, [{ step: before, value }], true));
       }
     }

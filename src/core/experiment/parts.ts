@@ -12,10 +12,9 @@
  *
  * Plain data in and out: no tensor, no worker.
  */
-import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { countParams } from '../models';
 import { policyConfigFor } from './cohort';
-import { runMaxLen } from './lengths';
+import { runMaxLen, runVocabSize } from './lengths';
 import { blowUpExplanation } from './blowUp';
 import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint';
 import type { ExperimentSpec } from './spec';
@@ -36,7 +35,8 @@ type NonFiniteEvent = Extract<RunnerEvent, { type: 'nonfinite' }>;
  * teacher's (the teacher only samples).
  */
 export function armCost(spec: ExperimentSpec, armId: string, T: number = runMaxLen(spec)): number {
-  const params = new Map(spec.members.map((m) => [m.id, countParams(policyConfigFor(m, VOCAB_SIZE, T))]));
+  const V = runVocabSize(spec);
+  const params = new Map(spec.members.map((m) => [m.id, countParams(policyConfigFor(m, V, T))]));
   const arm = spec.arms.find((a) => a.id === armId)!;
   return arm.members.reduce((s, id) => s + (params.get(id) ?? 0), 0) + (arm.teacher ? (params.get(arm.teacher) ?? 0) / 2 : 0);
 }

@@ -12,12 +12,11 @@
  * (src/engine/partRpc.ts servePart).
  */
 import { Rng } from '../random';
-import { getTask, type Split } from '../tasks/index';
-import { VOCAB_SIZE } from '../tasks/tokenizer';
+import { resolveTask, type Split } from '../tasks/index';
 import type { Task } from '../tasks/types';
 import type { WarmStartInputs } from './cohort';
 import { experimentSplit } from './data';
-import { lengthCap, runMaxLen } from './lengths';
+import { lengthCap, runMaxLen, runVocabSize } from './lengths';
 import { memberPlan, type MemberPart, type MemberPlan } from './memberParts';
 import { partMembers, type RunPart } from './parts';
 import type { ExperimentSpec } from './spec';
@@ -33,6 +32,8 @@ export interface ResolvedSpec {
   lengthCap: number;
   /** The policies' sequence length: the task's longest sequence, or the prompt plus L. */
   maxLen: number;
+  /** The policies' vocabulary size: 18 for built-in tasks, more for a custom task's own characters. */
+  vocabSize: number;
   split: Split;
 }
 
@@ -51,9 +52,9 @@ export interface ResolvedExperiment extends ResolvedSpec {
 /** The one place a spec's ids become its task, lengths and split. */
 export function resolveSpec(spec: ExperimentSpec): ResolvedSpec {
   const root = new Rng(spec.seed);
-  const task = getTask(spec.task.id);
+  const task = resolveTask(spec.task);
   const split = experimentSplit(spec, root, task);
-  return { spec, root, task, difficulty: spec.task.difficulty, lengthCap: lengthCap(spec, task), maxLen: runMaxLen(spec, task), split };
+  return { spec, root, task, difficulty: spec.task.difficulty, lengthCap: lengthCap(spec, task), maxLen: runMaxLen(spec, task), vocabSize: runVocabSize(spec, task), split };
 }
 
 /** Already resolved? (A spec has no split: its data sizes are under `data`.) */
@@ -78,7 +79,7 @@ export function resolveExperiment(experiment: ExperimentSpec | ResolvedSpec, par
  * pool of the split, the policies' sizes and the root stream. The runner, the script that makes
  * the shipped files and the tests all take it from here, so they train what a run would.
  */
-export function warmStartInputs(experiment: ExperimentSpec | ResolvedSpec, vocabSize = VOCAB_SIZE): WarmStartInputs {
+export function warmStartInputs(experiment: ExperimentSpec | ResolvedSpec, vocabSize?: number): WarmStartInputs {
   const x = isResolved(experiment) ? experiment : resolveSpec(experiment);
-  return { spec: x.spec, task: x.task, pool: x.split.warmStart, vocabSize, maxLen: x.maxLen, root: x.root };
+  return { spec: x.spec, task: x.task, pool: x.split.warmStart, vocabSize: vocabSize ?? x.vocabSize, maxLen: x.maxLen, root: x.root };
 }

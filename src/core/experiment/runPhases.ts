@@ -12,7 +12,6 @@
  * continued from a checkpoint repeats the uninterrupted one.
  */
 import type { NamedWeight } from '../models/policy';
-import { VOCAB_SIZE } from '../tasks/tokenizer';
 import { evaluatePolicy, type HeldOutScore } from '../evaluate';
 import { createPolicy } from '../models/index';
 import { median } from '../median';
@@ -76,7 +75,7 @@ export async function restoreRun(x: ResolvedExperiment, st: RunState, input: Che
   const cp = read.checkpoint;
   for (const m of x.spec.members) {
     if (x.needed && !x.needed.has(m.id)) continue;
-    const policy = createPolicy(policyConfigFor(m, VOCAB_SIZE, x.maxLen), x.root.child(`init/${m.initSeed}/${m.family}`));
+    const policy = createPolicy(policyConfigFor(m, x.vocabSize, x.maxLen), x.root.child(`init/${m.initSeed}/${m.family}`));
     policy.importWeights(cp.references[m.id]);
     const info = cp.members.find((i) => i.id === m.id)!;
     st.warm.set(m.id, { spec: m, reference: policy, info });

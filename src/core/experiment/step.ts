@@ -16,7 +16,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../random';
 import type { Problem, Task } from '../tasks/types';
-import { encodePrompt } from '../tasks/tokenizer';
+import { promptTokens } from '../tasks/index';
 import { sampleRollouts, sampleStack, trainedSubset, type RolloutBatch } from '../rollout';
 import { grpoUpdateStackOnDevice, readStackUpdateStats, type GradientApplier, type GrpoUpdateStats } from '../grpo/update';
 import { firstNonFinite, type NonFinite } from '../grpo/nonfinite';
@@ -76,7 +76,7 @@ export async function cohortStep(stacks: TrainingStack[], ctx: CohortStepContext
   // (common random numbers: a member draws the same noise in every arm). n_vote per prompt vote;
   // the first G of them train: the samples of a prompt are i.i.d. given the prompt, so the first G
   // are an unbiased subset (rollout.ts trainedSubset). With n_vote = G the two are one batch.
-  const prompts = ctx.problems.map((p) => encodePrompt(p.prompt));
+  const prompts = ctx.problems.map((p) => promptTokens(ctx.task, ctx.difficulty, p.prompt));
   const rollouts = new Map<string, MemberRollouts>();
   for (const s of stacks) {
     const rngs = s.slots.map((slot) => samplingRng(ctx.root, slot.memberId, slot.sampleSeed, ctx.step));

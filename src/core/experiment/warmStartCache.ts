@@ -25,7 +25,10 @@
  */
 import type { Policy } from '../models/policy';
 import { createPolicy, describePolicy } from '../models/index';
-import { VOCAB, VOCAB_SIZE } from '../tasks/tokenizer';
+import { VOCAB } from '../tasks/tokenizer';
+import { resolveTask, taskVocabulary } from '../tasks/index';
+import { taskContentHash } from '../tasks/custom/index';
+import { runVocabSize } from './lengths';
 import {
   MAX_VALIDATION,
   measureTarget,
@@ -110,12 +113,13 @@ export function warmStartKeyFields(
     engine: WARM_START_ENGINE_VERSION,
     backend,
     seed: spec.seed,
-    task: { id: spec.task.id, difficulty: spec.task.difficulty, scratchpad: spec.task.scratchpad },
+    // A custom task is named by its content: the same definition finds the same stored warm start.
+    task: { id: spec.task.definition ? `custom:${taskContentHash(spec.task.definition)}` : spec.task.id, difficulty: spec.task.difficulty, scratchpad: spec.task.scratchpad },
     data: { labeledPool: spec.data.labeledPool, rlPool: spec.data.rlPool, heldOut: spec.data.heldOut },
     warmStart: memberWarmStart(spec, member),
     member: memberFields(member),
     maxLen,
-    vocab: VOCAB.join(''),
+    vocab: spec.task.definition ? taskVocabulary(resolveTask(spec.task)).tokens.join('') : VOCAB.join(''),
     maxValidation: MAX_VALIDATION,
     ...(member.dial && source
       ? { dial: { mode: member.dial.mode, share: member.dial.share, source: memberFields(source), sourceWarmStart: memberWarmStart(spec, source) } }
@@ -204,7 +208,7 @@ export async function loadOrBuildMember(
   const { spec, vocabSize, maxLen, root, backend, cache } = c;
   const notes: string[] = [];
   const fieldsFor = (b: string) => warmStartKeyFields(spec, member, maxLen, b);
-  const usable = cache && vocabSize === VOCAB_SIZE;
+  const usable = cache && vocabSize === runVocabSize(spec);
   if (usable) {
     const candidates = backend === SHIPPED_BACKEND ? [backend] : [backend, SHIPPED_BACKEND];
     for (const b of candidates) {

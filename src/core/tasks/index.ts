@@ -11,7 +11,7 @@ import { customTask, type TaskDefinition } from './custom/index';
 
 export type { Problem, ScratchpadMode, Task, TaskId } from './types';
 export * from './tokenizer';
-import { BASE_VOCABULARY, type Vocabulary } from './tokenizer';
+import { BASE_VOCABULARY, encodePrompt, encodeTarget, PAD_ID, type Vocabulary } from './tokenizer';
 export { checkAnswer, completionText, extractAnswer } from './extract';
 export { digitsumTask, digitsumProblem } from './digitsum';
 export { additionTask, additionProblem } from './addition';
@@ -43,6 +43,32 @@ export function resolveTask(t: { id: TaskId | 'custom'; definition?: TaskDefinit
 /** The vocabulary a task's models read and write (the shared 18 tokens for built-in tasks). */
 export function taskVocabulary(task: Task): Vocabulary {
   return task.vocabulary ?? BASE_VOCABULARY;
+}
+
+/**
+ * A prompt as the model reads it: BOS and the prompt in the task's vocabulary, left-padded with
+ * PAD to the task's longest prompt (1 + promptLength), so every prompt of a task starts its
+ * completion at the same position in warm start and in sampling alike. Built-in tasks' prompts
+ * all have that length, so they get no padding and the same tokens as encodePrompt. The padding
+ * is not masked: models see PAD tokens at the start of a short prompt (docs/TASKS.md, "Prompts of
+ * different lengths").
+ */
+export function promptTokens(task: Task, difficulty: number, prompt: string): number[] {
+  const ids = encodePrompt(prompt, task.vocabulary);
+  const width = 1 + task.promptLength(difficulty);
+  if (ids.length > width) throw new Error(`prompt ${JSON.stringify(prompt)} has ${ids.length - 1} characters; the task's longest is ${width - 1}`);
+  return ids.length === width ? ids : [...new Array<number>(width - ids.length).fill(PAD_ID), ...ids];
+}
+
+/** How a task's prompts and warm-start targets become tokens. */
+export interface TaskCodec {
+  prompt(prompt: string): number[];
+  target(completion: string): number[];
+}
+
+/** A task's codec: promptTokens for prompts, the task's vocabulary for targets. */
+export function taskCodec(task: Task, difficulty: number): TaskCodec {
+  return { prompt: (p) => promptTokens(task, difficulty, p), target: (c) => encodeTarget(c, task.vocabulary) };
 }
 
 /** What the warm start imitates (EOS excluded): `scratchpad>answer`, or `>answer` without one. */

@@ -55,14 +55,14 @@ export function decode(ids: ArrayLike<number>): string {
   return text;
 }
 
-/** The model's input for a prompt: BOS, then the prompt's characters. */
-export function encodePrompt(prompt: string): number[] {
-  return [BOS_ID, ...encode(prompt)];
+/** The model's input for a prompt: BOS, then the prompt's characters (in a task's own vocabulary when given). */
+export function encodePrompt(prompt: string, vocab?: Vocabulary): number[] {
+  return [BOS_ID, ...(vocab ? vocab.encode(prompt) : encode(prompt))];
 }
 
 /** The warm-start target for a completion: its characters, then EOS. */
-export function encodeTarget(completion: string): number[] {
-  return [...encode(completion), EOS_ID];
+export function encodeTarget(completion: string, vocab?: Vocabulary): number[] {
+  return [...(vocab ? vocab.encode(completion) : encode(completion)), EOS_ID];
 }
 
 /**
