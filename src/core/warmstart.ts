@@ -9,7 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from './random';
-import type { Policy } from './models/policy';
+import type { NamedWeight, Policy } from './models/policy';
 import type { Problem, ScratchpadMode } from './tasks/types';
 import { encodePrompt, encodeTarget, PAD_ID } from './tasks/tokenizer';
 import { scratchpadFor, targetCompletion, type TaskCodec } from './tasks/index';
@@ -136,12 +136,20 @@ export interface WarmStartOptions {
   onStep?: (step: number) => void | Promise<void>;
   /** A custom task's prompts and targets (tasks/index.ts taskCodec); absent = built-in tasks'. */
   codec?: TaskCodec;
+  /**
+   * With a target: when it is missed, end with the weights of the best validation value instead of
+   * the last (a custom task's warm start that finds its way: experiment/warmStartCohort.ts).
+   * Each improvement reads the weights back once.
+   */
+  keepBest?: boolean;
 }
 
 export interface WarmStartProgress {
   step: number;
   steps: number;
   loss: number;
+  /** With a target: the latest validation value measured (after the step before this one). */
+  validation?: number;
 }
 
 export interface WarmStartResult {
@@ -153,6 +161,8 @@ export interface WarmStartResult {
   validation: { step: number; value: number }[];
   /** With a target: whether it was reached within `steps`. */
   reachedTarget: boolean;
+  /** With keepBest and a missed target: the step whose weights the policy ends with, and their value. */
+  restoredBest?: { step: number; value: number };
 }
 
 /** Supervised warm start with Adam; returns the loss curve. Disposes everything it creates. */
@@ -174,6 +184,7 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
   let finalLoss = NaN;
   let stoppedEarly = false;
   let step = 0;
+  let best: { step: number; value: number; weights: NamedWeight[] | null } = { step: 0, value: -Infinity, weights: null };
   try {
     for (step = 1; step <= opts.steps; step++) {
       // Sample a minibatch without replacement within an epoch, reshuffled each epoch.
@@ -201,7 +212,8 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
         finalLoss = (await loss!.data())[0];
         losses.push({ step, loss: finalLoss });
         loss!.dispose();
-        const stop = await opts.onProgress?.({ step, steps: opts.steps, loss: finalLoss });
+        const latest = curve.length ? curve[curve.length - 1].value : undefined;
+        const stop = await opts.onProgress?.({ step, steps: opts.steps, loss: finalLoss, ...(latest !== undefined ? { validation: latest } : {}) });
         if (stop === true) {
           stoppedEarly = true;
           break;
@@ -214,6 +226,7 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
         const value = (await p.data())[0];
         p.dispose();
         curve.push({ step, value });
+        if (opts.keepBest && value > best.value && value < opts.target.value) best = { step, value, weights: await policy.exportWeights() };
         if (value >= opts.target.value) {
           reachedTarget = true;
           if (step < opts.steps) stoppedEarly = true;
@@ -225,5 +238,16 @@ export async function warmStart(policy: Policy, problems: Problem[], opts: WarmS
     optimizer.dispose();
     if (validation) tf.dispose([validation.tokens, validation.mask]);
   }
-  return { steps: Math.min(step, opts.steps), finalLoss, losses, stoppedEarly, validation: curve, reachedTarget };
+  const last = curve.length ? curve[curve.length - 1].value : -Infinity;
+  const restore = opts.keepBest && !reachedTarget && !stoppedEarly && best.weights !== null && best.value > last;
+  if (restore) policy.importWeights(best.weights!);
+  return {
+    steps: Math.min(step, opts.steps),
+    finalLoss,
+    losses,
+    stoppedEarly,
+    validation: curve,
+    reachedTarget,
+    ...(restore ? { restoredBest: { step: best.step, value: best.value } } : {}),
+  };
 }

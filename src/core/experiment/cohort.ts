@@ -27,7 +27,8 @@ export interface WarmStartInputs {
 }
 
 /** A warm start's progress, reported every few steps. */
-export type WarmStartProgress = (step: number, steps: number, loss: number) => void | Promise<void>;
+/** A warm start's progress: its step, budget and loss, and with a target its latest validation value. */
+export type WarmStartProgress = (step: number, steps: number, loss: number, validation?: number) => void | Promise<void>;
 
 export function policyConfigFor(member: MemberSpec, vocabSize: number, maxLen: number): PolicyConfig {
   return {
@@ -95,7 +96,9 @@ export function warmStartOptions(c: WarmStartInputs, member: MemberSpec, validat
     // anyway gives the same tokens (tasks/index.ts promptTokens).
     codec: taskCodec(c.task, c.spec.task.difficulty),
     reportEvery: Math.max(1, Math.min(25, Math.floor(member.warmStartSteps / 20))),
-    ...(onProgress ? { onProgress: async (p: { step: number; steps: number; loss: number }) => void (await onProgress(p.step, p.steps, p.loss)) } : {}),
+    // A custom task's warm start that misses its target ends with its best weights (warmStartCohort.ts).
+    ...(c.spec.task.id === 'custom' ? { keepBest: true } : {}),
+    ...(onProgress ? { onProgress: async (p: { step: number; steps: number; loss: number; validation?: number }) => void (await onProgress(p.step, p.steps, p.loss, p.validation)) } : {}),
   };
 }
 
@@ -137,11 +140,13 @@ export async function buildMember(c: WarmStartInputs, member: MemberSpec, onProg
   const policy = createPolicy(config, root.child(`init/${member.initSeed}/${member.family}`));
   let stepsTaken = 0;
   let record: TargetRecord = {};
+  let note: string | undefined;
   try {
     if (member.warmStartSteps > 0) {
       const result = await warmStart(policy, train, warmStartOptions(c, member, validation, onProgress));
       stepsTaken = result.steps;
       record = targetRecord(member, result.validation, result.reachedTarget);
+      if (result.restoredBest) note = `the warm start ends with its best weights, from step ${result.restoredBest.step} (validation ${result.restoredBest.value.toFixed(3)})`;
     } else if (useTarget) {
       // No warm-start step: the untrained policy is what is measured against the target.
       const value = await measureTarget(policy, c, member);
@@ -154,7 +159,7 @@ export async function buildMember(c: WarmStartInputs, member: MemberSpec, onProg
   return {
     spec: member,
     reference: policy,
-    info: { id: member.id, family: member.family, params: policy.paramCount(), label: describePolicy(config), warmStartSteps: stepsTaken, ...record },
+    info: { id: member.id, family: member.family, params: policy.paramCount(), label: describePolicy(config), warmStartSteps: stepsTaken, ...record, ...(note ? { warmStartNote: note } : {}) },
   };
 }
 

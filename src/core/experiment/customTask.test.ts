@@ -87,4 +87,30 @@ describe('a custom task', () => {
     const tiny = { ...lessThan, vars: { a: { min: 0, max: 9 }, b: { min: 0, max: 9 } } };
     expect(withTask({ id: 'custom', difficulty: 1, definition: tiny })).toMatchObject({ ok: false, errors: [expect.stringMatching(/needs 408 distinct problems .* only 100/)] });
   });
+
+  it('out of reach: says so in words with the best reached and what would help, or goes on from the best when asked', async () => {
+    const base = spec();
+    const far: ExperimentSpec = { ...base, members: base.members.map((m) => ({ ...m, warmStartTarget: 0.99, warmStartSteps: 6, warmStartExamples: 150 })) };
+    const events: RunnerEvent[] = [];
+    let error: unknown;
+    try {
+      const r = createRun(far);
+      for await (const e of r.events()) events.push(e);
+      r.dispose();
+    } catch (e) {
+      error = e;
+    }
+    expect(String((error as Error).message)).toMatch(
+      /^Member A's warm start reached at best (under 0\.1%|\d+\.\d%) against its target of 99% in 6 steps, so this task looks out of its reach for now\. What would help: a scratchpad rule that writes the working steps before the answer; a bigger model \(width 32 instead of 16\); an easier range .*; more warm-start steps \(12 instead of 6\)\. You can also go on from the best it reached\.$/,
+    );
+    expect((error as Error).message).not.toMatch(/onMiss/);
+    // The curve: warm-start events carry the latest validation value against the target.
+    const curve = events.filter((e) => e.type === 'warmstart' && e.memberId === 'A' && e.validation !== undefined);
+    expect(curve.length).toBeGreaterThan(0);
+
+    const goOn = await run({ ...far, warmStart: { ...far.warmStart, onMiss: 'continue' } });
+    const baseEvent = goOn.find((e) => e.type === 'base');
+    expect(baseEvent?.type === 'base' && baseEvent.members[0].warmStartReached).toBe(false);
+    expect(goOn.some((e) => e.type === 'done')).toBe(true);
+  }, 60_000);
 });

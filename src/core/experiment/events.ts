@@ -176,6 +176,8 @@ export type RunnerEvent =
       memberCount: number;
       /** The member's warm-start target, when it has one. */
       target?: number;
+      /** With a target: the latest validation value (the warm-start curve a page draws against the target). */
+      validation?: number;
     }
   | {
       type: 'base';

@@ -152,11 +152,12 @@ export const ExperimentSpecSchema = z
       learningRate: z.number().min(1e-5).max(0.1),
       /**
        * A member that misses its warm-start target (docs/WARMSTARTS.md, "The guard"): 'stop' the
-       * run before RL with a message naming it, or 'retry' it with the next init seeds (initSeed
-       * + 1, + 2, ...; the data seed stays). Absent = 'stop'. Optional without a zod default, so
+       * run before RL with a message naming it, 'retry' it with the next init seeds (initSeed
+       * + 1, + 2, ...; the data seed stays), or 'continue' into RL from what it reached (a custom
+       * task's warm start ends with its best weights: docs/TASKS.md). Absent = 'stop'. Optional without a zod default, so
        * the presets' parsed specs, their fingerprints and old share links stay as they were.
        */
-      onMiss: z.enum(['stop', 'retry']).optional(),
+      onMiss: z.enum(['stop', 'retry', 'continue']).optional(),
       /** With onMiss 'retry': the most rebuilds before the run stops. Absent = 2. */
       retries: z.number().int().min(1).max(5).optional(),
     }),

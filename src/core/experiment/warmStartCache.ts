@@ -268,7 +268,12 @@ export async function loadOrBuildMember(
   }
   return {
     ...built,
-    info: { ...built.info, warmStartSource: 'trained', warmStartBackend: backend, ...(notes.length ? { warmStartNote: notes.join('; ') } : {}) },
+    info: {
+      ...built.info,
+      warmStartSource: 'trained',
+      warmStartBackend: backend,
+      ...(notes.length ? { warmStartNote: [built.info.warmStartNote, ...notes].filter(Boolean).join('; ') } : {}),
+    },
     source: 'trained',
   };
 }

@@ -29,7 +29,7 @@ export const DEFAULT_WARM_START_RETRIES = 2;
 const MAX_WARM_START_RETRIES = 5;
 
 /** What a miss does in a run of `spec`: how many warm starts a member with a target may have. */
-export function missPolicy(spec: ExperimentSpec): { onMiss: 'stop' | 'retry'; retries: number } {
+export function missPolicy(spec: ExperimentSpec): { onMiss: 'stop' | 'retry' | 'continue'; retries: number } {
   const onMiss = spec.warmStart.onMiss ?? DEFAULT_ON_MISS;
   return { onMiss, retries: onMiss === 'retry' ? (spec.warmStart.retries ?? DEFAULT_WARM_START_RETRIES) : 0 };
 }
@@ -43,7 +43,7 @@ export interface WarmStartMiss {
   /** The best validation value over all its warm starts; null when none was recorded. */
   best: number | null;
   initSeeds: number[];
-  onMiss: 'stop' | 'retry';
+  onMiss: 'stop' | 'retry' | 'continue';
 }
 
 /** 0.40, 0.375, 2.0e-5: two decimals where they say it all. */
@@ -62,6 +62,32 @@ export function missMessage(m: WarmStartMiss): string {
   );
 }
 
+/**
+ * A custom task's miss, for a student: one sentence with the best reached and what would help,
+ * never a spec field. The page offers to go on from the best reached (warmStart.onMiss
+ * 'continue', which the CLI's --go-on sets); the warm start kept its best weights (cohort.ts).
+ */
+export function outOfReach(spec: ExperimentSpec, m: WarmStartMiss): { message: string; suggestions: string[] } {
+  const member = spec.members.find((x) => x.id === m.memberId);
+  const def = spec.task.definition;
+  const suggestions: string[] = [];
+  const hasScratchpad = def ? (def.kind === 'generator' ? !!def.scratchpad?.trim() : def.rows.some((r) => !!r.scratchpad)) : true;
+  if (!hasScratchpad) suggestions.push('a scratchpad rule that writes the working steps before the answer');
+  else if (spec.task.scratchpad !== 'always') suggestions.push('showing the scratchpad in every warm-start example (scratchpad: always)');
+  if (member && (member.dModel < 128 || member.layers < 4)) {
+    suggestions.push(member.dModel < 128 ? `a bigger model (width ${2 * member.dModel} instead of ${member.dModel})` : `a deeper model (${member.layers + 1} layers)`);
+  }
+  suggestions.push(def?.kind === 'data' ? 'easier or more rows' : 'an easier range (smaller numbers in the variables)');
+  if (member && member.warmStartSteps < 10000) suggestions.push(`more warm-start steps (${Math.min(20000, 2 * member.warmStartSteps)} instead of ${member.warmStartSteps})`);
+  // The validation value is the chance of writing a reference completion exactly, shown as a percentage.
+  const pct = (x: number) => (x < 0.001 ? 'under 0.1%' : `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`);
+  const best = m.best === null ? 'nothing measurable' : `at best ${pct(m.best)}`;
+  const message =
+    `Member ${m.memberId}'s warm start reached ${best} against its target of ${pct(m.target)} in ${m.steps} steps, so this task looks out of its reach for now. ` +
+    `What would help: ${suggestions.join('; ')}. You can also go on from the best it reached.`;
+  return { message, suggestions };
+}
+
 /** The run stopped before RL: a member did not reach its warm-start target. */
 export class WarmStartMissError extends Error {
   override name = 'WarmStartMissError';
@@ -70,8 +96,11 @@ export class WarmStartMissError extends Error {
   readonly best: number | null;
   readonly steps: number;
   readonly initSeeds: number[];
-  constructor(miss: WarmStartMiss) {
-    super(missMessage(miss));
+  /** A custom task's miss: what would help, in words (the message says them too). */
+  readonly suggestions: string[] | undefined;
+  constructor(miss: WarmStartMiss, plain?: { message: string; suggestions: string[] }) {
+    super(plain ? plain.message : missMessage(miss));
+    this.suggestions = plain?.suggestions;
     this.memberId = miss.memberId;
     this.target = miss.target;
     this.best = miss.best;
@@ -101,7 +130,7 @@ async function* buildStreaming(c: CohortWarmStart, member: MemberSpec, index: nu
   const queue: RunnerEvent[] = [];
   let wake: (() => void) | null = null;
   let finished = false;
-  const building = loadOrBuildMember(c, member, (s, n, loss) => {
+  const building = loadOrBuildMember(c, member, (s, n, loss, validation) => {
     queue.push({
       type: 'warmstart',
       memberId: member.id,
@@ -111,6 +140,7 @@ async function* buildStreaming(c: CohortWarmStart, member: MemberSpec, index: nu
       memberIndex: index,
       memberCount: spec.members.length,
       ...(member.warmStartTarget > 0 ? { target: member.warmStartTarget } : {}),
+      ...(validation !== undefined ? { validation } : {}),
     });
     wake?.();
   }).finally(() => {
@@ -163,14 +193,18 @@ export async function* warmStartCohort(
       seeds.push(effective.initSeed);
       const value = bestOf(built.info);
       if (value !== null) best = Math.max(best ?? value, value);
-      if (!missedTarget(effective, built.info)) {
+      // 'continue' keeps a member that missed: RL starts from what it reached.
+      if (!missedTarget(effective, built.info) || policy.onMiss === 'continue') {
         w = built;
         if (retrying) w.info = { ...w.info, warmStartInitSeed: effective.initSeed, warmStartRetries: k };
         break;
       }
       built.reference.dispose();
     }
-    if (!w) throw new WarmStartMissError({ memberId: m.id, target: m.warmStartTarget, steps: m.warmStartSteps, best, initSeeds: seeds, onMiss: policy.onMiss });
+    if (!w) {
+      const miss: WarmStartMiss = { memberId: m.id, target: m.warmStartTarget, steps: m.warmStartSteps, best, initSeeds: seeds, onMiss: policy.onMiss };
+      throw new WarmStartMissError(miss, spec.task.id === 'custom' ? outOfReach(spec, miss) : undefined);
+    }
     warm.set(m.id, w);
     if (m.warmStartSteps === 0 || w.source !== 'trained') {
       // No progress was reported: one event says the member is ready.
