@@ -1,7 +1,11 @@
 /**
- * npm run experiment -- (--preset NAME | --spec FILE.json) [--steps N] [--seeds 1,2,3]
- *                       [--backend wasm|cpu|webgpu] [--workers N] [--out results.json]
+ * npm run experiment -- (--preset NAME | --spec FILE.json) [--task-file FILE [--go-on]] [--steps N]
+ *                       [--seeds 1,2,3] [--backend wasm|cpu|webgpu] [--workers N] [--out results.json]
  *
+ * --task-file: run the cohort on a task of one's own (CSV, JSON Lines or JSON data, or a JSON
+ * generator definition: docs/TASKS.md), refused in words before any training when it cannot run.
+ * A custom task's member that misses its warm-start target stops the run with the best reached
+ * and what would help; --go-on goes on into RL from its best weights instead.
  * --workers: threads that train the arms (cli/pool.ts; default one per core, at most one per arm;
  * 1 trains in this thread alone). The numbers are the same for every N (bit for bit on wasm).
  * Runs an experiment for each seed, shows progress on stderr, prints a summary table per arm and
@@ -10,7 +14,8 @@
  * warm-start target stops the run before RL: a one-line message naming it and exit code 1.
  */
 import { writeFileSync } from 'node:fs';
-import { choiceFlag, intFlag, parseArgs, seedsFlag, runMain } from './args';
+import { choiceFlag, intFlag, parseArgs, seedsFlag, runMain, UsageError } from './args';
+import { findingLine, readTaskFile, withTask } from './taskFile';
 import { hasDial, overlapTable, resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
 import { overlapOfRun, type OverlapSeed } from '../src/core/experiment/overlapResult';
 import { initNodeBackend } from '../src/engine/node-backend';
@@ -18,10 +23,11 @@ import { defaultWorkers } from './pool';
 import { NonFiniteRunError, WarmStartMissError } from '../src/core/experiment/runner';
 import type { RunSummary } from '../src/core/experiment/events';
 
-const FLAGS = { preset: 'string', spec: 'string', steps: 'string', seeds: 'string', backend: 'string', workers: 'string', out: 'string', help: 'boolean' } as const;
+const FLAGS = { preset: 'string', spec: 'string', 'task-file': 'string', 'go-on': 'boolean', steps: 'string', seeds: 'string', backend: 'string', workers: 'string', out: 'string', help: 'boolean' } as const;
 
-const USAGE = `usage: npm run experiment -- (--preset NAME | --spec FILE.json) [--steps N] [--seeds 1,2,3]
-                             [--backend wasm|cpu|webgpu] [--workers N] [--out results.json]`;
+const USAGE = `usage: npm run experiment -- (--preset NAME | --spec FILE.json) [--task-file FILE [--go-on]]
+                             [--steps N] [--seeds 1,2,3] [--backend wasm|cpu|webgpu] [--workers N]
+                             [--out results.json]`;
 
 let lastLogged = '';
 
@@ -52,7 +58,18 @@ async function main(): Promise<void> {
   const out = args.flags.get('out') as string | undefined;
   // WebGPU: one device serves every thread, so more threads only contend for it.
   const workers = backend === 'webgpu' ? 1 : (intFlag(args, 'workers', 1, 256) ?? defaultWorkers());
-  const spec = resolveSpec(args.flags.get('preset') as string | undefined, args.flags.get('spec') as string | undefined, steps);
+  let spec = resolveSpec(args.flags.get('preset') as string | undefined, args.flags.get('spec') as string | undefined, steps);
+  const taskFile = args.flags.get('task-file') as string | undefined;
+  if (taskFile !== undefined) {
+    const fitted = withTask(spec, readTaskFile(taskFile), taskFile);
+    for (const f of fitted.findings) console.error(findingLine(f));
+    spec = fitted.spec;
+    console.error(`task: ${spec.task.definition!.title}; labeled ${spec.data.labeledPool}, RL ${spec.data.rlPool}, held-out ${spec.data.heldOut}`);
+  }
+  if (args.flags.has('go-on')) {
+    if (taskFile === undefined) throw new UsageError('--go-on goes with --task-file');
+    spec = { ...spec, warmStart: { ...spec.warmStart, onMiss: 'continue' } };
+  }
 
   const report = await initNodeBackend(backend);
   console.error(`backend: ${report.backend}${report.adapter ? ` (${report.adapter})` : ''}; ${Math.min(workers, spec.arms.length)} thread(s) of ${workers}`);
@@ -65,7 +82,9 @@ async function main(): Promise<void> {
     ).catch((e: unknown) => {
       if (process.stderr.isTTY) process.stderr.write('\n');
       // A member missed its warm-start target, or a number blew up: one line naming the seed, exit 1.
-      throw e instanceof WarmStartMissError || e instanceof NonFiniteRunError ? new Error(`seed ${seed}: ${e.message}`) : e;
+      // A custom task's miss says what would help; here, going on from the best is the --go-on flag.
+      const goOn = e instanceof WarmStartMissError && e.suggestions ? ' (add --go-on to do so)' : '';
+      throw e instanceof WarmStartMissError || e instanceof NonFiniteRunError ? new Error(`seed ${seed}: ${e.message}${goOn}`) : e;
     });
     if (process.stderr.isTTY) process.stderr.write('\n');
     console.error(`seed ${seed}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -29,6 +29,7 @@ describe('parseTaskFile', () => {
       'line 4 has 1 field; the header has 2',
     ]);
     expect(messages(parseTaskFile('t.csv', 'prompt,answer\n"1=,1\n'))).toEqual(['line 2: a quoted field is never closed']);
+    expect(messages(parseTaskFile('t.csv', 'prompt,answer\n1=,1\n2=,2,3\n"3=,3\n'))).toEqual(['line 3 has 3 fields; the header has 2', 'line 4: a quoted field is never closed']);
     expect(messages(parseTaskFile('t.csv', 'prompt,answer\n1"=,1\n'))[0]).toMatch(/line 2: a quote in the middle/);
     expect(messages(parseTaskFile('t.csv', 'question,reply\n1=,1\n'))[0]).toMatch(/the header must be prompt,answer/);
     expect(messages(parseTaskFile('t.csv', ''))[0]).toMatch(/empty/);
@@ -49,6 +50,9 @@ describe('parseTaskFile', () => {
     expect(messages(parseTaskFile('t.exe', 'MZ'))[0]).toMatch(/not a \.csv, \.jsonl or \.json file/);
     const many = 'prompt,answer\n' + Array.from({ length: TASK_LIMITS.rows + 5 }, (_, i) => `${i}=,1`).join('\n');
     expect(messages(parseTaskFile('t.csv', many))[0]).toMatch(/more than 5000 rows/);
+    // One row over, without a final line break.
+    const one = 'prompt,answer\n' + Array.from({ length: TASK_LIMITS.rows + 1 }, (_, i) => `${i}=,1`).join('\n');
+    expect(messages(parseTaskFile('t.csv', one))[0]).toMatch(/more than 5000 rows/);
   });
 
   it('reads JSON Lines and names the lines it cannot read', () => {

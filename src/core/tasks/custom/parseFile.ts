@@ -119,10 +119,15 @@ function csvRecords(text: string, findings: TaskFinding[]): CsvRecord[] | null {
     i++;
   }
   if (quoted) {
+    // The records before the open quote are still read, so their own problems are named too.
     findings.push(error(`line ${quoteLine}: a quoted field is never closed`, quoteLine));
-    return null;
+    return records;
   }
   if (field !== '' || fields.length > 0) endRecord();
+  if (records.length > TASK_LIMITS.rows + 1) {
+    findings.push(error(`the file has more than ${TASK_LIMITS.rows} rows, the most a task may have`));
+    return null;
+  }
   return records;
 }
 
@@ -260,7 +265,7 @@ function readJson(fileName: string, text: string): ParsedTaskFile {
 
 function finish(fileName: string, rows: DataRow[], lines: number[], findings: TaskFinding[], errors: number): ParsedTaskFile {
   if (errors > 50) findings.push(error(`${errors - 50} more lines with errors`));
-  if (errors > 0) return { findings };
+  if (errors > 0 || findings.some((f) => f.severity === 'error')) return { findings: [...findings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
   if (rows.length === 0) return { findings: [...findings, error('the file has no rows below its header')] };
   const definition: TaskDefinition = { kind: 'data', title: titleFrom(fileName), rows };
   fileLines.set(definition, lines);
