@@ -7,7 +7,7 @@
  * project. Skipped with a notice without python3.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +84,24 @@ describe.skipIf(!py)('the exported Python project', () => {
     const bad = run(['--arm', 'nope', '--member', 'A', '--dry_run']);
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim()).toBe("error: no arm 'nope' in the export (exported arms: oracle, self, peer)");
+  });
+
+  it("keeps the fake TRL's surface the installed TRL's: names and signatures read from the package (skipped, saying why, without TRL)", () => {
+    const { dir } = exportOf('peers-learn');
+    // The venv npm run trl-check installs, where it exists; else python3, where TRL is usually absent.
+    const venv = fileURLToPath(new URL('../../../.venv-trl/bin/python', import.meta.url));
+    const python = process.env.TRL_PYTHON ?? (existsSync(venv) ? venv : PYTHON3);
+    const r = spawnSync(python, ['-m', 'unittest', '-v', 'test_trl_surface'], {
+      cwd: PYTESTS,
+      encoding: 'utf8',
+      timeout: 300_000,
+      env: { ...process.env, COHORT_EXPORT_DIR: dir, PYTHONDONTWRITEBYTECODE: '1', HF_HUB_OFFLINE: '1' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Ran 5 tests/);
+    const skipped = /skipped 'TRL is not installed here/.test(r.stderr);
+    if (skipped) console.warn(`NOTICE: the fake TRL was not compared with the real one (${python}): TRL is not installed there; npm run trl-check installs it`);
+    else expect(r.stderr).not.toMatch(/skipped/);
   });
 
   it('plans a GRPOConfig for every exported (arm, member) of every preset', () => {

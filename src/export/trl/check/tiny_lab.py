@@ -8,7 +8,7 @@ For every member of the exported experiment (EXPORT_DIR/spec.json), offline (no 
     src/core/tasks/tokenizer.ts), built with `tokenizers` (WordLevel, one token per character,
     tokens joined back without spaces) and saved as a PreTrainedTokenizerFast: pad '_', eos '$';
   - a GPT-2 of a few layers (transformers GPT2Config; about the lab's parameter count) from the
-    member's initSeed, saved with save_pretrained together with the tokenizer;
+    member's initSeed under the experiment's seed, saved with save_pretrained with the tokenizer;
   - the lab's warm start: supervised next-token training on the member's share of the labeled
     pool (data/labeled.jsonl: warmStartExamples problems drawn by its dataSeed, the next ones held
     back for validation), completion-only loss, Adam at warmStart.learningRate and batchSize,
@@ -75,8 +75,14 @@ def build_model(tok, seed: int, n_embd: int, n_layer: int, n_head: int, n_positi
     return GPT2LMHeadModel(config)
 
 
+def member_seed(seed: int, member_seed_value: int) -> int:
+    """A member's stream under the experiment's seed, as the lab derives every member stream from
+    the root seed: another experiment seed gives other weights and other warm-start data."""
+    return seed * 1_000_003 + member_seed_value
+
+
 def labeled_split(pool: list, examples: int, data_seed: int, validation: int = 200):
-    """The member's warm-start problems and its held-back validation problems, by its dataSeed."""
+    """The member's warm-start problems and its held-back validation problems, by its data seed."""
     shuffled = list(pool)
     random.Random(data_seed).shuffle(shuffled)
     n = min(examples, len(shuffled))
@@ -144,6 +150,7 @@ def main(argv=None) -> int:
     p.add_argument("--n_layer", type=int, default=2)
     p.add_argument("--n_head", type=int, default=2)
     p.add_argument("--max_warm_steps", type=int, default=None, help="default: the member's warmStartSteps x 20 (a transformer sits on a plateau longer than the lab's MLP)")
+    p.add_argument("--retries", type=int, default=2, help="new init seeds to try when a member misses its target")
     args = p.parse_args(argv)
 
     import torch
@@ -161,13 +168,19 @@ def main(argv=None) -> int:
         if args.member and member["id"] not in args.member:
             continue
         t0 = time.perf_counter()
-        model = build_model(tok, member["initSeed"], args.n_embd, args.n_layer, args.n_head, n_positions=length + 4)
-        train, validation = labeled_split(pool, member["warmStartExamples"], member["dataSeed"])
-        steps, reached, value = warm_start(
-            model, tok, train, validation,
-            target=member["warmStartTarget"], steps=args.max_warm_steps or member["warmStartSteps"] * 20,
-            batch=spec["warmStart"]["batchSize"], lr=spec["warmStart"]["learningRate"], seed=member["dataSeed"], length=length,
-        )
+        init_seed, data_seed = member_seed(spec["seed"], member["initSeed"]), member_seed(spec["seed"], member["dataSeed"])
+        train, validation = labeled_split(pool, member["warmStartExamples"], data_seed)
+        # As the lab does with its transformers: a member that misses its target is retried from
+        # the next init seed rather than entering RL half-trained.
+        for attempt in range(args.retries + 1):
+            model = build_model(tok, init_seed + attempt, args.n_embd, args.n_layer, args.n_head, n_positions=length + 4)
+            steps, reached, value = warm_start(
+                model, tok, train, validation,
+                target=member["warmStartTarget"], steps=args.max_warm_steps or member["warmStartSteps"] * 20,
+                batch=spec["warmStart"]["batchSize"], lr=spec["warmStart"]["learningRate"], seed=data_seed, length=length,
+            )
+            if reached:
+                break
         model.generation_config.pad_token_id = tok.pad_token_id
         model.generation_config.eos_token_id = tok.eos_token_id
         path = out / member["id"]
@@ -175,7 +188,7 @@ def main(argv=None) -> int:
         tok.save_pretrained(path)
         print(json.dumps({
             "member": member["id"], "path": str(path.resolve()), "parameters": parameter_count(model),
-            "warm_steps": steps, "reached": reached, "target": member["warmStartTarget"], "validation": round(value, 4),
+            "warm_steps": steps, "attempts": attempt + 1, "reached": reached, "target": member["warmStartTarget"], "validation": round(value, 4),
             "seconds": round(time.perf_counter() - t0, 2),
         }), flush=True)
     return 0

@@ -92,12 +92,12 @@ def set_seed(seed, device_specific=False, deterministic=False):
     SEEDS.append((rank(), effective))
 
 
-def broadcast_object_list(objects, from_process=0):
+def broadcast_object_list(object_list, from_process=0):
     COLLECTIVES.append(("broadcast_object_list", rank()))
     raise AssertionError(f"rank {rank()} waited in a collective (broadcast_object_list)")
 
 
-def gather_object(values):
+def gather_object(object):
     raise AssertionError("gather_object is not modelled here")
 
 
