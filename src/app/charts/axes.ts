@@ -8,7 +8,7 @@
  *           minimum span, so float noise on a flat line is not blown up to fill the chart
  */
 import type { ExperimentSpec } from '../../core/experiment/spec';
-import { getTask } from '../../core/tasks/index';
+import { resolveTask } from '../../core/tasks/index';
 import type { Column } from '../store/series';
 
 export type AxisKind = 'rate' | 'length' | 'nonneg' | 'auto';
@@ -24,7 +24,7 @@ export function niceCeil(v: number): number {
 /** The completion length cap of a run: grpo.maxNewTokens, or the task's longest answer + 2 (runner.ts lengthCap). */
 export function lengthAxisMax(spec: Pick<ExperimentSpec, 'task' | 'grpo'>): number {
   if (spec.grpo.maxNewTokens > 0) return spec.grpo.maxNewTokens;
-  return getTask(spec.task.id).maxCompletionLength(spec.task.difficulty) + 2;
+  return resolveTask(spec.task).maxCompletionLength(spec.task.difficulty) + 2;
 }
 
 /** The y range of a chart, from uPlot's data min and max (null: no data yet). */

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTINS, evaluate } from './evaluate';
-import { EXPR_LIMITS, parseExpr } from './expr';
-import { TASK_LIMITS } from './definition';
-import { VOCAB } from '../tokenizer';
+import { BUILTINS, evaluate } from '../src/core/tasks/custom/evaluate';
+import { EXPR_LIMITS, parseExpr } from '../src/core/tasks/custom/expr';
+import { TASK_LIMITS } from '../src/core/tasks/custom/definition';
+import { VOCAB } from '../src/core/tasks/tokenizer';
 
 const doc = readFileSync(join(process.cwd(), 'docs', 'TASKS.md'), 'utf8');
 const num = (n: number) => n.toLocaleString('en-US');
