@@ -17,6 +17,7 @@ process). What they cannot show (real sampling, NCCL, device placement) needs a 
 
 from __future__ import annotations
 
+import collections
 import sys
 import threading
 import types
@@ -227,6 +228,12 @@ class GRPOTrainer:
 
     def __init__(self, model=None, reward_funcs=None, args=None, train_dataset=None, eval_dataset=None, callbacks=None, **kwargs):
         self.model_id = model
+        self.model = types.SimpleNamespace(training=True)
+        self.reward_funcs = list(reward_funcs or [])
+        self.num_generations = getattr(args, "num_generations", None)
+        self.num_generations_eval = getattr(args, "num_generations_eval", None) or self.num_generations
+        self.eos_token_id, self.pad_token_id = QWEN_EOS, QWEN_ENDOFTEXT
+        self._metrics = {"train": collections.defaultdict(list), "eval": collections.defaultdict(list)}
         self.args = args
         self.callbacks = list(callbacks or [])
         self.accelerator = Accelerator()
@@ -236,9 +243,16 @@ class GRPOTrainer:
         GRPOTrainer.instances.append(self)
 
     def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
-        """TRL 0.26.2's contract: this process's rewards per reward function, then
-        rewards_per_func = gather(rewards_per_func) across processes (check_trl_surface reads it)."""
-        raise AssertionError("the subclass overrides _calculate_rewards")
+        """How TRL 0.26.2 calls a reward function (grpo_trainer.py _calculate_rewards): the
+        prompts, completions and completion ids of this process, every other column of the
+        inputs as a list, and trainer_state; one reward per completion (None: no reward)."""
+        keys = [key for key in inputs[0] if key not in ["prompt", "completion", "completion_ids"]]
+        reward_kwargs = {key: [example[key] for example in inputs] for key in keys}
+        reward_kwargs["trainer_state"] = self.state
+        return [
+            list(reward_func(prompts=prompts, completions=completions, completion_ids=completion_ids_list, **reward_kwargs))
+            for reward_func in self.reward_funcs
+        ]
 
     def train(self):
         pass

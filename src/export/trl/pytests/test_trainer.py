@@ -161,42 +161,60 @@ class TeacherTest(Base):
         self.assertEqual((kw["top_k"], kw["top_p"], kw["pad_token_id"]), (5, 0.9, fake.QWEN_ENDOFTEXT))
 
 
-class TrlSurfaceTest(unittest.TestCase):
-    """The override of _calculate_rewards stops before training on a TRL whose method differs."""
+class RewardFunctionTest(Base):
+    """The arm's rewards reach TRL through its public reward-function call (the fake calls it as
+    TRL 0.26.2's _calculate_rewards does): the lab's rewards, and its measurements logged."""
 
-    def test_the_pinned_signature_passes(self):
-        tc.check_trl_surface(fake.GRPOTrainer)
+    def trainer_for(self, scheme):
+        import cohort_rewards as cr
 
-    def test_another_signature_stops_with_one_line_naming_it(self):
-        class Moved(fake.GRPOTrainer):
-            def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list, images=None):
-                rewards_per_func = gather(rewards_per_func)  # noqa: F821
-                return rewards_per_func
+        member = next(m for m in self.config["members"] if m["id"] == "A")
+        holder = {}
+        cohort = {
+            "arm": scheme, "scheme": scheme, "members": ["A", "B"], "member": "A", "tau": 0.0, "seed": self.config["seed"],
+            "sampling_seed": plan.sampling_seed(member), "relay": None, "rendezvous": None,
+            "answer_of": lambda text, truncated: cr.extract_answer(text, "digitsum", 3, truncated),
+        }
+        args = fake.GRPOConfig(seed=self.config["seed"], num_generations=4)
+        t = self.Trainer(model=member["model"], reward_funcs=[tc.reward_function(holder)], args=args, cohort=cohort)
+        holder["trainer"] = t
+        return t
 
-        with self.assertRaisesRegex(RuntimeError, r"_calculate_rewards\(.*'images'\) differs .*requirements.txt"):
-            tc.check_trl_surface(Moved)
+    def batch(self):
+        # Two prompts x G = 4: prompt 0 (truth 7) votes 7,7,3 and one cut at the length cap;
+        # prompt 1 (truth 2) votes 5,5,2 and one malformed.
+        texts = ["1,4>7", "1,4>7", "1,4>3", "1,4>7", "3,5>5", "3,5>5", "3,5>2", "3,5"]
+        ends = [True, True, True, False, True, True, True, True]
+        ids = [[5, 6, fake.QWEN_EOS] if e else [5, 6, 7] for e in ends]
+        inputs = [{"prompt": "1+3+3=", "answer": "7", "row": "s1p0"}] * 4 + [{"prompt": "3+2+7=", "answer": "2", "row": "s1p1"}] * 4
+        return inputs, [x["prompt"] for x in inputs], texts, ids
 
-    def test_a_missing_method_or_a_method_that_no_longer_gathers_stops_too(self):
-        class Gone:
-            pass
+    def test_training_rewards_are_the_lab_self_rewards_and_its_measurements_are_logged(self):
+        import cohort_rewards as cr
 
-        class Local(fake.GRPOTrainer):
-            def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
-                return None
+        t = self.trainer_for("self")
+        inputs, prompts, texts, ids = self.batch()
+        (rewards,) = t._calculate_rewards(inputs, prompts, texts, ids)
+        answers = ["7", "7", "3", None, "5", "5", "2", None]
+        expected = cr.compute_rewards("self", answers, 2, 4, rng=cr.ballot_rng(self.config["seed"], "self", "A", 1)).rewards
+        self.assertEqual(rewards, expected)
+        self.assertEqual(rewards, [1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0])
+        m = t._metrics["train"]
+        self.assertEqual(m["cohort/pseudo_label_accuracy"], [0.5])  # 7 right, 5 wrong
+        self.assertEqual(m["cohort/parseable_fraction"], [0.75])
+        self.assertEqual(t._rl_step, 1)
 
-        with self.assertRaisesRegex(RuntimeError, "has no _calculate_rewards"):
-            tc.check_trl_surface(Gone)
-        with self.assertRaisesRegex(RuntimeError, "does not gather"):
-            tc.check_trl_surface(Local)
-
-    def test_building_the_trainer_checks_the_surface(self):
-        original = fake.GRPOTrainer._calculate_rewards
-        try:
-            fake.GRPOTrainer._calculate_rewards = lambda self, inputs: None
-            with self.assertRaises(RuntimeError):
-                tc.build_trainer_class()
-        finally:
-            fake.GRPOTrainer._calculate_rewards = original
+    def test_the_oracle_sees_the_truth_and_evaluation_scores_pass_at_1_and_maj_at_g(self):
+        t = self.trainer_for("oracle")
+        inputs, prompts, texts, ids = self.batch()
+        (rewards,) = t._calculate_rewards(inputs, prompts, texts, ids)
+        self.assertEqual(rewards, [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+        t.model.training = False
+        (held,) = t._calculate_rewards(inputs, prompts, texts, ids)
+        self.assertEqual(held, rewards)
+        self.assertEqual(t._metrics["eval"]["cohort/pass_at_1"], [0.375])
+        self.assertEqual(t._metrics["eval"]["cohort/maj_at_g"], [0.5])
+        self.assertEqual(t._rl_step, 1, "an evaluation is not an RL step")
 
 
 class FinalEvaluationTest(unittest.TestCase):

@@ -1,6 +1,7 @@
 """The stand-ins of fake_trl.py against the real, installed TRL stack: every name the exported
 train_cohort.py uses and the fake models exists in the installed packages with the parameters the
-fake gives it, the overridden private method has exactly the pinned signature, and every GRPOConfig
+fake gives it, TRL calls a reward function as the fake does (and the script overrides no TRL
+method), and every GRPOConfig
 field the export sets is a field of the installed GRPOConfig. Names and signatures are read from
 the installed packages (inspect), never from a copy. Skipped, with the reason, where TRL is not
 installed (the lab's own test run: npm run trl-check runs it in the venv it installs).
@@ -44,15 +45,34 @@ class SurfaceTest(unittest.TestCase):
     def test_the_pinned_trl_is_installed(self):
         self.assertEqual(trl.__version__, plan.TRL_VERSION, "requirements.txt pins the TRL the override was checked against")
 
-    def test_the_overridden_private_method_has_the_pinned_signature_in_both(self):
+    def test_trl_calls_a_reward_function_as_the_fake_does(self):
+        """The exported script overrides no TRL method: its rewards go through TRL's reward-function
+        call, which the fake models (prompts, completions, completion_ids, every other column of
+        the inputs as a list, trainer_state). Read from the installed _calculate_rewards."""
+        from trl import GRPOTrainer
+
+        real = inspect.getsource(GRPOTrainer._calculate_rewards)
+        fake_source = inspect.getsource(fake.GRPOTrainer._calculate_rewards)
+        call = re.compile(r"reward_func\(\s*prompts=prompts,\s*completions=completions,\s*completion_ids=completion_ids_list,\s*\*\*reward_kwargs\s*\)")
+        columns = 'keys = [key for key in inputs[0] if key not in ["prompt", "completion", "completion_ids"]]'
+        for name, source in (("installed", real), ("fake", fake_source)):
+            self.assertRegex(source, call, f"the {name} TRL no longer calls reward functions with prompts=, completions=, completion_ids=")
+            self.assertIn(columns, source, f"the {name} TRL passes other dataset columns")
+            self.assertIn('reward_kwargs["trainer_state"] = self.state', source)
+        self.assertEqual(
+            tuple(inspect.signature(GRPOTrainer._calculate_rewards).parameters),
+            tuple(inspect.signature(fake.GRPOTrainer._calculate_rewards).parameters),
+        )
+        self.assertIn('mode = "train" if self.model.training else "eval"', inspect.getsource(GRPOTrainer._generate_and_score_completions))
+
+    def test_the_script_overrides_no_method_of_the_installed_trainer(self):
         import train_cohort as tc
         from trl import GRPOTrainer
 
-        real = tuple(inspect.signature(GRPOTrainer._calculate_rewards).parameters)
-        self.assertEqual(real, tc.CALCULATE_REWARDS_PARAMS)
-        self.assertEqual(tuple(inspect.signature(fake.GRPOTrainer._calculate_rewards).parameters), real)
-        self.assertIn(tc.CALCULATE_REWARDS_GATHERS, inspect.getsource(GRPOTrainer._calculate_rewards))
-        tc.check_trl_surface(GRPOTrainer)  # what the script runs before training
+        Cohort = tc.build_trainer_class()
+        own = {k for k in vars(Cohort) if callable(vars(Cohort)[k])} - {"__init__"}
+        clashes = sorted(k for k in own if any(k in vars(base) for base in GRPOTrainer.__mro__))
+        self.assertEqual(clashes, [], "methods of the exported trainer that replace TRL's")
 
     def test_the_trainer_takes_what_the_script_passes_and_has_what_it_reads(self):
         from trl import GRPOTrainer

@@ -7,13 +7,15 @@
 Every (arm, member) pair is its own process (its own accelerate world, as in Co-RL); launch.sh
 starts all members of an arm together. With more than one process per member, only rank 0
 exchanges labels (or runs the frozen teacher) and hands the result to the other ranks through a
-file (rendezvous.RankRelay), so none of them waits in a collective meanwhile. The trainer is TRL's GRPOTrainer with one override,
-`_calculate_rewards` (present with this signature in TRL 0.19 to 1.x; run with TRL 0.26.2, and
-checked before training by check_trl_surface, which stops on a TRL whose method differs):
-in training it extracts an answer from each completion, votes, exchanges labels with the arm's
-other member processes through a shared directory (rendezvous.py) where the scheme needs it, and
-returns the arm's rewards (cohort_rewards.py, the lab's logic). In evaluation it returns the
-correctness against the truth (pass@1 on the held-out set) and logs maj@G.
+file (rendezvous.RankRelay), so none of them waits in a collective meanwhile.
+
+The trainer is TRL's GRPOTrainer, re-seeded per member, with one reward function given through
+TRL's public API (reward_funcs): TRL calls it with the completions, their token ids and the
+dataset's other columns (answer, row). In training it extracts an answer from each completion,
+votes, exchanges labels with the arm's other member processes through a shared directory
+(rendezvous.py) where the scheme needs it, and returns the arm's rewards (cohort_rewards.py, the
+lab's logic). In evaluation it returns the correctness against the truth (pass@1 on the held-out
+set) and logs maj@G. No TRL method is overridden.
 
 The truth enters training only in the oracle arm; elsewhere it is used for the logged metrics
 (cohort/pseudo_label_accuracy, cohort/oracle_reward), as in the lab.
@@ -181,57 +183,20 @@ def ensure_accumulation_steps(trainer, training_args) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-# The one private method overridden, as TRL 0.26.2 defines it: its parameters, and the gather of
-# every process's rewards inside it (the override returns the rewards of all processes' completions).
-CALCULATE_REWARDS_PARAMS = ("self", "inputs", "prompts", "completions", "completion_ids_list")
-CALCULATE_REWARDS_GATHERS = "gather(rewards_per_func)"
-
-
-def check_trl_surface(GRPOTrainer) -> None:
-    """Stop before training, with one line, on a TRL whose _calculate_rewards is not the one the
-    override replaces: private methods move between releases, and a mismatch would otherwise show
-    as a TypeError at the first step or, worse, as rewards of the wrong completions."""
-    import inspect
-
-    fn = getattr(GRPOTrainer, "_calculate_rewards", None)
-    if fn is None:
-        raise RuntimeError(
-            "this TRL's GRPOTrainer has no _calculate_rewards, which train_cohort.py overrides: "
-            f"install the pinned versions (pip install -r requirements.txt; written against TRL {plan.TRL_VERSION})"
-        )
-    params = tuple(inspect.signature(fn).parameters)
-    if params != CALCULATE_REWARDS_PARAMS:
-        raise RuntimeError(
-            f"this TRL's GRPOTrainer._calculate_rewards{params} differs from {CALCULATE_REWARDS_PARAMS}, "
-            f"the TRL {plan.TRL_VERSION} signature train_cohort.py overrides: install the pinned versions (pip install -r requirements.txt)"
-        )
-    try:
-        source = inspect.getsource(fn)
-    except (OSError, TypeError):
-        return  # no source to read (a compiled build): the signature is all that can be checked
-    if CALCULATE_REWARDS_GATHERS not in source:
-        raise RuntimeError(
-            f"this TRL's GRPOTrainer._calculate_rewards does not gather the processes' rewards itself as TRL {plan.TRL_VERSION}'s "
-            "does, and the override returns all of them: install the pinned versions (pip install -r requirements.txt)"
-        )
-
-
 def build_trainer_class():
-    import torch
     from accelerate.utils import gather_object, set_seed
     from trl import GRPOTrainer
 
-    check_trl_surface(GRPOTrainer)
-
     class CohortGRPOTrainer(GRPOTrainer):
-        """GRPOTrainer whose rewards are the Cohort Lab arm's (one override: _calculate_rewards)."""
+        """TRL's GRPOTrainer, re-seeded per member, whose one reward function (arm_reward, TRL's
+        public reward-function API) computes the Cohort Lab arm's rewards. No TRL method is overridden."""
 
         def __init__(self, *args, cohort: dict, **kwargs):
             super().__init__(*args, **kwargs)
             self.cohort = cohort
             # TRL seeded this process with set_seed(args.seed, device_specific=True)
             # (grpo_trainer.py:609), as it seeds every member; re-seed the same way from this
-            # member's own seed so that members of one model draw different samples (issue 22).
+            # member's own seed so that members of one model draw different samples.
             set_seed(cohort["sampling_seed"], device_specific=True)
             self._rl_step = 0  # RL steps (generation batches) so far; the lab's step is this + 1
             self._eval_calls = 0
@@ -241,9 +206,14 @@ def build_trainer_class():
         def _gather(self, values: list) -> list:
             return gather_object(values) if self.accelerator.num_processes > 1 else list(values)
 
+        def _local(self, values: list, n: int) -> list:
+            """This process's share of values gathered in process order (n completions each)."""
+            k = self.accelerator.process_index if self.accelerator.num_processes > 1 else 0
+            return values[k * n : (k + 1) * n]
+
         def _on_main(self, key: str, fn):
             """Run fn on the main process; the other ranks get its result (or its error) from the
-            member's RankRelay, waiting on a file rather than in a collective (issue 22)."""
+            member's RankRelay, waiting on a file rather than in a collective."""
             if self.accelerator.num_processes == 1:
                 return fn()
             relay = self.cohort["relay"]
@@ -264,19 +234,33 @@ def build_trainer_class():
                 for c, ids in zip(completions, completion_ids_list)
             ]
 
-        # -- the override --------------------------------------------------------------------------
+        def _log(self, mode: str, key: str, value: float) -> None:
+            """A cohort/* metric into the metrics TRL logs (its _metrics dict of lists per mode, as in
+            TRL 0.19 to 1.x); a TRL without it trains the same and logs only its own metrics."""
+            metrics = getattr(self, "_metrics", None)
+            if isinstance(metrics, dict) and mode in metrics:
+                metrics[mode][key].append(value)
 
-        def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+        # -- the reward function -------------------------------------------------------------------
+
+        def arm_reward(self, prompts, completions, completion_ids, answer, row, **_):
+            """TRL's reward-function call (prompts, completions, completion_ids and the dataset's
+            other columns as lists, for this process's completions). In training: the arm's
+            rewards, computed over every process's completions of the step (the vote needs all G
+            of a prompt) and returned for this process's share; in evaluation: correctness against
+            the truth (pass@1 on the held-out set), with maj@G logged."""
+            n = len(completions)
             if not self.model.training:
-                rewards = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
-                self._log_eval_majority(inputs, completions, completion_ids_list)
-                return rewards
+                self._log_heldout(completions, completion_ids, answer)
+                return [cr.oracle_reward(a, t) for a, t in zip(self._answers(completions, completion_ids), answer)]
+            return self._local(self._step_rewards(prompts, completions, completion_ids, answer, row), n)
 
+        def _step_rewards(self, prompts, completions, completion_ids, answer, row) -> list:
             c = self.cohort
             G = self.num_generations
-            answers = self._gather(self._answers(completions, completion_ids_list))
-            truths_all = self._gather([x["answer"] for x in inputs])
-            rows_all = self._gather([x["row"] for x in inputs])
+            answers = self._gather(self._answers(completions, completion_ids))
+            truths_all = self._gather(list(answer))
+            rows_all = self._gather(list(row))
             prompts_all = self._gather(list(prompts)) if c["scheme"] == "teacher" else None
             if len(answers) % G != 0:
                 raise RuntimeError(f"{len(answers)} completions are not whole groups of {G}")
@@ -307,7 +291,7 @@ def build_trainer_class():
                 received[me] = payload
                 labels = cr.supervision_labels(scheme, c["members"], me, received, tau)
                 rewards = cr.rewards_for_labels(answers, G, labels)
-                self._metrics["train"]["cohort/rendezvous_wait_s"].append(waited)
+                self._log("train", "cohort/rendezvous_wait_s", waited)
             elif scheme == "teacher":
                 unique_prompts = [prompts_all[b * G] for b in range(B)]
 
@@ -325,33 +309,43 @@ def build_trainer_class():
                 raise RuntimeError(f"scheme {scheme!r} is not exported")
 
             # Measurement only (the truth never reaches a label-free reward).
-            m = self._metrics["train"]
             labeled = [(lab, t) for lab, t in zip(labels, truths) if lab is not None]
-            m["cohort/labeled_fraction"].append(len(labeled) / B)
-            m["cohort/pseudo_label_accuracy"].append(sum(lab == t for lab, t in labeled) / len(labeled) if labeled else 0.0)
-            m["cohort/own_vote_accuracy"].append(sum(v.label is not None and v.label == t for v, t in zip(own, truths)) / B)
-            m["cohort/own_tie_rate"].append(sum(v.tied for v in own) / B)
-            m["cohort/own_majority_ratio"].append(sum(v.majority_ratio for v in own) / B)
-            m["cohort/parseable_fraction"].append(sum(a is not None for a in answers) / len(answers))
-            m["cohort/oracle_reward"].append(sum(cr.oracle_reward(a, truths[i // G]) for i, a in enumerate(answers)) / len(answers))
+            for key, value in (
+                ("cohort/labeled_fraction", len(labeled) / B),
+                ("cohort/pseudo_label_accuracy", sum(lab == t for lab, t in labeled) / len(labeled) if labeled else 0.0),
+                ("cohort/own_vote_accuracy", sum(v.label is not None and v.label == t for v, t in zip(own, truths)) / B),
+                ("cohort/own_tie_rate", sum(v.tied for v in own) / B),
+                ("cohort/own_majority_ratio", sum(v.majority_ratio for v in own) / B),
+                ("cohort/parseable_fraction", sum(a is not None for a in answers) / len(answers)),
+                ("cohort/oracle_reward", sum(cr.oracle_reward(a, truths[i // G]) for i, a in enumerate(answers)) / len(answers)),
+            ):
+                self._log("train", key, value)
+            return rewards
 
-            out = torch.tensor(rewards, dtype=torch.float32, device=self.accelerator.device).unsqueeze(1)
-            return out.repeat(1, len(self.reward_funcs))
-
-        def _log_eval_majority(self, inputs, completions, completion_ids_list):
+        def _log_heldout(self, completions, completion_ids, answer):
             G = self.num_generations_eval
-            answers = self._gather(self._answers(completions, completion_ids_list))
-            truths_all = self._gather([x["answer"] for x in inputs])
+            answers = self._gather(self._answers(completions, completion_ids))
+            truths_all = self._gather(list(answer))
             if len(answers) % G != 0:
                 return
             B = len(answers) // G
             self._eval_calls += 1
             groups = [answers[b * G : (b + 1) * G] for b in range(B)]
             score = cr.heldout_score(groups, [truths_all[b * G] for b in range(B)], cr.Rng(self.cohort["seed"]).child(f"eval/{self._eval_calls}"))
-            self._metrics["eval"]["cohort/maj_at_g"].append(score["maj_at_g"])
-            self._metrics["eval"]["cohort/pass_at_1"].append(score["pass_at_1"])
+            self._log("eval", "cohort/maj_at_g", score["maj_at_g"])
+            self._log("eval", "cohort/pass_at_1", score["pass_at_1"])
 
     return CohortGRPOTrainer
+
+
+def reward_function(holder: dict):
+    """The function given to GRPOTrainer(reward_funcs=...): TRL calls it with the completions and
+    the dataset's columns; it hands them to the trainer built with it (holder["trainer"])."""
+
+    def arm_reward(prompts, completions, completion_ids, **columns):
+        return holder["trainer"].arm_reward(prompts, completions, completion_ids, **columns)
+
+    return arm_reward
 
 
 # ---------------------------------------------------------------------------------------------
@@ -413,16 +407,6 @@ def main(argv=None) -> int:
 
     training_args = GRPOConfig(**kwargs)
 
-    def correctness(prompts, completions, completion_ids, answer, **_):
-        """Evaluation reward: 1 if the completion's answer is the truth (pass@1 on the held-out set)."""
-        stop = {trainer.eos_token_id, trainer.pad_token_id}
-        return [
-            cr.oracle_reward(answer_of(completion_text(c), len(ids) == 0 or ids[-1] not in stop), t)
-            for c, ids, t in zip(completions, completion_ids, answer)
-        ]
-
-    correctness.__name__ = "arm_reward"
-
     cohort = {
         "arm": arm["id"], "scheme": arm["scheme"], "members": arm["members"], "member": member["id"],
         "tau": float(arm.get("tau") or 0.0), "seed": int(config["seed"]), "answer_of": answer_of,
@@ -448,12 +432,14 @@ def main(argv=None) -> int:
 
     Trainer = build_trainer_class()
     trainer = None
+    holder = {}
     try:
         trainer = Trainer(
-            model=member["model"], reward_funcs=[correctness], args=training_args,
+            model=member["model"], reward_funcs=[reward_function(holder)], args=training_args,
             train_dataset=Dataset.from_list(train_rows), eval_dataset=Dataset.from_list(held_rows), cohort=cohort,
             callbacks=[build_final_evaluation(TrainerCallback)()],
         )
+        holder["trainer"] = trainer
         ensure_accumulation_steps(trainer, training_args)
         if arm["scheme"] == "teacher" and trainer.accelerator.is_main_process:
             cohort["teacher_id"] = arm["teacher"]
