@@ -5,6 +5,7 @@
  * (checkpointShapes.ts) all import them from here.
  */
 import { resolveTask, sequenceLength, taskVocabulary } from '../tasks/index';
+import { BASE_VOCABULARY } from '../tasks/tokenizer';
 import type { Task } from '../tasks/types';
 import type { ExperimentSpec } from './spec';
 
@@ -19,7 +20,12 @@ export function runMaxLen(spec: ExperimentSpec, task: Task = resolveTask(spec.ta
   return Math.max(sequenceLength(task, d), 1 + task.promptLength(d) + lengthCap(spec, task));
 }
 
-/** The models' vocabulary size in a run of `spec`: the shared 18 tokens, plus a custom task's own characters. */
-export function runVocabSize(spec: ExperimentSpec, task: Task = resolveTask(spec.task)): number {
-  return taskVocabulary(task).size;
+/**
+ * The models' vocabulary size in a run of `spec`: the shared 18 tokens, plus a custom task's own
+ * characters. Every built-in task reads the shared vocabulary, so only a custom task is resolved
+ * here (a run looks its built-in task up once, in resolve.ts).
+ */
+export function runVocabSize(spec: ExperimentSpec, task?: Task): number {
+  if (task) return taskVocabulary(task).size;
+  return spec.task.id === 'custom' ? taskVocabulary(resolveTask(spec.task)).size : BASE_VOCABULARY.size;
 }
