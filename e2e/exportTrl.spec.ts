@@ -44,7 +44,7 @@ test('Export for GPUs downloads the experiment on screen as a TRL project zip', 
   }
   const text = (f: string) => new TextDecoder().decode(entries.find((e) => e.path === `cohort-lab-ring-trl/${f}`)!.data);
   expect(text('train_cohort.py')).toContain('class CohortGRPOTrainer(GRPOTrainer)');
-  expect(text('README.md')).toContain('has not been run where it was exported');
+  expect(text('README.md')).toContain('it has not been run on a\nGPU');
   const config = JSON.parse(text('config.json'));
   expect(config.members.map((m: { model: string }) => m.model)).toEqual(['Qwen/Qwen2.5-0.5B-Instruct', 'meta-llama/Llama-3.2-1B-Instruct', 'Qwen/Qwen2.5-0.5B-Instruct']);
   expect(config.arms.map((a: { scheme: string }) => a.scheme)).toContain('ring');

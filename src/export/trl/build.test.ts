@@ -78,10 +78,11 @@ describe('the TRL export builder', () => {
     expect(JSON.parse(file(build({ ...spec, grpo: { ...spec.grpo, lossNormalisation: 'dr_grpo' } }), 'config.json')).grpo.loss_type).toBe('dr_grpo');
     expect(JSON.parse(file(build(spec), 'spec.json'))).toEqual(spec);
     const readme = file(build(spec), 'README.md');
-    expect(readme).toMatch(/has not been run where it was exported/);
+    expect(readme).toMatch(/has run\nwith it for real on CPU, with tiny models .*; it has not been run on a\nGPU/);
     expect(readme).toMatch(/\| grpo\.lossNormalisation \| bnpo \| loss_type \| dapo \|/);
     expect(readme).toMatch(/\| steps \| 30 \| max_steps \| 60 \|/);
-    expect(readme).toMatch(/_calculate_rewards/);
+    expect(readme).toMatch(/one reward function given through TRL's public API .* no TRL method is overridden/s);
+    expect(readme).not.toMatch(/_calculate_rewards/);
   });
 
   it("writes the lab's own problems: its split, and the RL prompts of every step in the lab's order", () => {
@@ -153,8 +154,11 @@ describe('the TRL export builder', () => {
     expect(readme).toMatch(/\*\*dr_grpo's divisor\.\*\*/);
     expect(readme).toMatch(/with `--dataset gsm8k` it still downloads GSM8K, so it needs `datasets` and the network/);
     expect(readme).not.toMatch(/needs no GPU, torch or TRL\)/);
-    expect(readme).toMatch(/## What was run where it was exported, and what only a GPU run can show/);
-    expect(readme).toMatch(/Not run: TRL, torch, transformers, accelerate or vLLM themselves/);
+    expect(readme).toMatch(/## What has run, on what, and what only a GPU run can show/);
+    expect(readme).toMatch(/Not run: any GPU \(GPUs remain unmeasured/);
+    // The README claims no result of the CPU run that the lab has not recorded.
+    expect(readme).toMatch(/has not yet recorded the arms' results or times/);
+    expect(file(build(base), 'requirements.txt')).toMatch(/^# Pinned: the versions the lab ran this project with .*GPUs remain unmeasured/s);
     expect(readme).toMatch(/stops every member's whole group when one member fails, on Ctrl-C and when it\nexits/);
     const safe = file(build({ ...base, grpo: { ...base.grpo, learningRate: 1e-6 } }), 'README.md');
     expect(safe.split('\n').find((l) => l.startsWith('bash launch.sh'))).toMatch(/^bash launch\.sh oracle {4}#/);

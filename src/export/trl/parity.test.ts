@@ -12,6 +12,7 @@ import type { ArmSpec, ExperimentSpec } from '../../core/experiment/spec';
 import { pluralityVote, type Answer, type PluralityVote } from '../../core/rewards/vote';
 import { EOS_ID, PAD_ID, BOS_ID, VOCAB, completionText, decode, extractAnswer, getTask } from '../../core/tasks/index';
 import type { RolloutBatch } from '../../core/rollout';
+import { scoreHeldOut } from '../../core/evaluate';
 import type { TaskId } from '../../core/tasks/types';
 import { hasPython, runPython, writeExport } from './python.testkit';
 
@@ -221,6 +222,35 @@ print(json.dumps([arm_case(c) for c in cases]))
     expect(cases.filter((c) => c.expected !== null).length).toBeGreaterThan(200);
     const out = python('print(json.dumps([cr.extract_answer(c["text"], c["task"], c["d"], c["truncated"]) for c in cases]))', cases);
     expect(out).toEqual(cases.map((c) => c.expected));
+  });
+});
+
+describe.skipIf(!py)('the held-out metric, exported and in the lab', () => {
+  it("scores G answers per problem as the lab's scoreHeldOut: pass@1, the pluralities (ties by the stream's ties/prompt<i>) and maj@G", () => {
+    const gen = new Rng(17, 'fixtures/heldout');
+    const alphabet: Answer[] = ['0', '1', '2', '3', null];
+    const cases = Array.from({ length: 60 }, (_, k) => {
+      const n = 1 + gen.int(12);
+      const G = 1 + gen.int(8);
+      const answers = Array.from({ length: n }, () => Array.from({ length: G }, () => alphabet[gen.int(alphabet.length)]));
+      const truths = Array.from({ length: n }, () => String(gen.int(4)));
+      return { answers, truths, seed: gen.int(1000), path: `eval/${k}` };
+    });
+    const ts = cases.map((c) => {
+      const problems = c.truths.map((answer) => ({ prompt: '1+2=', answer, scratchpad: '' }));
+      const s = scoreHeldOut(c.answers, problems, new Rng(c.seed, c.path));
+      return { pass: s.passAt1, maj: s.majAtG, plurality: s.plurality };
+    });
+    const out = python(
+      'out = []\nfor c in cases:\n    s = cr.heldout_score(c["answers"], c["truths"], cr.Rng(c["seed"], c["path"]))\n    out.append({"pass": s["pass_at_1"], "maj": s["maj_at_g"], "plurality": s["plurality"]})\nprint(json.dumps(out))',
+      cases,
+    );
+    expect(ts.filter((_, i) => cases[i].answers.some((g) => new Set(g.filter((x) => x !== null)).size > 1)).length).toBeGreaterThan(30);
+    out.forEach((o: (typeof ts)[number], i: number) => {
+      expect(o.plurality, `case ${i}`).toEqual(ts[i].plurality);
+      expect(o.pass, `case ${i}`).toBeCloseTo(ts[i].pass, 12);
+      expect(o.maj, `case ${i}`).toBeCloseTo(ts[i].maj, 12);
+    });
   });
 });
 

@@ -36,8 +36,9 @@ const SCHEME_TEXT: Record<string, string> = {
 
 export function requirementsTxt(): string {
   return (
-    `# Pinned for the training script (written against TRL ${TRL_VERSION}'s GRPOTrainer API).\n` +
-    '# Python 3.10-3.12 with CUDA; install torch for your CUDA first if the default wheel does not fit.\n' +
+    `# Pinned: the versions the lab ran this project with (npm run trl-check: TRL ${TRL_VERSION} on CPU,\n` +
+    '# Linux x86_64, Python 3.11, tiny models); GPUs remain unmeasured. On Linux the default torch wheel is\n' +
+    '# a CUDA build (several GB of nvidia packages; it runs on CPU too): install torch for your CUDA first if it does not fit.\n' +
     REQUIREMENTS.join('\n') +
     '\n'
   );
@@ -63,10 +64,20 @@ function armLine(a: ArmSpec): string {
 
 /** What the lab ran on this export before handing it over, and what only a GPU run can show. */
 function checksSection(): string {
-  return `## What was run where it was exported, and what only a GPU run can show
+  return `## What has run, on what, and what only a GPU run can show
 
-The lab's own tests ran on the code that wrote this project, on a machine without a GPU, TRL or
-torch:
+**Run for real, on CPU** (the lab's \`npm run trl-check\`, on a 2-core Linux x86_64 machine without a
+GPU, Python 3.11, the versions of requirements.txt): this code, exported from the lab's
+\`peers-learn\` preset, with a tiny GPT-2 per member (2 layers, width 32, a character tokenizer
+over the lab's 18 symbols, built offline and warm-started on data/labeled.jsonl), each given as a
+local folder (\`--model A=/path/to/A\`), launch.sh starting both members of an arm as separate
+processes (\`--grpo use_cpu=true --grpo bf16=false\`), the peer arm's members exchanging labels
+through the rendezvous; \`log_history.json\` in each member's output folder holds what TRL logged.
+That run found, and this code fixes, an evaluation at step 0 that stopped with an AttributeError
+(\`current_gradient_accumulation_steps\`, set by transformers only inside the training loop). The
+lab has not yet recorded the arms' results or times of such a run: \`npm run trl-check\` prints them.
+
+The lab's own tests also ran on the code that wrote this project (without a GPU; TRL stood in for):
 
 - every .py compiles (\`python3 -m py_compile\`) and launch.sh parses (\`bash -n\`);
 - cohort_rewards.py gives the lab's labels, votes, rewards and extracted answers on fixtures made by
@@ -80,12 +91,12 @@ torch:
 - launch.sh with a stand-in \`accelerate\`: members in their own process groups, all stopped when
   one fails, on Ctrl-C and at exit; \`--config_file\` passed.
 
-Not run: TRL, torch, transformers, accelerate or vLLM themselves; no model was downloaded or
-trained. Only a run on GPUs can show that TRL ${TRL_VERSION} takes these settings and the overridden
-reward step together; that models load and train with NPROC > 1 (\`device_map=None\`, NCCL);
-that members of one model really sample differently (compare their logged completions and
-\`cohort/own_*\` series); that accelerate uses the shipped config on your machine; the memory and
-speed; and any result.`;
+Not run: any GPU (GPUs remain unmeasured: no CUDA, bf16, NCCL or vLLM run), any model from the hub
+(no model was downloaded), the instruct prompts, \`--dataset gsm8k\`, NPROC > 1, and the ring,
+cohort, self-soft and teacher arms with TRL itself. Only a run on GPUs can show that models load and
+train with NPROC > 1 (\`device_map=None\`, NCCL); that members of one model really sample
+differently (compare their logged completions and \`cohort/own_*\` series); that accelerate uses
+the shipped config on your machine; the memory and speed there; and any result on real models.`;
 }
 
 export function readme(spec: ExperimentSpec, models: string[], skipped: Skipped[], presetId: string | null): string {
@@ -112,9 +123,10 @@ export function readme(spec: ExperimentSpec, models: string[], skipped: Skipped[
     .join('\n\n');
   return `# ${presetId ? `Cohort Lab "${presetId}"` : 'A Cohort Lab experiment'}, exported for TRL
 
-**This project was exported by Cohort Lab and has not been run where it was exported.** It is
-written against TRL ${TRL_VERSION}'s API; nothing here claims a result. The lab's own results are
-from its tiny models in the browser.
+**This project was exported by Cohort Lab.** It uses TRL ${TRL_VERSION}'s public API and has run
+with it for real on CPU, with tiny models ("What has run, on what" below); it has not been run on a
+GPU, and nothing here claims a result for your models. The lab's own results are from its tiny
+models in the browser and, for this code on CPU, from that run.
 
 It trains the experiment's arms on real language models with Hugging Face TRL's \`GRPOTrainer\`,
 the engine Co-RL is built on: every member of an arm is its own process (its own \`accelerate\`
@@ -156,6 +168,10 @@ Ctrl-C does not reach background jobs):
 ${commands}
 \`\`\`
 
+A model is a Hugging Face id or a local folder of a saved checkpoint (\`npm run export -- ...
+--model A=/path/to/checkpoint\`: its config, weights and tokenizer, as \`save_pretrained\` writes
+them). Without a GPU, add \`--grpo use_cpu=true --grpo bf16=false\` (TRL's default is bf16).
+
 Flags of \`train_cohort.py\` (\`--help\`): \`--dataset lab|gsm8k\` (the lab's problems, or GSM8K
 downloaded by \`datasets\` when training starts, answer = the number after the last '>'),
 \`--prompt_style instruct|lab\`, \`--learning_rate\`, \`--max_completion_length\`, \`--max_steps\`,
@@ -183,10 +199,10 @@ torch or TRL; with \`--dataset gsm8k\` it still downloads GSM8K, so it needs \`d
 
 ${table(['lab (spec)', 'value', 'TRL GRPOConfig', 'value', 'note'], rows)}
 
-The reward step is TRL's \`GRPOTrainer._calculate_rewards(inputs, prompts, completions,
-completion_ids_list)\`, overridden (the method exists with this signature in TRL 0.19 to 1.x; the
-export was checked against v${TRL_VERSION}). Per RL step the script extracts every completion's
-answer, gathers them over the member's processes, votes per prompt (plurality; a tie broken by the
+The reward step is one reward function given through TRL's public API (\`reward_funcs\`): TRL
+calls it with the prompts, completions, completion ids and the data set's other columns (\`answer\`,
+\`row\`); no TRL method is overridden. Per RL step the script extracts every completion's answer,
+gathers them over the member's processes, votes per prompt (plurality; a tie broken by the
 lab's seeded stream \`ties/<arm>/<member>/<step>\`, so the same answers give the lab's labels), then:
 
 - \`oracle\`, \`self\`, \`self-soft\`: rewards from the truth or its own votes; no exchange;
