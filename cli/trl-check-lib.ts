@@ -37,10 +37,13 @@ export function installedVersions(python: string): Record<string, string | null>
   }
 }
 
+/** A version without its local label: torch's CPU wheel 2.9.0+cpu is the pinned 2.9.0 (PEP 440 matches it so too). */
+export const publicVersion = (v: string | null | undefined): string | null => (v == null ? null : v.split('+')[0]);
+
 /** What differs from the pins ("trl 0.25.0, want 0.26.2"), empty when every pin is installed. */
 export function versionProblems(installed: Record<string, string | null>): string[] {
   return Object.entries(pinnedVersions())
-    .filter(([name, want]) => installed[name] !== want)
+    .filter(([name, want]) => publicVersion(installed[name]) !== want)
     .map(([name, want]) => `${name} ${installed[name] ?? 'missing'}, want ${want}`);
 }
 
@@ -58,11 +61,27 @@ export const venvPython = (venv: string) => join(venv, 'bin', 'python');
 export type VenvState = { python: string; installed: false } | { python: string; installed: true; seconds: number; bytes: number } | { skipped: string };
 
 /**
+ * The pip commands that install the pins: with a torch index (PyTorch's CPU wheels,
+ * https://download.pytorch.org/whl/cpu), torch first from that index alone, then the rest from
+ * PyPI, which finds torch already there; without one, everything from PyPI in one command (on
+ * Linux its torch wheel is the CUDA build, which brings the nvidia packages and runs on CPU too).
+ */
+export function pipCommands(torchIndex?: string): string[][] {
+  const base = ['-m', 'pip', 'install', '--disable-pip-version-check'];
+  if (!torchIndex) return [[...base, ...REQUIREMENTS]];
+  const torch = REQUIREMENTS.filter((r) => r.startsWith('torch=='));
+  return [
+    [...base, '--index-url', torchIndex, ...torch],
+    [...base, ...REQUIREMENTS],
+  ];
+}
+
+/**
  * The venv with the pinned packages: reused when it has them, else (unless `install` is false)
  * made and installed with pip, timed and measured. A missing python3, a refused install or
  * `--no-install` without the packages: `skipped` says which, in one line.
  */
-export function ensureVenv(venv: string, install: boolean, log: (line: string) => void = () => {}): VenvState {
+export function ensureVenv(venv: string, install: boolean, log: (line: string) => void = () => {}, torchIndex?: string): VenvState {
   const existing = venvPython(venv);
   if (existsSync(existing)) {
     const v = installedVersions(existing);
@@ -78,9 +97,15 @@ export function ensureVenv(venv: string, install: boolean, log: (line: string) =
     const mk = spawnSync(python, ['-m', 'venv', venv], { encoding: 'utf8' });
     if (mk.status !== 0) return { skipped: `skipped: python3 -m venv ${venv} failed: ${lastLine(mk.stderr || mk.stdout)}` };
   }
-  log(`installing ${REQUIREMENTS.join(' ')} into ${venv} (several GB: torch's Linux wheels bring CUDA libraries)`);
-  const pip = spawnSync(existing, ['-m', 'pip', 'install', '--disable-pip-version-check', ...REQUIREMENTS], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 60 * 60_000 });
-  if (pip.status !== 0) return { skipped: `skipped: pip could not install the pinned packages: ${lastLine(pip.stderr || pip.stdout)}` };
+  log(
+    torchIndex
+      ? `installing ${REQUIREMENTS.join(' ')} into ${venv} (torch from ${torchIndex})`
+      : `installing ${REQUIREMENTS.join(' ')} into ${venv} (several GB: PyPI's torch for Linux is the CUDA build; --torch-index https://download.pytorch.org/whl/cpu takes the CPU wheel)`,
+  );
+  for (const cmd of pipCommands(torchIndex)) {
+    const pip = spawnSync(existing, cmd, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 60 * 60_000 });
+    if (pip.status !== 0) return { skipped: `skipped: pip could not install the pinned packages: ${lastLine(pip.stderr || pip.stdout)}` };
+  }
   const seconds = (Date.now() - t0) / 1000;
   const du = spawnSync('du', ['-sb', venv], { encoding: 'utf8' });
   const bytes = Number(du.stdout.split(/\s/)[0]) || 0;
@@ -202,4 +227,35 @@ export function verdictLines(arms: readonly ArmFigures[]): { claim: Claim; stats
     const word = stats.n < 2 ? 'ONE SEED' : stats.verdict.toUpperCase();
     return { claim, stats, line: `${claim.id} ${word}: ${claim.text}: ${describePaired(stats)} (seeds ${seeds.join(',')})` };
   });
+}
+
+/** One member's warm start as tiny_lab.py reports it. */
+export interface WarmStart {
+  seed: number;
+  member: string;
+  parameters: number;
+  steps: number;
+  /** Probability of reproducing the validation references when it stopped. */
+  validation: number;
+  target: number;
+  seconds: number;
+}
+
+/** What `npm run trl-check -- --out FILE.json` writes (bench/results/trl-check*.json). */
+export interface TrlCheckResult {
+  preset: string;
+  seeds: number[];
+  steps: number;
+  date: string;
+  machine: { cpus: number; cpu: string; os: string; python: string; node: string };
+  versions: Record<string, string | null> | null;
+  /** The venv's install when this run made it (null: an existing venv was used). */
+  install: { seconds: number; bytes: number; torchIndex: string | null } | null;
+  /** From the venv being ready to the figures (export, tiny models, warm starts, every arm). */
+  wallSeconds: number;
+  /** The whole process, install included (from node's start). */
+  totalSeconds: number;
+  /** Absent in a file written before the warm starts were recorded. */
+  warmStarts?: WarmStart[];
+  figures: ArmFigures[];
 }

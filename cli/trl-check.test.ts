@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { armTable, ensureVenv, memberFigures, pinnedVersions, verdictLines, versionProblems, type ArmFigures, type LogEntry } from './trl-check-lib';
+import { armTable, ensureVenv, memberFigures, pinnedVersions, pipCommands, publicVersion, verdictLines, versionProblems, type ArmFigures, type LogEntry } from './trl-check-lib';
 
 /** A log as transformers' Trainer writes it: step logs, evaluations (eval_on_start at step 0), the run's summary. */
 function log(passes: number[], rewards: number[], labels: number[]): LogEntry[] {
@@ -62,6 +62,28 @@ describe('trl-check finds its Python', () => {
     expect(Object.keys(pins).sort()).toEqual(['accelerate', 'datasets', 'torch', 'transformers', 'trl']);
     expect(versionProblems({ ...pins, tokenizers: '0.22.2' })).toEqual([]);
     expect(versionProblems({ ...pins, trl: '0.25.0', torch: null })).toEqual([`trl 0.25.0, want ${pins.trl}`, `torch missing, want ${pins.torch}`]);
+  });
+
+  it("takes torch's CPU wheel (2.9.0+cpu) for the pinned 2.9.0, and nothing else for it", () => {
+    const pins = pinnedVersions();
+    expect(publicVersion('2.9.0+cpu')).toBe('2.9.0');
+    expect(versionProblems({ ...pins, torch: `${pins.torch}+cpu` })).toEqual([]);
+    expect(versionProblems({ ...pins, torch: '2.9.1+cpu' })).toEqual([`torch 2.9.1+cpu, want ${pins.torch}`]);
+  });
+
+  it('installs torch from a given index first, alone, then the pins from PyPI', () => {
+    expect(pipCommands()).toHaveLength(1);
+    expect(pipCommands()[0]).not.toContain('--index-url');
+    const [torch, rest] = pipCommands('https://download.pytorch.org/whl/cpu');
+    expect(torch.slice(-3)).toEqual(['--index-url', 'https://download.pytorch.org/whl/cpu', `torch==${pinnedVersions().torch}`]);
+    expect(rest).not.toContain('--index-url');
+    expect(rest.filter((a) => a.includes('=='))).toHaveLength(Object.keys(pinnedVersions()).length);
+  });
+
+  it('refuses a torch index that is not a URL, in words, before anything runs', () => {
+    const r = spawnSync('npx', ['tsx', 'cli/trl-check.ts', '--torch-index', 'file:/etc', '--no-install', '--venv', '/nonexistent'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--torch-index must be an http\(s\) URL/);
   });
 
   it('skips in one line, saying why, when the packages are not there and it may not install them', () => {

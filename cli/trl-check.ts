@@ -13,10 +13,12 @@
  *      seconds per step; with two seeds or more, the lab's verdicts (paired difference over seeds).
  *
  *   --preset NAME    the experiment (default peers-learn)
- *   --seeds LIST     experiment seeds (default: the preset's own seed)
+ *   --seeds LIST     experiment seeds (default: three, from the preset's own seed: 110,111,112 for peers-learn)
  *   --arms LIST      arms to run (default: every exported arm)
  *   --steps N        RL steps per arm (default: the spec's)
  *   --venv DIR       the venv (default .venv-trl)
+ *   --torch-index URL  install torch from this index first (https://download.pytorch.org/whl/cpu: the
+ *                    CPU wheel, without the CUDA libraries of PyPI's Linux wheel)
  *   --no-install     use the venv as it is; skip (one line) when it lacks the pinned packages
  *   --work DIR       keep the exports, models and runs there (default: a temporary folder, removed)
  *   --out FILE.json  write the figures as JSON
@@ -25,12 +27,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, release, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { intFlag, parseArgs, runMain, seedsFlag, UsageError } from './args';
 import { resolveSpec } from './experiment-lib';
 import { exportFromArgs, writeProject } from './export';
-import { armTable, ensureVenv, memberFigures, verdictLines, type ArmFigures, type LogEntry } from './trl-check-lib';
+import { armTable, ensureVenv, installedVersions, memberFigures, verdictLines, type ArmFigures, type LogEntry, type WarmStart } from './trl-check-lib';
 import { getTask } from '../src/core/tasks/index';
 import { VOCAB } from '../src/core/tasks/tokenizer';
 
@@ -40,6 +42,7 @@ const FLAGS = {
   arms: 'string',
   steps: 'string',
   venv: 'string',
+  'torch-index': 'string',
   'no-install': 'boolean',
   work: 'string',
   out: 'string',
@@ -79,16 +82,18 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, w
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), FLAGS);
   if (args.flags.has('help')) {
-    console.log('usage: npm run trl-check -- [--preset peers-learn] [--seeds 110] [--arms oracle,self,peer] [--steps N] [--venv .venv-trl] [--no-install] [--work DIR] [--out FILE.json]');
+    console.log('usage: npm run trl-check -- [--preset peers-learn] [--seeds 110] [--arms oracle,self,peer] [--steps N] [--venv .venv-trl] [--torch-index URL] [--no-install] [--work DIR] [--out FILE.json]');
     return;
   }
   const presetId = String(args.flags.get('preset') ?? 'peers-learn');
   const base = resolveSpec(presetId, undefined);
-  const seeds = seedsFlag(args) ?? [base.seed];
+  const seeds = seedsFlag(args) ?? [base.seed, base.seed + 1, base.seed + 2];
   const steps = intFlag(args, 'steps', 1, 100_000) ?? base.steps;
   const venv = resolve(String(args.flags.get('venv') ?? join(ROOT, '.venv-trl')));
 
-  const state = ensureVenv(venv, !args.flags.has('no-install'), (l) => console.log(l));
+  const torchIndex = args.flags.has('torch-index') ? String(args.flags.get('torch-index')) : undefined;
+  if (torchIndex !== undefined && !/^https?:\/\/\S+$/.test(torchIndex)) throw new UsageError(`--torch-index must be an http(s) URL, got "${torchIndex.slice(0, 80)}"`);
+  const state = ensureVenv(venv, !args.flags.has('no-install'), (l) => console.log(l), torchIndex);
   if ('skipped' in state) {
     console.log(`trl-check ${state.skipped}`);
     return;
@@ -98,7 +103,9 @@ async function main(): Promise<void> {
   const work = args.flags.has('work') ? resolve(String(args.flags.get('work'))) : mkdtempSync(join(tmpdir(), 'trl-check-'));
   mkdirSync(work, { recursive: true });
   const figures: ArmFigures[] = [];
-  const installs = state.installed ? { seconds: state.seconds, bytes: state.bytes } : null;
+  const warmStarts: WarmStart[] = [];
+  const installs = state.installed ? { seconds: state.seconds, bytes: state.bytes, torchIndex: torchIndex ?? null } : null;
+  const started = Date.now();
   try {
     writeFileSync(join(work, 'vocab.json'), JSON.stringify(VOCAB));
     for (const seed of seeds) {
@@ -117,7 +124,8 @@ async function main(): Promise<void> {
       }
       const tiny = run(state.python, [join(CHECK, 'tiny_lab.py'), exportDir, models, '--vocab', join(work, 'vocab.json')], dir, env, 'tiny models and their warm start (tiny_lab.py)');
       for (const line of tiny.stdout.trim().split('\n')) {
-        const m = JSON.parse(line) as { member: string; reached: boolean; warm_steps: number; validation: number; target: number; parameters: number; attempts: number };
+        const m = JSON.parse(line) as { member: string; reached: boolean; warm_steps: number; validation: number; target: number; parameters: number; attempts: number; seconds: number };
+        warmStarts.push({ seed, member: m.member, parameters: m.parameters, steps: m.warm_steps, validation: m.validation, target: m.target, seconds: m.seconds });
         console.log(`seed ${seed} member ${m.member}: ${m.parameters} parameters, warm start ${m.warm_steps} steps (try ${m.attempts}), reference probability ${m.validation} (target ${m.target})`);
         if (!m.reached) throw new Error(`seed ${seed}: member ${m.member} did not reach its warm-start target ${m.target} (${m.validation})`);
       }
@@ -137,10 +145,14 @@ async function main(): Promise<void> {
       }
     }
     console.log('\n' + armTable(figures));
+    console.log(`ran in ${((Date.now() - started) / 1000).toFixed(0)} s after the venv`);
     if (seeds.length > 1) for (const v of verdictLines(figures)) console.log(v.line);
     if (args.flags.has('out')) {
       const out = resolve(String(args.flags.get('out')));
-      writeFileSync(out, JSON.stringify({ preset: presetId, seeds, steps, install: installs, figures }, null, 1) + '\n');
+      const python = spawnSync(state.python, ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).stdout.trim();
+      const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', os: `${process.platform} ${release()} ${process.arch}`, python, node: process.version };
+      const result = { preset: presetId, seeds, steps, date: new Date().toISOString().slice(0, 10), machine, versions: installedVersions(state.python), install: installs, wallSeconds: (Date.now() - started) / 1000, totalSeconds: process.uptime(), warmStarts, figures };
+      writeFileSync(out, JSON.stringify(result, null, 1) + '\n');
       console.log(`wrote ${out}`);
     }
   } finally {
