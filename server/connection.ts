@@ -14,8 +14,14 @@
  * Out: every send checks the socket's backlog (`bufferedAmount`): a socket over backlogHardBytes,
  * or over backlogBytes for stallMs, is dropped; replays wait for `drained()` between pages.
  * A connection that has not created, presented or joined within handshakeMs gets `timeout`.
+ * A message begun must be complete within messageMs and in at most messageFragments frames (ws
+ * holds every fragment of an unfinished message: 31 connections each leaving a 16,000-fragment
+ * message unfinished held 80 MiB), else the connection is cut. The heartbeat's pings carry a
+ * random payload, and only a pong that echoes the last one counts as an answer (a client that
+ * sent pongs unasked stayed "alive" while it held an unfinished message).
  */
 import type { RawData, WebSocket } from 'ws';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, parseClientMessage } from '../src/room/protocol';
 import { errorFrame } from './frames';
@@ -45,11 +51,35 @@ const INBOX = 16;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * What ws's frame reader holds of an unfinished message: its fragments so far, and the bytes of a
+ * frame not yet whole. ws does not publish these; messageState() reads its Receiver's fields
+ * (`_fragments`, `_bufferedBytes`, `_state`, ws 8), and connection.test.ts fails if a new ws
+ * renames them.
+ */
+interface ReceiverState {
+  _fragments?: unknown[];
+  _bufferedBytes?: number;
+  _state?: number;
+}
+
+/** Whether `ws` is in the middle of a message, and how many fragments of it it holds (null: ws's reader is not the one this reads). */
+export function messageState(ws: WebSocket): { unfinished: boolean; fragments: number } | null {
+  const r = (ws as unknown as { _receiver?: ReceiverState })._receiver;
+  if (!r || !Array.isArray(r._fragments) || typeof r._bufferedBytes !== 'number' || typeof r._state !== 'number') return null;
+  // _state 0 is ws's GET_INFO: between frames.
+  return { unfinished: r._fragments.length > 0 || r._bufferedBytes > 0 || r._state !== 0, fragments: r._fragments.length };
+}
+
 export class Connection implements HubClient {
   role: Role = { kind: 'none' };
   creates = 0;
   /** Answered a heartbeat ping since the last one. */
   alive = true;
+  /** The last heartbeat ping's payload: only a pong that echoes it counts. */
+  private pingPayload: Buffer | null = null;
+  /** When the message now being received began (null: none is), and whether that was already logged. */
+  private messageSince: number | null = null;
   private held: string[] | null = null;
   private heldChars = 0;
   private readonly bucket: Bucket;
@@ -70,7 +100,7 @@ export class Connection implements HubClient {
     private readonly ws: WebSocket,
     private readonly hub: RoomHub,
     private readonly now: () => number,
-    private readonly log: (line: string) => void,
+    private readonly logAbout: (line: string, address: string) => void,
     readonly address: string,
     private readonly budgets: AddressBudgets,
   ) {
@@ -85,6 +115,54 @@ export class Connection implements HubClient {
 
   private get limits() {
     return this.budgets.limits;
+  }
+
+  /** A log line about this connection's address (rate-limited per address: logLimit.ts). */
+  private log(line: string): void {
+    this.logAbout(line, this.address);
+  }
+
+  /** The heartbeat (the server's timer): a connection that did not answer the last ping is cut; otherwise a new ping. */
+  beat(): void {
+    if (!this.alive) {
+      this.ended = true;
+      this.ws.terminate();
+      return;
+    }
+    this.alive = false;
+    this.pingPayload = randomBytes(8);
+    if (this.ws.readyState === this.ws.OPEN) this.ws.ping(this.pingPayload);
+  }
+
+  /** A pong came: an answer only if it echoes the last ping. */
+  pong(data: Buffer): void {
+    if (this.pingPayload && data.equals(this.pingPayload)) {
+      this.alive = true;
+      this.pingPayload = null;
+    }
+  }
+
+  /**
+   * Bytes came in, or the server's timer asks: a message unfinished for messageMs, or in more than
+   * messageFragments fragments, ends the connection. Time the socket spends paused by the budgets
+   * (pump) does not count: the message cannot finish while it is not read.
+   */
+  checkMessage(): void {
+    if (this.ended) return;
+    const state = messageState(this.ws);
+    if (!state || !state.unfinished || this.resumeTimer) {
+      this.messageSince = null;
+      return;
+    }
+    const now = this.now();
+    this.messageSince ??= now;
+    let why: string | null = null;
+    if (state.fragments > this.limits.messageFragments) why = `a message in more than ${this.limits.messageFragments} fragments`;
+    else if (now - this.messageSince >= this.limits.messageMs) why = `a message unfinished after ${this.limits.messageMs / 1000} s`;
+    if (!why) return;
+    this.ended = true;
+    this.log(`cut a connection from ${this.address} (${this.describe()}): ${why}`);
+    this.ws.terminate();
   }
 
   send(frame: string): void {
@@ -217,6 +295,8 @@ export class Connection implements HubClient {
         this.ws.pause();
         this.resumeTimer = setTimeout(() => {
           this.resumeTimer = null;
+          // The clock of an unfinished message starts again: it could not arrive while the socket was paused.
+          this.messageSince = null;
           if (this.ended) return;
           this.ws.resume();
           this.pump();

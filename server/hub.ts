@@ -57,7 +57,8 @@ export interface HubOptions {
   feedBytesPerSecond: number;
   /** Delay of the debounced `room` broadcast, ms. */
   roomDebounceMs: number;
-  log: (line: string) => void;
+  /** A line for the operator; one about a client's address names it (rate-limited per address: logLimit.ts). */
+  log: (line: string, address?: string) => void;
   limits: ServerLimits;
   /** Whether a join from this address is within its budget now (limits.ts). */
   mayJoin: (address: string) => boolean;
@@ -280,12 +281,12 @@ export class RoomHub {
     client.send(frame({ t: 'room', room: room.info() }));
     client.send(this.addressesFrame());
     // Only the id's first characters: the id is the join link's secret, and logs get shared.
-    this.opts.log(`room ${room.id.slice(0, 4)}… created from ${client.address}: "${room.record.name}"${room.record.pairing ? ', paired' : ''}`);
+    this.opts.log(`room ${room.id.slice(0, 4)}… created from ${client.address}: "${room.record.name}"${room.record.pairing ? ', paired' : ''}`, client.address);
   }
 
   /** An error for a budget or a timing, logged with the client's address. */
   private refuse(client: HubClient, code: RoomErrorCode, message: string): void {
-    this.opts.log(`refused ${client.address}: ${code}: ${message}`);
+    this.opts.log(`refused ${client.address}: ${code}: ${message}`, client.address);
     this.fail(client, code, message);
   }
 

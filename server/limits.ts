@@ -9,6 +9,24 @@ export interface ServerLimits {
   /** Open WebSocket connections from one address, and on the whole server (under `ulimit -n`, 1,024 by default). */
   connectionsPerAddress: number;
   connections: number;
+  /**
+   * TCP sockets from one address and on the whole server, counted when the socket is accepted,
+   * before it has sent a byte (a socket that never upgrades holds a file handle as surely as a
+   * WebSocket does). An excess socket is closed at once. Behind --proxied the proxy's own sockets
+   * count only towards `sockets`. At least connectionsPerAddress + 16 from one address (a page's
+   * own HTTP requests beside its room connections), whatever is given.
+   */
+  socketsPerAddress: number;
+  sockets: number;
+  /** A socket must send a whole HTTP request (a page's file or the WebSocket upgrade) within this many ms of being accepted. */
+  upgradeMs: number;
+  /**
+   * A message begun (its first bytes received) must be complete within this many ms, and may come
+   * in at most `messageFragments` frames; otherwise the connection is cut. The page sends each
+   * message in one frame.
+   */
+  messageMs: number;
+  messageFragments: number;
   /** Joins (new seats and rejoins) from one address: a bucket of `joinBurst`, refilled `joinsPerMinute` a minute. */
   joinsPerMinute: number;
   joinBurst: number;
@@ -20,9 +38,15 @@ export interface ServerLimits {
   /** Bytes of frames one address may send a second, and saved up at most. */
   bytesPerSecond: number;
   bytesBurst: number;
-  /** Bytes stored (events and exchanges, as JSON) per seat, per room, and on the whole server. */
+  /**
+   * Bytes stored per seat, per room, per address (a seat's bytes count towards the address that
+   * took it), and on the whole server. A record counts as the UTF-8 bytes of its key and value
+   * plus RECORD_OVERHEAD_BYTES: an upper bound of what LevelDB keeps of it at rest (store.ts,
+   * `diskBound`).
+   */
   seatBytes: number;
   roomBytes: number;
+  addressBytes: number;
   diskBytes: number;
   /** A connection must create, present or join within this many ms. */
   handshakeMs: number;
@@ -34,6 +58,13 @@ export interface ServerLimits {
   drainedBytes: number;
   /** Characters of received frames waiting to be handled on one connection. */
   pendingChars: number;
+  /**
+   * Log lines about one address in a window of logWindowMs, and about all addresses together;
+   * more are counted, not printed, and the count is printed when the window ends (logLimit.ts).
+   */
+  logLinesPerAddress: number;
+  logLines: number;
+  logWindowMs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -41,6 +72,11 @@ const MiB = 1024 * 1024;
 export const DEFAULT_LIMITS: ServerLimits = {
   connectionsPerAddress: 32,
   connections: 900,
+  socketsPerAddress: 48,
+  sockets: 960,
+  upgradeMs: 10_000,
+  messageMs: 15_000,
+  messageFragments: 64,
   joinsPerMinute: 30,
   joinBurst: 30,
   roomsPerAddress: 5,
@@ -50,6 +86,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   bytesBurst: 8 * MiB,
   seatBytes: 64 * MiB,
   roomBytes: 512 * MiB,
+  addressBytes: 256 * MiB,
   diskBytes: 4096 * MiB,
   handshakeMs: 10_000,
   backlogBytes: 4 * MiB,
@@ -57,6 +94,9 @@ export const DEFAULT_LIMITS: ServerLimits = {
   stallMs: 10_000,
   drainedBytes: 256 * 1024,
   pendingChars: 16 * MiB,
+  logLinesPerAddress: 10,
+  logLines: 100,
+  logWindowMs: 10_000,
 };
 
 /** A bucket of `burst` units refilled at `perSecond`; `charge` may take it below zero (a cost known only afterwards). */
@@ -107,6 +147,8 @@ export class Bucket {
 /** One source address's connections, joins, checking time and bytes in. */
 interface AddressUse {
   connections: number;
+  /** TCP sockets open (counted at accept). */
+  sockets: number;
   joins: Bucket;
   checking: Bucket;
   bytes: Bucket;
@@ -115,6 +157,7 @@ interface AddressUse {
 export class AddressBudgets {
   private readonly byAddress = new Map<string, AddressUse>();
   private total = 0;
+  private totalSockets = 0;
 
   constructor(
     readonly limits: ServerLimits,
@@ -127,6 +170,7 @@ export class AddressBudgets {
       const t = this.now();
       u = {
         connections: 0,
+        sockets: 0,
         joins: new Bucket(this.limits.joinsPerMinute / 60, this.limits.joinBurst, t),
         checking: new Bucket(this.limits.checkMsPerSecond, this.limits.checkBurstMs, t),
         bytes: new Bucket(this.limits.bytesPerSecond, this.limits.bytesBurst, t),
@@ -151,8 +195,50 @@ export class AddressBudgets {
     if (!u) return;
     u.connections--;
     this.total--;
-    // An address with nothing open and full buckets is forgotten (an idle one refills to full within a minute).
-    if (u.connections <= 0) setTimeout(() => this.byAddress.get(address)?.connections === 0 && this.byAddress.delete(address), 60_000).unref?.();
+    this.forgetLater(address, u);
+  }
+
+  /** An address with nothing open is forgotten a minute later (its buckets have refilled to full by then). */
+  private forgetLater(address: string, u: AddressUse): void {
+    if (u.connections > 0 || u.sockets > 0) return;
+    setTimeout(() => {
+      const now = this.byAddress.get(address);
+      if (now && now.connections === 0 && now.sockets === 0) this.byAddress.delete(address);
+    }, 60_000).unref?.();
+  }
+
+  /** The most TCP sockets one address may hold (never fewer than its WebSockets and a page's loads need). */
+  get socketsPerAddress(): number {
+    return Math.max(this.limits.socketsPerAddress, this.limits.connectionsPerAddress + 16);
+  }
+
+  /**
+   * A TCP socket accepted from `address` (null: counted only server-wide, a local proxy's own
+   * socket): null if it may stay (and is counted), else why not.
+   */
+  accept(address: string | null): string | null {
+    if (this.totalSockets >= this.limits.sockets) return `this server has its maximum of ${this.limits.sockets} sockets open`;
+    if (address !== null) {
+      const u = this.use(address);
+      if (u.sockets >= this.socketsPerAddress) return `at most ${this.socketsPerAddress} sockets from one address`;
+      u.sockets++;
+    }
+    this.totalSockets++;
+    return null;
+  }
+
+  /** A socket counted by accept() has closed. */
+  release(address: string | null): void {
+    this.totalSockets--;
+    if (address === null) return;
+    const u = this.byAddress.get(address);
+    if (!u) return;
+    u.sockets--;
+    this.forgetLater(address, u);
+  }
+
+  sockets(): number {
+    return this.totalSockets;
   }
 
   /** A join from `address`: whether its budget allows one now. */

@@ -4,9 +4,12 @@
  * (once a second, with each connection's backlog check), the expiry sweep, and a heartbeat that
  * drops connections that stopped answering pings (so a seat whose laptop slept shows as
  * disconnected). Every socket has an error handler from the moment it exists (a client that
- * resets its connection mid-upgrade once ended the process), connections are counted per source
- * address (limits.ts), and every logged line has its control characters escaped (a room's name
- * once rewrote the operator's terminal).
+ * resets its connection mid-upgrade once ended the process). Sockets are counted per source
+ * address when they are accepted, before they send anything, and on the whole server (1,100 idle
+ * sockets of one address that never upgraded once kept new students out); a socket must send a
+ * whole request within upgradeMs; WebSocket connections are counted again per address (limits.ts).
+ * Every logged line has its control characters escaped (a room's name once rewrote the operator's
+ * terminal), and lines about an address are rate-limited per address (logLimit.ts).
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -16,6 +19,7 @@ import { CLOSE, Connection } from './connection';
 import { FEED_BYTES_PER_SECOND } from './feed';
 import { RoomHub } from './hub';
 import { AddressBudgets, DEFAULT_LIMITS, type ServerLimits } from './limits';
+import { LogLimiter } from './logLimit';
 import { lanOrigins, safeLogLine } from './operator';
 import { staticHandler } from './static';
 import { RoomStore } from './store';
@@ -54,6 +58,8 @@ export interface RoomServer {
   store: RoomStore;
   /** Connections open now. */
   connections(): number;
+  /** TCP sockets open now (counted at accept). */
+  sockets(): number;
   close(): Promise<void>;
 }
 
@@ -67,8 +73,10 @@ export const MAX_PAYLOAD_BYTES = ROOM_LIMITS.frameChars * 3;
 export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer> {
   const now = o.now ?? Date.now;
   const rawLog = o.log ?? (() => {});
-  const log = (line: string) => rawLog(safeLogLine(line));
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...o.limits };
+  const logLimiter = new LogLimiter((line) => rawLog(safeLogLine(line)), { perAddress: limits.logLinesPerAddress, total: limits.logLines, windowMs: limits.logWindowMs }, now);
+  /** A line for the operator; one about a client's address counts against that address's log budget. */
+  const log = (line: string, address?: string) => logLimiter.line(line, address ?? null);
   const budgets = new AddressBudgets(limits, now);
   const store = await RoomStore.open(o.dataDir, { fsync: o.fsync ?? true });
   let port = 0;
@@ -84,7 +92,13 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
     roomDebounceMs: o.roomDebounceMs ?? 200,
     log,
   });
-  const http = createServer(await staticHandler(o.distDir));
+  // After its first request (timed below, with a log line), a kept-alive socket's next request
+  // must have its headers within about upgradeMs too: Node's own check, every second rather than
+  // its default 30 s, a second later than ours so that ours sees the first request.
+  const http = createServer(
+    { headersTimeout: limits.upgradeMs + 1000, requestTimeout: Math.max(60_000, limits.upgradeMs + 1000), connectionsCheckingInterval: 1000 },
+    await staticHandler(o.distDir),
+  );
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   const conns = new Map<WebSocket, Connection>();
 
@@ -109,9 +123,10 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
     const path = (req.url ?? '').split('?')[0];
     if (path !== ROOM_PATH) return refuseUpgrade(socket, '404 Not Found', `the room is at ${ROOM_PATH}`);
     const address = addressOf(req);
+    requested.add(socket);
     const over = budgets.connect(address);
     if (over) {
-      log(`refused a connection from ${address}: ${over}`);
+      log(`refused a connection from ${address}: ${over}`, address);
       return refuseUpgrade(socket, '503 Service Unavailable', over);
     }
     let counted = true;
@@ -125,7 +140,9 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
         const conn = new Connection(ws, hub, now, log, address, budgets);
         conns.set(ws, conn);
         ws.on('message', (data, isBinary) => conn.receive(data, isBinary));
-        ws.on('pong', () => (conn.alive = true));
+        ws.on('pong', (data) => conn.pong(data));
+        // After ws has read the bytes (its listener came first): a message left unfinished is timed.
+        socket.on('data', () => conn.checkMessage());
         ws.on('error', () => ws.terminate());
         ws.on('close', () => {
           conns.delete(ws);
@@ -134,27 +151,47 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
         });
       });
     } catch (e) {
-      log(`upgrade from ${address} failed: ${e instanceof Error ? e.message : String(e)}`);
+      log(`upgrade from ${address} failed: ${e instanceof Error ? e.message : String(e)}`, address);
       socket.destroy();
     }
   });
   http.on('clientError', (_e, socket) => socket.destroy());
-  http.on('connection', (socket: Socket) => socket.on('error', () => socket.destroy()));
+  /** Sockets that have sent a whole request (a page's file, or an upgrade): the upgradeMs timer lets them be. */
+  const requested = new WeakSet<Socket>();
+  http.on('request', (req: IncomingMessage) => requested.add(req.socket));
+  http.on('connection', (socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    // Counted at accept, before a byte is read. Behind a local proxy the peer is the proxy, so its
+    // sockets count only server-wide (each WebSocket still counts for the address it forwards).
+    const peer = socket.remoteAddress ?? 'unknown';
+    const address = o.proxied && /^(127\.|::1$|::ffff:127\.)/.test(peer) ? null : peer;
+    const over = budgets.accept(address);
+    if (over) {
+      log(`closed a socket from ${peer} at once: ${over}`, peer);
+      socket.destroy();
+      return;
+    }
+    socket.once('close', () => budgets.release(address));
+    const timer = setTimeout(() => {
+      if (requested.has(socket) || socket.destroyed) return;
+      log(`closed a socket from ${peer}: no whole request within ${limits.upgradeMs / 1000} s of connecting`, peer);
+      socket.destroy();
+    }, limits.upgradeMs);
+    timer.unref?.();
+    socket.once('close', () => clearTimeout(timer));
+  });
 
   const timers = [
     setInterval(() => {
-      for (const conn of conns.values()) conn.checkBacklog();
+      for (const conn of conns.values()) {
+        conn.checkBacklog();
+        conn.checkMessage();
+      }
       void hub.flushFeeds().catch((e: unknown) => log(`feed: ${String(e)}`));
     }, o.feedMs ?? 1000),
     setInterval(() => void hub.sweep().catch((e: unknown) => log(`sweep: ${String(e)}`)), o.sweepMs ?? 60_000),
     setInterval(() => {
-      for (const [ws, conn] of conns) {
-        if (!conn.alive) ws.terminate();
-        else {
-          conn.alive = false;
-          ws.ping();
-        }
-      }
+      for (const conn of conns.values()) conn.beat();
     }, o.heartbeatMs ?? 30_000),
   ];
 
@@ -175,6 +212,7 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
     hub,
     store,
     connections: () => conns.size,
+    sockets: () => budgets.sockets(),
     close() {
       closing ??= (async () => {
         for (const t of timers) clearInterval(t);
@@ -188,6 +226,7 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
         await new Promise<void>((done) => http.close(() => done()));
         // A write still in flight now fails and is never acknowledged: the client resends it.
         await store.close();
+        logLimiter.endWindow();
       })();
       return closing;
     },
