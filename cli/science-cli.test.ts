@@ -41,7 +41,12 @@ const save = (path: string, runs: RunSummary[]) => writeFileSync(path, JSON.stri
 
 describe('the science plan', () => {
   it('names each entry by the block key its command writes, with one command per block', () => {
-    expect(PLAN.map((e) => e.id)).toEqual(['collapse+diversity', 'peers-learn', 'peers-teach', 'length', 'families', 'ring', 'intrinsic']);
+    expect(PLAN.map((e) => e.id)).toEqual(['collapse+diversity', 'peers-learn', 'peers-teach', 'length', 'families', 'ring', 'intrinsic', 'overlap']);
+    // The overlap plan: seeds 1-4 first, then a block of 12 fresh seeds (docs/PREREG-overlap.md).
+    const overlap = PLAN.find((e) => e.id === 'overlap')!;
+    expect(planCommand(overlap, 'tuning', 'save')).toBe('npm run science -- --overlap overlap --seeds 1-4 --save results/');
+    expect(planCommand(overlap, 'confirmation', 'save')).toBe('npm run science -- --overlap overlap --seeds 201-212 --block confirmation --save results/');
+    expect(planEntryOf(['overlap'])).toBe(overlap);
     const [collapse, peersLearn] = PLAN;
     expect(planCommand(collapse, 'tuning', 'save')).toBe('npm run science -- --save results/');
     expect(planCommand(collapse, 'confirmation', 'save')).toBe('npm run science -- --block confirmation --save results/');

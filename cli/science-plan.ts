@@ -22,13 +22,14 @@ export interface PlanEntry {
   id: string;
   /** Its `npm run science` arguments, without seeds, block and folders. */
   args: string[];
-  /** Its tuning block (seeds 1-8 unless a seed could not run). */
+  /** Its tuning block (seeds 1-8 unless a seed could not run, or its plan read fewer). */
   tuning: readonly number[];
   /** In words: which tuning seeds chose its settings. */
   tunedOn: string;
   /**
    * Its confirmation block: seeds 101-108, unless a block of those was already spent on an earlier
-   * setting (a preset whose settings change after its first confirmation gets fresh seeds, 109-116).
+   * setting (a preset whose settings change after its first confirmation gets fresh seeds, 109-116)
+   * or its plan sized the block otherwise (overlap: 12 seeds, 201-212).
    */
   confirmation: readonly number[];
 }
@@ -51,6 +52,14 @@ export const PLAN: readonly PlanEntry[] = [
   { id: 'families', args: ['--diversity', 'families', '--claims', 'c'], tuning: [1, 2, 3, 5, 6, 7, 8, 9], tunedOn: 'no seed tuned', confirmation: CONFIRMATION_SEEDS },
   { id: 'ring', args: ['--preset', 'ring', '--compare', 'ring:self'], tuning: TUNING_SEEDS, tunedOn: 'no seed tuned (seeds 1-3 the first measurement)', confirmation: CONFIRMATION_SEEDS },
   { id: 'intrinsic', args: ['--preset', 'intrinsic', '--compare', 'peer:entropy,peer:certainty'], tuning: TUNING_SEEDS, tunedOn: 'no seed tuned (seeds 1-3 the first measurement)', confirmation: CONFIRMATION_SEEDS },
+  // The plan of docs/PREREG-overlap.md: seeds 1-4 read first (they sized the block), then 12 fresh seeds.
+  {
+    id: 'overlap',
+    args: ['--overlap', 'overlap'],
+    tuning: [1, 2, 3, 4],
+    tunedOn: 'no seed tuned (seed 1 seen before the plan; seeds 1-4 sized the confirmation block, docs/PREREG-overlap.md)',
+    confirmation: [201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212],
+  },
 ];
 
 /** "1-8", "101-108", "1-3,5-9": runs of consecutive seeds joined. */

@@ -21,6 +21,8 @@ export interface SummaryEntry {
   id: string;
   tuning: Family[] | null;
   confirmation: Family[] | null;
+  /** The seeds its confirmation block plans (default 8). */
+  planned?: number;
 }
 
 const signed = (x: number) => (Number.isFinite(x) ? `${Number(x.toFixed(2)) >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}` : '-');
@@ -64,7 +66,7 @@ export function summaryTable(entries: readonly SummaryEntry[]): string {
       const c = confirmation.get(key);
       const r = (t ?? c)!.r;
       const title = r.title.split(':')[0];
-      rows.push(`| (${r.id}) ${title} | ${preset} | ${t ? cell(t.r, t.h, t.seeds) : 'not run'} | ${c ? cell(c.r, c.h, c.seeds) : 'not run'} | ${headline(c)} |`);
+      rows.push(`| (${r.id}) ${title} | ${preset} | ${t ? cell(t.r, t.h, t.seeds) : 'not run'} | ${c ? cell(c.r, c.h, c.seeds) : 'not run'} | ${headline(c, e.planned)} |`);
     }
   }
   return rows.join('\n');

@@ -1,6 +1,6 @@
 /**
  * npm run science -- [--seeds 1-8 as 1,2,... or 101-108] [--block tuning|confirmation] [--claims a,b,...]
- *                    [--preset PAIR] [--diversity NAME] [--compare X:Y,...] [--backend wasm|cpu|webgpu]
+ *                    [--preset PAIR] [--diversity NAME] [--compare X:Y,...] [--overlap NAME] [--backend wasm|cpu|webgpu]
  *                    [--workers N] [--pool seeds|arms]
  *                    [--save DIR] [--from DIR] [--check docs/RESULTS.md | --write docs/RESULTS.md]
  * npm run science -- --summary --from DIR [--check docs/RESULTS.md | --write docs/RESULTS.md]
@@ -31,6 +31,9 @@
  * `summary`. --plan prints the one command that trains each plan entry's block.
  * --compare X:Y[,X:Y] adds (or, without --claims, is) a comparison of two arms of the pair preset,
  * X's end pass@1 against Y's, read the same way (e.g. --preset ring --compare ring:self).
+ * --overlap NAME adds (or, without --claims, is) the overlap claims read on preset NAME, a preset
+ * with an overlap dial (cli/science-overlap-claims.ts: `slope` and `ends`, one Holm family);
+ * cli/science-overlap.ts prints the rest of that preset's reading (levels, secondary measures, power).
  * --table FILE prints the markdown tables of docs/RESULTS.md for one results file and exits.
  * --tests runs the science checks instead: the slow learning tests (*.science.test.ts, Vitest,
  * vitest.science.config.ts) kept out of `npm test`; exit code 0 when they pass.
@@ -50,16 +53,17 @@ import { baseTable, kappaTable, markdownTable, perSeedTable } from './science-st
 import { applies, CHECKS, CLAIM_IDS, CLAIM_PRESET, compareArms, holmLines, verdictLine, type ClaimId, type ClaimResult } from './science-claims';
 import { BLOCK_FOLDER, blockOf, CONFIRMATION_SEEDS, PLAN, planCommand, planEntryOf, seedRange, TUNING_SEEDS, type Block } from './science-plan';
 import { summaryTable, type Family, type SummaryEntry } from './science-summary';
+import { OVERLAP_CLAIM_IDS, overlapClaim, overlapReadings } from './science-overlap-claims';
 import { replaceBlock, readBlock } from './science-block';
 
 const FLAGS = {
   seeds: 'string', claims: 'string', preset: 'string', diversity: 'string', backend: 'string', block: 'string',
-  save: 'string', from: 'string', workers: 'string', pool: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', tests: 'boolean',
+  save: 'string', from: 'string', workers: 'string', pool: 'string', table: 'string', check: 'string', write: 'string', compare: 'string', overlap: 'string', tests: 'boolean',
   summary: 'boolean', plan: 'boolean', help: 'boolean',
 } as const;
 const USAGE =
   'usage: npm run science -- [--seeds 1,2,3 | 101-108] [--block tuning|confirmation] [--claims ' + CLAIM_IDS.join(',') + ']\n' +
-  '                          [--preset PAIR] [--diversity NAME] [--compare X:Y,...]\n' +
+  '                          [--preset PAIR] [--diversity NAME] [--compare X:Y,...] [--overlap NAME]\n' +
   '                          [--backend wasm|cpu|webgpu] [--workers N] [--pool seeds|arms] [--save DIR] [--from DIR]\n' +
   '                          [--check FILE | --write FILE]\n' +
   '       npm run science -- --summary --from DIR [--check FILE | --write FILE]   (every verdict, both blocks, Holm)\n' +
@@ -95,7 +99,13 @@ function selectClaims(args: ParsedArgs): Selection {
     const arms = getPreset(presetOf.pair)!.spec.arms.map((a) => a.id);
     if (c.length !== 2 || !c.every((a) => arms.includes(a))) throw new UsageError(`--compare: "${c.join(':')}" is not two arms of ${presetOf.pair} (${arms.join(', ')})`);
   }
-  const claims = (asked ? asked.split(',') : compare.length ? [] : CLAIM_IDS.filter(fits)) as ClaimId[];
+  // --overlap NAME: the overlap claims on a preset with an overlap dial; alone, they replace the default claims.
+  const overlap = args.flags.get('overlap') as string | undefined;
+  const overlapSpec = overlap === undefined ? undefined : getPreset(overlap)?.spec;
+  if (overlap !== undefined && !overlapSpec?.members.some((m) => m.dial !== undefined)) {
+    throw new UsageError(`--overlap: "${overlap}" is not a preset with an overlap dial (overlap is)`);
+  }
+  const claims = (asked ? asked.split(',') : compare.length || overlapSpec ? [] : CLAIM_IDS.filter(fits)) as ClaimId[];
   for (const c of claims) {
     if (!(CLAIM_IDS as readonly string[]).includes(c)) throw new UsageError(`--claims: unknown claim "${c}" (known: ${CLAIM_IDS.join(', ')})`);
     if (!fits(c)) throw new UsageError(`--claims: claim ${c} does not apply to preset ${presetOf[CLAIM_PRESET[c]]} (it lacks the arms it compares)`);
@@ -103,6 +113,7 @@ function selectClaims(args: ParsedArgs): Selection {
   const checks: Check[] = [
     ...claims.map((c) => [presetOf[CLAIM_PRESET[c]], CHECKS[c]] as Check),
     ...compare.map(([x, y]) => [presetOf.pair, (runs: RunSummary[]) => compareArms(runs, x, y)] as Check),
+    ...(overlapSpec ? OVERLAP_CLAIM_IDS.map((c) => [overlap!, (runs: RunSummary[]) => overlapClaim(c, overlapReadings(overlapSpec, runs))] as Check) : []),
   ];
   return { presets: [...new Set(checks.map(([preset]) => preset))], checks };
 }
@@ -254,7 +265,7 @@ async function main(): Promise<void> {
         const results = readSaved(join(from, BLOCK_FOLDER[block]), sel.presets, seeds);
         return results.size ? families(sel, results) : null;
       };
-      return { id: e.id, tuning: read('tuning', e.tuning), confirmation: read('confirmation', null) };
+      return { id: e.id, tuning: read('tuning', e.tuning), confirmation: read('confirmation', null), planned: e.confirmation.length };
     });
     const summary = summaryTable(entries);
     console.log(summary);

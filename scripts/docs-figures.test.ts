@@ -8,7 +8,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { figureProblems, fillBlocks, generatedBlocks, linkTime, readDocs, readSources, runtimeProblems, seconds, staleBlocks, summaryRows, type Doc } from './docs-figures';
+import { figureProblems, fillBlocks, generatedBlocks, linkTime, overlapProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
+import { WORKSHOP } from '../src/app/workshop/sequence';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { FORMATS } from './docs-formats';
 import { PRESETS } from '../src/core/experiment/presets';
@@ -97,6 +98,48 @@ describe('the checks can fail', () => {
     const readme = doc('README.md').text.replace('| 120 |', '| 80 |');
     expect(staleBlocks(readme, blocks)).toEqual(['presets']);
     expect(staleBlocks(fillBlocks(readme, blocks), blocks)).toEqual([]);
+  });
+
+  it('a workshop talking point whose time or models its preset contradicts', () => {
+    expect(workshopProblems(WORKSHOP)).toEqual([]);
+    const plant = (presetId: string, setup: string) => WORKSHOP.map((s) => (s.presetId === presetId ? { ...s, setup } : s));
+    // families runs in 29 s from its link; the old card said "About 2 minutes".
+    expect(workshopProblems(plant('families', 'Four partners. About 2 minutes on a 2-core CPU (wasm).')).join('\n')).toContain('says "About 2 minutes", but its link measured 29 s');
+    expect(workshopProblems(plant('overlap', 'Seven MLPs, about a minute in the browser.')).join('\n')).toContain('says "about a minute", but its link measured 26 s');
+    expect(workshopProblems(plant('peers-teach', 'Two small transformers. About 45 seconds on a 2-core CPU (wasm).')).join('\n')).toContain('"About 45 seconds", but its link measured 30-35 s');
+    // overlap's A is an MLP.
+    expect(workshopProblems(plant('overlap', 'One transformer A learns next to each partner.')).join('\n')).toContain('says "One transformer A", but its members are 7 MLPs and A is an MLP');
+    expect(workshopProblems(plant('collapse', 'Two small models (transformers) of equal strength.')).join('\n')).toContain('its members are 2 MLPs');
+    expect(statedTimes('About 16 seconds; the whole run in 1.7 min; ones as')).toEqual([
+      { said: 'About 16 seconds', lo: expect.closeTo(13.6, 5), hi: expect.closeTo(18.4, 5) },
+      { said: '1.7 min', lo: expect.closeTo(99, 0), hi: expect.closeTo(105, 0) },
+    ]);
+  });
+
+  it('a count of the workshop\'s presets', () => {
+    const said = `sequence of ${['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'][WORKSHOP.length]} presets`;
+    const problems = figureProblems(planted('README.md', said, "sequence of six presets"), src, FORMATS);
+    expect(problems.join('\n')).toContain(`"six presets", but the workshop has ${WORKSHOP.length}`);
+  });
+
+  it("a time from a preset's link on another browser, in a sentence that names the preset only before it", () => {
+    const problems = figureProblems(planted('README.md', '(Chromium 150) it takes 16-23 s from its link', '(Chromium 156) it takes 15-16 s from its link'), src, FORMATS).join('\n');
+    expect(problems).toContain('"15-16 s" from peers-learn\'s link, but it measured 16-23 s');
+    expect(problems).toContain('on Chromium 156, but it was measured on');
+  });
+
+  it('an overlap verdict its sources contradict', () => {
+    const results = doc('docs/RESULTS.md').text;
+    expect(overlapProblems(results, src.overlapPoints)).toEqual([]);
+    const row = '+0.15 [+0.05, +0.25] SHOWN; Holm SHOWN (seeds 201-212) | **SHOWN** |';
+    expect(results).toContain(row);
+    const denied = overlapProblems(results.replace(row, '+0.15 [+0.05, +0.25] SHOWN; Holm NOT SHOWN (seeds 201-212) | **NOT SHOWN** |'), src.overlapPoints).join('\n');
+    expect(denied).toContain('the reference points give "SHOWN; Holm SHOWN (seeds 201-212)"');
+    expect(denied).toContain("overlap (ends)'s headline is **NOT SHOWN**, its confirmation Holm verdict SHOWN");
+    const moved = overlapProblems(results.replace(row, row.replace('+0.15 [+0.05', '+0.25 [+0.05')), src.overlapPoints).join('\n');
+    expect(moved).toContain('the reference points give 0.15, 0.05, 0.25');
+    const gone = overlapProblems(results.replace(/^\| \(ends\).*\| overlap \|.*\n/m, ''), src.overlapPoints);
+    expect(gone).toContain('docs/RESULTS.md: the summary has no overlap row (ends)');
   });
 
   it('a doc that nothing links', () => {

@@ -7,6 +7,8 @@
  *   presetRuntimes.ts   a preset's measured time from its link (else the preset's own `runtime`),
  *                       itself checked against bench/results/page.json, where `npm run bench -- --page` writes
  *   docs/RESULTS.md     the headline verdicts (its generated summary, `npm run science --summary`)
+ *   overlapReference.ts the overlap preset's confirmation points, against which RESULTS' overlap
+ *                       verdicts are recomputed (cli/science-overlap-claims.ts)
  *   public/warmstarts/, public/references/   the shipped files: sizes, members, seeds
  *   workshop/sequence.ts  the workshop's steps
  *
@@ -19,8 +21,11 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PRESET, PRESETS, type Preset } from '../src/core/experiment/presets';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
-import { WORKSHOP } from '../src/app/workshop/sequence';
+import { WORKSHOP, type WorkshopStep } from '../src/app/workshop/sequence';
 import { seedRange } from '../cli/science-plan';
+import { OVERLAP_REFERENCE } from '../src/app/panels/overlapReference';
+import { overlapClaim, readingsFromPoints, type OverlapLevelPoint } from '../cli/science-overlap-claims';
+import { holmVerdicts } from '../cli/science-paired';
 
 // ---- sources -----------------------------------------------------------------------------------
 
@@ -47,6 +52,8 @@ export interface Sources {
   nodeEngine: string | undefined;
   /** `npm run bench -- --page`'s last timing of each link (bench/results/page.json). */
   pageTimings: PageTimingRow[];
+  /** The overlap preset's confirmation points (per seed and level: partner's base kappa, A's gain). */
+  overlapPoints: readonly OverlapLevelPoint[];
 }
 
 /** One row of bench/results/page.json (cli/bench-browser.ts writes more fields). */
@@ -71,6 +78,7 @@ export function readSources(root: string): Sources {
     wasmBytes,
     nodeEngine: json('package.json').engines?.node,
     pageTimings: json('bench/results/page.json'),
+    overlapPoints: OVERLAP_REFERENCE,
   };
 }
 
@@ -244,15 +252,15 @@ function prose(text: string): string {
 }
 
 /** Sentences, with the heading they sit under. Markdown table rows count as sentences. */
-function sentences(text: string): { heading: string; sentence: string }[] {
-  const out: { heading: string; sentence: string }[] = [];
+function sentences(text: string): { heading: string; sentence: string; para: number }[] {
+  const out: { heading: string; sentence: string; para: number }[] = [];
   let heading = '';
-  for (const para of prose(text).split(/\n\s*\n/)) {
+  prose(text).split(/\n\s*\n/).forEach((para, i) => {
     const h = /^#+ (.*)$/m.exec(para);
     if (h) heading = h[1];
     const lines = para.startsWith('|') ? para.split('\n') : [para.replace(/\n/g, ' ')];
-    for (const line of lines) for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z(*`"])/)) out.push({ heading, sentence: s });
-  }
+    for (const line of lines) for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z(*`"])/)) out.push({ heading, sentence: s, para: i });
+  });
   return out;
 }
 
@@ -278,17 +286,30 @@ const TIME = String.raw`\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?\s?(?:s|min)\
 /** Times said to be "from its link" that disagree with the preset's measured time. */
 function linkTimeProblems(doc: Doc): string[] {
   const problems: string[] = [];
-  for (const { heading, sentence } of sentences(doc.text)) {
-    if (!/from its link/.test(sentence)) continue;
+  // A sentence that names no preset speaks of the one its paragraph named last.
+  let named: { para: number; id: string } | null = null;
+  for (const { heading, sentence, para } of sentences(doc.text)) {
+    if (named && named.para !== para) named = null;
+    const own = presetOf(sentence, sentence.length, '');
+    if (!/from its link/.test(sentence)) {
+      if (own) named = { para, id: own };
+      continue;
+    }
     const figures = [
       ...sentence.matchAll(new RegExp(`(${TIME}) from its link`, 'g')),
       // Up to the sentence's end: a dot only inside a number ("after 3.4 s, the whole run in 125 s").
       ...sentence.matchAll(new RegExp(`from its link(?:[^.]|\\.\\d)*?(?:whole run(?: in)?|: ) ?(${TIME})`, 'g')),
     ];
     for (const f of figures) {
-      const id = presetOf(sentence, f.index!, heading);
+      const id = presetOf(sentence, f.index!, heading) ?? named?.id ?? null;
       const said = seconds(f[1]);
       if (!id || !said) continue;
+      // A browser named beside a measured time must be the one it was measured on.
+      const browser = /Chromium (\d+)/.exec(sentence);
+      const measured = PRESET_RUNTIMES[id]?.measuredOn;
+      if (browser && measured && !measured.includes(`Chromium ${browser[1]}`)) {
+        problems.push(`${doc.path}: "${f[1]}" from ${id}'s link on Chromium ${browser[1]}, but it was measured on ${measured}: "${sentence.trim().slice(0, 160)}"`);
+      }
       const source = linkTime(id);
       const want = source && seconds(source.text);
       const slack = Math.max(said.slack, want?.slack ?? 0);
@@ -423,17 +444,141 @@ export function runtimeProblems(runtimes: typeof PRESET_RUNTIMES, timings: reado
   return problems;
 }
 
+/** "+0.27 [−0.03, +0.56]" or "+0.27 [95% CI −0.03, +0.56]" as numbers. */
+function interval(text: string): [number, number, number] | null {
+  const n = (x: string) => Number(x.replace('−', '-'));
+  const m = /([+−-]\d+\.\d+) \[(?:95% CI )?([+−-]\d+\.\d+), ([+−-]\d+\.\d+)\]/.exec(text);
+  return m ? [n(m[1]), n(m[2]), n(m[3])] : null;
+}
+
+/**
+ * RESULTS' overlap verdicts against their sources: the summary's confirmation cells recomputed from
+ * the panel's reference points (3 decimals, so a bound may move by 0.01; verdicts exactly), and both
+ * blocks' cells against the lines cli/science-overlap.ts printed in the overlap section.
+ */
+export function overlapProblems(results: string, points: readonly OverlapLevelPoint[]): string[] {
+  const problems: string[] = [];
+  const rows = summaryRows(results).filter((r) => r.preset === 'overlap');
+  const ids = ['slope', 'ends'] as const;
+  const printed = { slope: 'P1 gain lost per +1 kappa', ends: 'P2 gain next to the least minus the most' };
+  const readings = readingsFromPoints(points);
+  const family = ids.map((id) => overlapClaim(id, readings));
+  const holm = holmVerdicts(family.map((c) => c.stats));
+  const section = /### overlap[^\n]*\n([\s\S]*?)\n### /.exec(results)?.[1] ?? '';
+  const fences = [...section.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]);
+  // The printed reading of a block: the fence whose primary lines count its seeds.
+  const printedBlock = (n: number) => fences.find((f) => f.includes('primary (Holm over 2)') && f.includes(`of ${n} seeds;`)) ?? '';
+  ids.forEach((id, i) => {
+    const row = rows.find((r) => r.claim.startsWith(`(${id})`));
+    if (!row) {
+      problems.push(`docs/RESULTS.md: the summary has no overlap row (${id})`);
+      return;
+    }
+    const tuningCell = /^\| \([^)]+\)[^|]*\| overlap \| ([^|]*) \|/.exec(results.split('\n').find((l) => l.startsWith(`| (${id})`) && l.includes('| overlap |')) ?? '')?.[1] ?? '';
+    const c = family[i];
+    const said = interval(row.confirmation);
+    const want = [c.stats.mean, c.stats.lo, c.stats.hi];
+    if (!said || said.some((x, k) => Math.abs(x - want[k]) > 0.0101)) {
+      problems.push(`docs/RESULTS.md: overlap (${id}) on the confirmation seeds says ${row.confirmation}, the reference points give ${want.map((x) => x.toFixed(2)).join(', ')}`);
+    }
+    const verdicts = `${c.verdict.toUpperCase()}; Holm ${holm[i].verdict.toUpperCase()} (seeds ${seedRange(readings.map((r) => r.seed))})`;
+    if (!row.confirmation.endsWith(verdicts)) problems.push(`docs/RESULTS.md: overlap (${id}) on the confirmation seeds says "${row.confirmation}", the reference points give "${verdicts}"`);
+    if (row.headline !== `**${holm[i].verdict.toUpperCase()}**`) problems.push(`docs/RESULTS.md: overlap (${id})'s headline is ${row.headline}, its confirmation Holm verdict ${holm[i].verdict.toUpperCase()}`);
+    for (const [cell, seeds, n] of [[tuningCell, '1-4', 4], [row.confirmation, '201-212', readings.length]] as const) {
+      const line = printedBlock(n).split('\n').find((l) => l.includes(printed[id]));
+      const m = line && /: (.*); p [\d.<\s]+, Holm p [\d.<\s]+: ([A-Z ]+)$/.exec(line);
+      const ci = m && interval(m[1]);
+      const got = interval(cell);
+      if (!m || !ci || !got || got.some((x, k) => x !== ci[k]) || !cell.includes(`Holm ${m[2]} (`)) {
+        problems.push(`docs/RESULTS.md: overlap (${id}) on seeds ${seeds} says "${cell}", cli/science-overlap.ts printed "${line?.trim() ?? 'nothing'}"`);
+      }
+    }
+  });
+  return problems;
+}
+
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+};
+const count = (word: string) => NUMBER_WORDS[word.toLowerCase()] ?? (/^\d+(?:\.\d+)?$/.test(word) ? Number(word) : NaN);
+
+/** Times a text states in words or figures: "About 45 seconds", "about a minute", "2 minutes", "16-23 s". */
+export function statedTimes(text: string): { said: string; lo: number; hi: number }[] {
+  const out: { said: string; lo: number; hi: number }[] = [];
+  const re = /\b(about |around |roughly )?(?:(\d+(?:\.\d+)?)(?:\s?[-–]\s?(\d+(?:\.\d+)?))? ?(seconds?|minutes?|s|min)|(a|an|one|two|three|four|five|six|seven|eight|nine|ten) (seconds?|minutes?))\b(?! per seed)/gi;
+  for (const x of text.matchAll(re)) {
+    const m = [x[0], x[1], x[2] ?? x[5], x[3], x[4] ?? x[6]];
+    const unit = /^m/i.test(m[4]) ? 60 : 1;
+    const lo = count(m[2]) * unit;
+    const hi = (m[3] ? Number(m[3]) : count(m[2])) * unit;
+    if (!Number.isFinite(lo)) continue;
+    // "about" widens a figure by 15%; a bare figure by half its last digit.
+    const slack = m[1] ? 0.15 : (seconds(`${m[2]}${m[3] ? `-${m[3]}` : ''} ${unit === 60 ? 'min' : 's'}`)?.slack ?? 0.5) / Math.max(lo, 1);
+    out.push({ said: m[0], lo: lo * (1 - slack), hi: hi * (1 + slack) });
+  }
+  return out;
+}
+
+const FAMILY_WORDS: Record<string, string> = { transformer: 'transformer', mlp: 'mlp', gru: 'gru' };
+
+/**
+ * The workshop's texts against their presets: a time it states holds the preset's measured time from
+ * its link (presetRuntimes.ts), and the models it names ("One transformer A", "Two small models
+ * (MLPs)") are the preset's members.
+ */
+export function workshopProblems(steps: readonly WorkshopStep[]): string[] {
+  const problems: string[] = [];
+  steps.forEach((step, i) => {
+    const preset = PRESETS[step.presetId];
+    const where = `workshop step ${i + 1} (${step.presetId})`;
+    for (const text of [step.setup, step.question, step.talkingPoint]) {
+      for (const t of statedTimes(text)) {
+        const want = linkTime(step.presetId);
+        const range = want && seconds(want.text);
+        if (!range) problems.push(`${where}: says "${t.said}", but no time from its link was measured`);
+        else if (t.hi < range.lo - range.slack || t.lo > range.hi + range.slack) problems.push(`${where}: says "${t.said}", but its link measured ${want.text}`);
+      }
+      const families = new Map<string, number>();
+      for (const m of preset.spec.members) families.set(m.family, (families.get(m.family) ?? 0) + 1);
+      for (const m of text.matchAll(/\b(one|two|three|four|five|six|seven|\d+) (?:small |tiny |equal )*(?:models \()?(transformers?|MLPs?|GRUs?)\b\)?( [A-Z]\b)?/gi)) {
+        const family = FAMILY_WORDS[m[2].toLowerCase().replace(/s$/, '')];
+        const n = count(m[1]);
+        const member = m[3] ? preset.spec.members.find((x) => x.id === m[3].trim()) : undefined;
+        if ((families.get(family) ?? 0) < n || (member && member.family !== family)) {
+          problems.push(`${where}: says "${m[0]}", but its members are ${models(preset)}${member ? ` and ${member.id} is ${member.family === 'mlp' ? 'an MLP' : `a ${member.family}`}` : ''}`);
+        }
+      }
+    }
+  });
+  return problems;
+}
+
+/** "a sequence of six presets", "the workshop's seven steps": the count the workshop has. */
+function workshopCountProblems(doc: Doc): string[] {
+  const problems: string[] = [];
+  for (const { sentence } of sentences(doc.text)) {
+    if (!/workshop|presenter/i.test(sentence)) continue;
+    for (const m of sentence.matchAll(/\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(presets|steps)\b/gi)) {
+      if (m[2] === 'steps' && /RL steps/.test(sentence.slice(m.index!, m.index! + m[0].length + 3))) continue;
+      if (count(m[1]) !== WORKSHOP.length) problems.push(`${doc.path}: "${m[0]}", but the workshop has ${WORKSHOP.length}: "${sentence.trim().slice(0, 160)}"`);
+    }
+  }
+  return problems;
+}
+
 /** Every figure in prose that disagrees with its source, one line each (empty: none). */
 export function figureProblems(docs: readonly Doc[], src: Sources, formats: readonly FormatSource[]): string[] {
   const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
   const problems = [
     ...reachProblems(docs),
     ...docs.flatMap((d) => [...linkTimeProblems(d), ...sizeProblems(d, src)]),
-    ...docs.filter((d) => front.has(d.path)).flatMap((d) => [...seedProblems(d), ...tuningQuoteProblems(d)]),
+    ...docs.filter((d) => front.has(d.path)).flatMap((d) => [...seedProblems(d), ...tuningQuoteProblems(d), ...workshopCountProblems(d)]),
+    ...workshopProblems(WORKSHOP),
   ];
   const reliability = docs.find((d) => d.path === 'docs/RELIABILITY.md');
   if (reliability) problems.push(...formatProblems(reliability, formats));
   const results = docs.find((d) => d.path === 'docs/RESULTS.md');
+  if (results) problems.push(...overlapProblems(results.text, src.overlapPoints));
   if (results && summaryRows(results.text).every((r) => !/not confirmed/.test(r.headline)) && /NOT RUN YET/.test(results.text)) {
     problems.push('docs/RESULTS.md: says a block is NOT RUN YET, but every headline of its summary is confirmed');
   }

@@ -10,6 +10,7 @@
  * LEVEL_BAND either way) or down.
  */
 import type { RunSummary } from '../../core/experiment/events';
+import { presetRuntime } from '../controls/presetRuntimes';
 
 // The page's one rule for rise / hold / fall (src/app/run/changeRule.ts), kept importable from here.
 import { type Direction, LEVEL_BAND, directionOf } from '../run/changeRule';
@@ -58,6 +59,12 @@ export interface MeasuredRow {
   negatedInResults?: boolean;
 }
 
+/** A preset's measured time from its link as the preset card says it (presetRuntimes.ts), or nothing where none was measured. */
+function linkTime(presetId: string): string {
+  const r = presetRuntime(presetId);
+  return r ? ` It takes ${r.range} from its link on ${r.machine}.` : '';
+}
+
 export const WORKSHOP: readonly WorkshopStep[] = [
   {
     presetId: 'collapse',
@@ -91,7 +98,7 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     setup:
       'The same pair a little stronger at the start (about half of held-out sums right per sample), trained ' +
       'harder and longer: 120 RL steps on the true answers (oracle), on their own votes (self) and on their ' +
-      "partner's votes (peer). About 16 seconds on a 2-core CPU (wasm).",
+      "partner's votes (peer)." + linkTime('peers-learn'),
     question: "The peer arm pays each model for agreeing with its partner's majority vote. Its held-out accuracy will…",
     answers: { up: 'rise', level: 'hold (within 0.03)', down: 'fall' },
     quantity: { kind: 'change', arm: 'peer' },
@@ -135,8 +142,7 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     title: 'Does a peer teach?',
     setup:
       'Two small transformers, each right on about 45% of held-out sums, train four ways from the same weights: ' +
-      "oracle, self, peer, and A alone on the votes of a frozen copy of B (teacher). About 45 seconds on a " +
-      '2-core CPU (wasm).',
+      'oracle, self, peer, and A alone on the votes of a frozen copy of B (teacher).' + linkTime('peers-teach'),
     question: "The peer arm pays each transformer for agreeing with the other's majority vote. Its held-out accuracy will…",
     answers: { up: 'rise', level: 'hold (within 0.03)', down: 'fall' },
     quantity: { kind: 'change', arm: 'peer' },
@@ -161,7 +167,7 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     setup:
       'One transformer A with three partners, each in its own peer arm: T, a transformer of the same size; S, ' +
       'a wider transformer; M, a small MLP, another model family. All four start equally strong; panel 2 shows ' +
-      'how much each pair overlaps in its errors (kappa) before training. About 2 minutes on a 2-core CPU (wasm).',
+      'how much each pair overlaps in its errors (kappa) before training.' + linkTime('families'),
     question: 'Co-RL reports that a more different partner teaches more. Next to the MLP, compared with next to the same-size transformer, A will gain…',
     answers: { up: 'more', level: 'about the same (within 0.03)', down: 'less' },
     quantity: { kind: 'gainDifference', member: 'A', arm: 'peer-mlp', than: 'peer-same' },
@@ -185,9 +191,9 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     presetId: 'overlap',
     title: 'How different should your study partner be?',
     setup:
-      'One transformer A learns in one peer arm per partner, from least to most overlapping in its errors: S (its ' +
-      "own seeds), B0, B50, B80 (A's weights blended in) and T (A's twin), plus X, another shape. 120 RL steps; " +
-      'about a minute in the browser.',
+      'One small MLP A learns in one peer arm per partner, from least to most overlapping in its errors: S (its ' +
+      "own seeds), B0, B50, B80 (A's weights blended in) and T (A's twin), plus X, another shape. 120 RL steps." +
+      linkTime('overlap'),
     question: 'How different should your study partner be? Next to its sibling S, compared with next to its twin T, A will gain…',
     answers: { up: 'more', level: 'about the same (within 0.03)', down: 'less' },
     quantity: { kind: 'gainDifference', member: 'A', arm: 'peer-S', than: 'peer-T' },
