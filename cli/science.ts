@@ -5,6 +5,7 @@
  *                    [--save DIR] [--from DIR] [--check docs/RESULTS.md | --write docs/RESULTS.md]
  * npm run science -- --summary --from DIR [--check docs/RESULTS.md | --write docs/RESULTS.md]
  * npm run science -- --plan
+ * npm run science -- --tasks ...   (the gallery's tasks with the default arms: cli/science-tasks.ts)
  *
  * Every core (cli/pool.ts): --workers threads (default one per core), by default one seed each
  * side by side (--pool seeds), or each seed's arms split over them (--pool arms). Same verdicts.
@@ -55,6 +56,7 @@ import { BLOCK_FOLDER, blockOf, CONFIRMATION_SEEDS, PLAN, planCommand, planEntry
 import { summaryTable, type Family, type SummaryEntry } from './science-summary';
 import { OVERLAP_CLAIM_IDS, overlapClaim, overlapReadings } from './science-overlap-claims';
 import { replaceBlock, readBlock } from './science-block';
+import { scienceTasks } from './science-tasks';
 
 const FLAGS = {
   seeds: 'string', claims: 'string', preset: 'string', diversity: 'string', backend: 'string', block: 'string',
@@ -230,6 +232,7 @@ function quote(blocks: Quoted[], write: string | undefined, check: string | unde
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--tasks')) return scienceTasks(process.argv.slice(2));
   const args = parseArgs(process.argv.slice(2), FLAGS);
   if (args.flags.has('help')) {
     console.log(USAGE);
