@@ -16,7 +16,8 @@
  * A connection that has not created, presented or joined within handshakeMs gets `timeout`.
  * A message begun must be complete within messageMs and in at most messageFragments frames (ws
  * holds every fragment of an unfinished message: 31 connections each leaving a 16,000-fragment
- * message unfinished held 80 MiB), else the connection is cut. The heartbeat's pings carry a
+ * message unfinished held 80 MiB), else the connection is cut: `read` sees each TCP chunk's frame
+ * headers before ws does (frameGate.ts). The heartbeat's pings carry a
  * random payload, and only a pong that echoes the last one counts as an answer (a client that
  * sent pongs unasked stayed "alive" while it held an unfinished message).
  */
@@ -24,6 +25,7 @@ import type { RawData, WebSocket } from 'ws';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, parseClientMessage } from '../src/room/protocol';
+import { FrameCounter } from './frameGate';
 import { errorFrame } from './frames';
 import type { HubClient, Role, RoomHub } from './hub';
 import { Bucket, type AddressBudgets } from './limits';
@@ -51,26 +53,6 @@ const INBOX = 16;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * What ws's frame reader holds of an unfinished message: its fragments so far, and the bytes of a
- * frame not yet whole. ws does not publish these; messageState() reads its Receiver's fields
- * (`_fragments`, `_bufferedBytes`, `_state`, ws 8), and connection.test.ts fails if a new ws
- * renames them.
- */
-interface ReceiverState {
-  _fragments?: unknown[];
-  _bufferedBytes?: number;
-  _state?: number;
-}
-
-/** Whether `ws` is in the middle of a message, and how many fragments of it it holds (null: ws's reader is not the one this reads). */
-export function messageState(ws: WebSocket): { unfinished: boolean; fragments: number } | null {
-  const r = (ws as unknown as { _receiver?: ReceiverState })._receiver;
-  if (!r || !Array.isArray(r._fragments) || typeof r._bufferedBytes !== 'number' || typeof r._state !== 'number') return null;
-  // _state 0 is ws's GET_INFO: between frames.
-  return { unfinished: r._fragments.length > 0 || r._bufferedBytes > 0 || r._state !== 0, fragments: r._fragments.length };
-}
-
 export class Connection implements HubClient {
   role: Role = { kind: 'none' };
   creates = 0;
@@ -78,8 +60,9 @@ export class Connection implements HubClient {
   alive = true;
   /** The last heartbeat ping's payload: only a pong that echoes it counts. */
   private pingPayload: Buffer | null = null;
-  /** When the message now being received began (null: none is), and whether that was already logged. */
+  /** When the message now being received began (null: none is). */
   private messageSince: number | null = null;
+  private readonly frames: FrameCounter;
   private held: string[] | null = null;
   private heldChars = 0;
   private readonly bucket: Bucket;
@@ -105,6 +88,7 @@ export class Connection implements HubClient {
     private readonly budgets: AddressBudgets,
   ) {
     this.bucket = new Bucket(ROOM_LIMITS.messagesPerSecond, ROOM_LIMITS.messageBurst, now());
+    this.frames = new FrameCounter(budgets.limits.messageFragments);
     this.droppedAt = now();
     this.handshake = setTimeout(() => {
       if (this.role.kind !== 'none') return;
@@ -143,23 +127,37 @@ export class Connection implements HubClient {
   }
 
   /**
-   * Bytes came in, or the server's timer asks: a message unfinished for messageMs, or in more than
-   * messageFragments fragments, ends the connection. Time the socket spends paused by the budgets
-   * (pump) does not count: the message cannot finish while it is not read.
+   * A TCP chunk from the client, before ws reads it: true if ws may read it; false if it makes a
+   * message of more than messageFragments frames (the connection is then cut, and ws never
+   * holds those fragments).
+   */
+  read(chunk: Buffer): boolean {
+    if (this.ended) return false;
+    if (this.frames.feed(chunk)) {
+      this.checkMessage();
+      return !this.ended;
+    }
+    this.cut(`a message in more than ${this.limits.messageFragments} fragments`);
+    return false;
+  }
+
+  /**
+   * Bytes came in, or the server's timer asks: a message unfinished for messageMs ends the
+   * connection. Time the socket spends paused by the budgets (pump) does not count: the message
+   * cannot finish while it is not read.
    */
   checkMessage(): void {
     if (this.ended) return;
-    const state = messageState(this.ws);
-    if (!state || !state.unfinished || this.resumeTimer) {
+    if (!this.frames.unfinished || this.resumeTimer) {
       this.messageSince = null;
       return;
     }
     const now = this.now();
     this.messageSince ??= now;
-    let why: string | null = null;
-    if (state.fragments > this.limits.messageFragments) why = `a message in more than ${this.limits.messageFragments} fragments`;
-    else if (now - this.messageSince >= this.limits.messageMs) why = `a message unfinished after ${this.limits.messageMs / 1000} s`;
-    if (!why) return;
+    if (now - this.messageSince >= this.limits.messageMs) this.cut(`a message unfinished after ${this.limits.messageMs / 1000} s`);
+  }
+
+  private cut(why: string): void {
     this.ended = true;
     this.log(`cut a connection from ${this.address} (${this.describe()}): ${why}`);
     this.ws.terminate();

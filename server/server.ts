@@ -141,8 +141,13 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
         conns.set(ws, conn);
         ws.on('message', (data, isBinary) => conn.receive(data, isBinary));
         ws.on('pong', (data) => conn.pong(data));
-        // After ws has read the bytes (its listener came first): a message left unfinished is timed.
-        socket.on('data', () => conn.checkMessage());
+        // Each chunk goes to the connection's frame count first, and to ws's reader only if it
+        // passes (frameGate.ts): ws reads the socket through its 'data' listeners, put behind ours.
+        const wsReaders = socket.listeners('data') as ((chunk: Buffer) => void)[];
+        socket.removeAllListeners('data');
+        socket.on('data', (chunk: Buffer) => {
+          if (conn.read(chunk)) for (const reader of wsReaders) reader.call(socket, chunk);
+        });
         ws.on('error', () => ws.terminate());
         ws.on('close', () => {
           conns.delete(ws);

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startLocalServer, type LocalServer } from './load/harness';
-import { messageState } from './connection';
+import { FrameCounter } from './frameGate';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let local: LocalServer | null = null;
@@ -93,12 +93,29 @@ describe('sockets counted at accept', () => {
 });
 
 describe('unfinished messages and the heartbeat', () => {
-  it('reads ws internals it relies on (a new ws that renames them fails here)', async () => {
-    const { url } = await start();
-    // A client's socket reads frames with the same Receiver as the server's.
-    const c = await ws(url, '127.0.0.5');
-    expect(messageState(c)).toEqual({ unfinished: false, fragments: 0 });
-    c.close();
+  it('counts the frames of a message across chunks, skipping payloads and control frames', () => {
+    // A masked text frame without FIN ("ab"), a ping between fragments, a continuation with FIN;
+    // then a 300-byte frame (16-bit length) split inside its header and its payload.
+    const frame = (b0: number, payload: Buffer) => {
+      const len = payload.length;
+      const head = len < 126 ? Buffer.from([b0, 0x80 | len]) : Buffer.from([b0, 0x80 | 126, len >> 8, len & 0xff]);
+      return Buffer.concat([head, Buffer.alloc(4), payload]);
+    };
+    const wire = Buffer.concat([frame(0x01, Buffer.from('ab')), frame(0x89, Buffer.from('p')), frame(0x80, Buffer.from('c')), frame(0x81, Buffer.alloc(300, 0x20))]);
+    const f = new FrameCounter(2);
+    const first = wire.length - 300 - 3;
+    expect(f.feed(wire.subarray(0, 8))).toBe(true);
+    expect(f.unfinished).toBe(true);
+    expect(f.fragments).toBe(1);
+    expect(f.feed(wire.subarray(8, first))).toBe(true);
+    expect(f.fragments).toBe(0);
+    expect(f.unfinished).toBe(true); // the 300-byte frame's header has begun
+    expect(f.feed(wire.subarray(first, wire.length - 1))).toBe(true);
+    expect(f.unfinished).toBe(true);
+    expect(f.feed(wire.subarray(wire.length - 1))).toBe(true);
+    expect(f.unfinished).toBe(false);
+    // Three frames of one message, against a bound of 2.
+    expect(new FrameCounter(2).feed(Buffer.concat([frame(0x01, Buffer.from('a')), frame(0x00, Buffer.from('b')), frame(0x80, Buffer.from('c'))]))).toBe(false);
   });
 
   it('cuts a message left unfinished for messageMs', async () => {
@@ -124,7 +141,7 @@ describe('unfinished messages and the heartbeat', () => {
     const closed = new Promise<number>((r) => c.once('close', (code) => r(code)));
     const t0 = Date.now();
     for (let i = 0; i < 10; i++) c.send(' ', { fin: false });
-    await closed;
+    expect(await closed).toBe(1006);
     expect(Date.now() - t0).toBeLessThan(500);
     expect(lines.some((l) => /a message in more than 4 fragments/.test(l))).toBe(true);
   });

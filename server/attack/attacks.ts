@@ -47,6 +47,39 @@ async function openMany(url: string, from: string, max: number): Promise<Raw[]> 
   return out;
 }
 
+/** Plain TCP sockets from `from`, opened one after the other; each with whether the server has closed it. */
+async function tcpSockets(port: number, from: string, n: number): Promise<{ s: net.Socket; closed: () => boolean }[]> {
+  const out: { s: net.Socket; closed: () => boolean }[] = [];
+  for (let i = 0; i < n; i++) {
+    const got = await new Promise<{ s: net.Socket; closed: () => boolean } | null>((done) => {
+      let closed = false;
+      const s = net.connect({ host: '127.0.0.1', port, localAddress: from });
+      s.once('close', () => (closed = true));
+      s.on('error', () => done(null));
+      s.once('connect', () => done({ s, closed: () => closed }));
+    });
+    if (got) out.push(got);
+  }
+  return out;
+}
+
+/**
+ * `n` WebSocket frames of one message, never finished: a text frame and continuation frames, each
+ * without FIN, masked with a zero key, one byte each (7 bytes a frame on the wire).
+ */
+function unfinishedMessage(n: number): Buffer {
+  const b = Buffer.alloc(7 * n);
+  for (let i = 0; i < n; i++) {
+    b[7 * i] = i === 0 ? 0x01 : 0x00;
+    b[7 * i + 1] = 0x80 | 1;
+    b[7 * i + 6] = 0x20;
+  }
+  return b;
+}
+
+/** Lines of the server's output from `start` on that name `address`. */
+const linesAbout = (t: Target, start: number, address: string) => t.output().slice(start).split('\n').filter((l) => l.includes(address));
+
 /** A join from a fresh device: how long until its seat, ms (Infinity: refused or no answer within 10 s). */
 async function timedJoin(url: string, room: string, from: string): Promise<number> {
   const t0 = Date.now();
@@ -461,6 +494,99 @@ export const ATTACKS: Attack[] = [
       }));
       await sleep(300);
       return { held: t.alive(), saw: `${sent} frames sent` };
+    },
+  },
+  {
+    id: 'tcp-flood',
+    what: 'opens 1,100 plain TCP sockets from one address that never upgrade, half of them sending a header line every second (slowloris)',
+    bound: 'at most 48 of them open a second later and none after upgradeMs (10 s) + 2 s; the server holds under 300 file handles; a student (another address) joins; it is logged',
+    fast: false,
+    async run(t, addr) {
+      const { room, presenter } = await attackerRoom(t.url, addr(9), presetSpec('quick'));
+      const start = t.output().length;
+      const t0 = Date.now();
+      const socks = await tcpSockets(t.port, addr(1), 1100);
+      const drip = setInterval(() => {
+        for (const [i, x] of socks.entries()) if (i % 2 === 0 && !x.closed()) x.s.write(i === 0 ? 'GET /room HTTP/1.1\r\n' : `X-Slow-${i}: y\r\n`);
+      }, 1000);
+      await sleep(1000);
+      const openAfter1s = socks.filter((x) => !x.closed()).length;
+      const fds = t.fds();
+      const ms = await timedJoin(t.url, room, addr(10));
+      while (Date.now() - t0 < 12_000 && socks.some((x) => !x.closed())) await sleep(200);
+      clearInterval(drip);
+      const openAfter12s = socks.filter((x) => !x.closed()).length;
+      for (const x of socks) x.s.destroy();
+      presenter.close();
+      const logged = linesAbout(t, start, addr(1)).length;
+      return {
+        held: socks.length === 1100 && openAfter1s <= 48 && openAfter12s === 0 && fds < 300 && ms < Infinity && logged > 0,
+        saw: `${socks.length} connected; open after 1 s: ${openAfter1s}, after ${((Date.now() - t0) / 1000).toFixed(0)} s: ${openAfter12s}; the server's file handles ${fds}; a student ${ms < Infinity ? `seated in ${ms} ms` : 'refused'}; ${logged} log lines about it`,
+      };
+    },
+  },
+  {
+    id: 'unfinished-messages',
+    what: 'presents its own room from 30 connections of one address, each leaving a 16,000-fragment message unfinished and sending pongs unasked every 500 ms',
+    bound: 'every such connection cut within 20 s; server RSS grows by less than 32 MiB',
+    fast: true,
+    async run(t, addr) {
+      const { room, key, presenter } = await attackerRoom(t.url, addr(1), presetSpec('quick'));
+      const socks: Raw[] = [];
+      for (let i = 0; i < 30; i++) {
+        const r = await raw(t.url, addr(1));
+        if (!r) break;
+        r.send({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key });
+        await r.waitFor((m) => m.t === 'room', 5000);
+        socks.push(r);
+      }
+      const frames = unfinishedMessage(16_000);
+      await sleep(500);
+      const before = t.rss();
+      t.resetPeak();
+      const t0 = Date.now();
+      for (const r of socks) (r.ws as unknown as { _socket: net.Socket })._socket.write(frames);
+      const pongs = setInterval(() => {
+        for (const r of socks) if (r.ws.readyState === r.ws.OPEN) r.ws.pong('alive');
+      }, 500);
+      const cut = await Promise.all(socks.map((r) => Promise.race([r.closed.then(() => Date.now() - t0), sleep(20_000).then(() => Infinity)])));
+      clearInterval(pongs);
+      const grew = t.peakRss() - before;
+      for (const r of [...socks, presenter]) r.close();
+      const slowest = Math.max(...cut);
+      return {
+        held: socks.length === 30 && slowest < 20_000 && grew < 32 * MiB,
+        saw: `${socks.length} connections; ${cut.filter((ms) => ms < Infinity).length} cut, the last after ${slowest < Infinity ? `${slowest} ms` : 'more than 20 s'}; RSS ${mb(before)} -> peak ${mb(before + grew)} (+${mb(grew)})`,
+      };
+    },
+  },
+  {
+    id: 'log-flood',
+    what: 'sends wrong presenter keys as fast as 8 connections of one address go, for 3 s',
+    bound: 'at most 10 lines about that address printed a window of 10 s (3 s meet at most two windows: 20), beside the counts left out',
+    fast: true,
+    async run(t, addr) {
+      const { room, key, presenter } = await attackerRoom(t.url, addr(9), presetSpec('quick'));
+      const start = t.output().length;
+      const wrong = JSON.stringify({ t: 'present', v: ROOM_PROTOCOL_VERSION, room, key: key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A') });
+      const until = Date.now() + 3000;
+      let sent = 0;
+      await Promise.all(Array.from({ length: 8 }, async () => {
+        while (Date.now() < until) {
+          const r = await raw(t.url, addr(1));
+          if (!r) {
+            await sleep(50);
+            continue;
+          }
+          sent += await hammer(r, [wrong], until);
+          r.close();
+        }
+      }));
+      await sleep(300);
+      presenter.close();
+      const lines = linesAbout(t, start, addr(1)).filter((l) => !l.startsWith('log: '));
+      const counted = linesAbout(t, start, addr(1)).length - lines.length;
+      return { held: lines.length <= 20, saw: `${sent} wrong keys sent; ${lines.length} lines about that address printed${counted ? `, ${counted} saying how many were left out` : ''}` };
     },
   },
 ];
