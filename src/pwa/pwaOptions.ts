@@ -39,16 +39,18 @@ export const pwaOptions: Partial<VitePWAOptions> = {
     name: 'Cohort Lab',
     short_name: 'Cohort Lab',
     description: 'Train cohorts of tiny language models in the browser with label-free RL, and watch self-reward collapse.',
-    start_url: '/',
-    scope: '/',
+    // Relative to the manifest, which the build writes at its base: the app, its scope and its icons
+    // stay under whatever path the lab is served from (`npm run build -- --base /cohort-lab/`).
+    start_url: './',
+    scope: './',
     display: 'standalone',
     background_color: '#f6f7f9',
     theme_color: '#2563eb',
     icons: [
-      { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
-      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-      { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      { src: 'icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+      { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: 'icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
     ],
   },
   workbox: {
