@@ -4,7 +4,7 @@
  * docs/BENCHMARKS.md that sets each beside the Node wasm row of the same case and shape.
  * cli/bench-extra.ts runs the script; cli/bench.ts writes the section.
  *
- * Issue 20's targets: the lab's Node wasm RL step at most 1.5x PyTorch's for the MLP cohort and
+ * The targets: the lab's Node wasm RL step at most 1.5x PyTorch's for the MLP cohort and
  * at most 2x for the transformer cohort, on the same machine in the same run.
  */
 import { benchCase, modelCount, shapeOf, type BenchRow, type CaseId } from '../src/core/benchmark/index';
@@ -238,8 +238,8 @@ export function torchSection(results: TorchResult[], skipped: TorchSkip[], rows:
     ...body.map((cells) => `| ${cells.join(' | ')} |`),
     '',
     'The Node wasm column is the row of the same case, model count and shape in the Node section; lab / PyTorch is its ' +
-      "median step divided by PyTorch's step; the targets are issue 20's (MLP cohort <= 1.5x, transformer cohort <= 2x, " +
-      "same machine, same run). The lab's step also computes votes, rewards and metrics (small) and trains same-shape " +
+      "median step divided by PyTorch's step; the targets: MLP cohort <= 1.5x, transformer cohort <= 2x, " +
+      "same machine, same run. The lab's step also computes votes, rewards and metrics (small) and trains same-shape " +
       'copies as stacks; PyTorch trains the models one after another. On a shared machine both times move with the load: ' +
       'compare within one run.' +
       (stale.length ? ` Node rows from another day than the PyTorch run (${stale.map((t) => `\`${t.preset}\``).join(', ')}) are not the same run.` : ''),

@@ -44,7 +44,7 @@ export interface MemberStats {
 
 /**
  * The collapse delta the science reads with: the spec's default, which every preset uses
- * (science.test.ts checks). Result files saved before issue 21 hold collapse steps by the runner's
+ * (science.test.ts checks). Result files saved before the one definition of collapse (docs/METHOD.md, "Collapse") hold collapse steps by the runner's
  * earlier rule; the readers here recompute them from the histories by the one definition.
  */
 export const COLLAPSE_DELTA = 0.1;
@@ -59,7 +59,7 @@ function tailMean(h: MemberHistoryEntry[], key: keyof MemberHistoryEntry, head =
 
 /**
  * Schemes whose reward matches answers against a vote, so a pseudo-label exists. Result files saved
- * before issue 21 hold the member's own vote's accuracy as the oracle's and the intrinsic arms'
+ * before the one definition of collapse hold the member's own vote's accuracy as the oracle's and the intrinsic arms'
  * "pseudo-label accuracy"; it is not read for them.
  */
 const hasPseudoLabel = (scheme: string) => scheme !== 'oracle' && scheme !== 'entropy' && scheme !== 'certainty';

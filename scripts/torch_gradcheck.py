@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The gradient oracle's PyTorch side (issue 32): recompute one GRPO update that the lab exported
+"""The gradient oracle's PyTorch side: recompute one GRPO update that the lab exported
 (cli/torch-check-lib.ts: manifest.json + data.bin) and compare.
 
     python3 scripts/torch_gradcheck.py DIR [--tolerance 1e-5]        prints one JSON line
@@ -12,7 +12,7 @@ computed twice: in float32 (PyTorch's, what the lab is held to) and in float64 (
 two float32 computations both round). Each quantity is compared over every model of the cohort:
 the largest absolute difference, and the largest |value| beside it.
 
-Pass: every quantity within the absolute tolerance (1e-5, issue 32's), and within a relative one
+Pass: every quantity within the absolute tolerance (1e-5), and within a relative one
 (1e-4) of its tensor's largest |value|. Absolute, because entries that are exactly or nearly zero
 (the key bias's gradient is 0 analytically: softmax ignores a shift shared by every key) carry
 float32 noise as large as themselves, so entry-by-entry relative differences mean nothing. Relative

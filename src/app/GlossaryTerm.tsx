@@ -1,7 +1,7 @@
 /**
  * A term where it is used (pass@1, maj@G, GRPO, tau, kappa, nat ...): a button that unfolds the
  * glossary and moves the focus to its entry, for a click, a tap, the keyboard and screen readers
- * alike (issue 23: hover-only tooltips reached none of the last three).
+ * alike (hover-only tooltips reached none of the last three).
  */
 import type { ReactNode } from 'react';
 import { termId } from './glossaryTerms';

@@ -2,7 +2,7 @@
  * The page's side of the worker protocol: owns the training worker, sends commands, and folds
  * the events it posts into the store. Events are batched and applied in an animation frame at most
  * every MIN_FLUSH_MS, so an unthrottled run (hundreds of events a second on wasm) costs a few React
- * commits a second, not one per event or per frame (issue 20, item 4: the page must not take the
+ * commits a second, not one per event or per frame (the page must not take the
  * worker's core). The time each batch costs (store, render and commit) is counted in perf/mainThread.ts.
  *
  * A peer arm across two browsers (class mode's paired rooms; src/engine/protocol.ts): the room

@@ -23,7 +23,7 @@
  * the server of `url`, the one this connection talks to (secrets.ts): a link naming another server
  * with a real room id gets none of them. The server's errors in words: errors.ts.
  *
- * One seat in two tabs (issue 28, item 5): a page that opens a seat another tab holds is refused
+ * One seat in two tabs: a page that opens a seat another tab holds is refused
  * (`seat-in-use`), and one whose seat another tab took is closed with 4001; either way the status
  * is 'elsewhere' and nothing reconnects by itself (two tabs reconnecting would take the seat from
  * each other forever), until takeOver() ("use this tab here") joins with `takeover`. A tab that

@@ -1,7 +1,6 @@
 /**
  * Class mode's client (client.ts) against a fake WebSocket, a seat's secrets and company: the
- * presenter's key and seat tokens kept by server and room id and sent to no other server (issue 28,
- * item 4), one seat in two tabs (item 5), a removed seat, a locked room, and a paired seat's
+ * presenter's key and seat tokens kept by server and room id and sent to no other server, one seat in two tabs, a removed seat, a locked room, and a paired seat's
  * exchange of answers with its partner.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -16,7 +15,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('secrets stay with their server (issue 28, item 4)', () => {
+describe('secrets stay with their server', () => {
   /** Everything a socket sent, as one string: no secret may be in it. */
   const wire = (f: ReturnType<typeof socketFactory>) => JSON.stringify(f.sockets.map((s) => s.sent));
 
@@ -55,7 +54,7 @@ describe('secrets stay with their server (issue 28, item 4)', () => {
   });
 });
 
-describe('one seat, two tabs (issue 28, item 5)', () => {
+describe('one seat, two tabs', () => {
   it("a second tab of a seat says so and waits: no reconnect until its student chooses it, then it joins with takeover", () => {
     const storage = memoryStorage();
     writeSecrets(storage, URL, ROOM_ID, { seat: { index: 2, token: TOKEN } });

@@ -86,7 +86,7 @@ describe('a student page reconnecting', () => {
 
 });
 
-describe('a connection refused before any answer (issue 28: an upgrade refused with HTTP 503 reads as a plain close)', () => {
+describe('a connection refused before any answer (an upgrade refused with HTTP 503 reads as a plain close)', () => {
   it('says the server refused or could not be reached, how many tries, and backs off', () => {
     const { c, f, events } = student();
     f.last.drop();

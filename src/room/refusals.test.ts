@@ -1,7 +1,6 @@
 /**
  * What the room client does with the server's errors (refusals.ts): the table itself, then through
- * the client on a fake WebSocket: a refused event sent once more and then not at all (issue 28,
- * "found by reading"), and a store failure (`server-error`) retried with the backoff and never
+ * the client on a fake WebSocket: a refused event sent once more and then not at all, and a store failure (`server-error`) retried with the backoff and never
  * taken as a refusal, before the hello is answered or of an event. Through the real server with a
  * failing store: storeRetry.test.ts.
  */
@@ -60,7 +59,7 @@ describe('the table', () => {
   });
 });
 
-describe('a refused event is not resent forever (issue 28, "found by reading")', () => {
+describe('a refused event is not resent forever', () => {
   /** The server as seatWrites.ts answers a seat's events in order: acks below `refuseAt`, refuses it, out-of-order after. */
   function answer(s: ReturnType<typeof socketFactory>['last'], refuseAt: number, from: number) {
     let stored = from;

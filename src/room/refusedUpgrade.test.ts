@@ -2,7 +2,7 @@
  * A connection the real room server refuses on upgrade (HTTP 503: too many connections from this
  * address, server/limits.ts) reaches the page's client as a plain close: the client says the server
  * "refused the connection or could not be reached", backs off, and joins once the address has a
- * connection to spare (issue 28, the page's side).
+ * connection to spare.
  */
 import { describe, expect, it } from 'vitest';
 import type { RoomClientEvent } from './client';

@@ -28,7 +28,7 @@ export function seatEvent(ev: RecordedEvent): SeatEvent {
  * Refusals of one event (the same position) after which it is not sent again. The server's error
  * names no seq, but it handles a seat's events in order, so a refusal while events are in flight
  * is taken as the first unacknowledged one's; the first is retried once after a rejoin (a refusal
- * of the moment), the second stops the stream (issue 28: a refused event was resent forever).
+ * of the moment), the second stops the stream (a refused event was resent forever).
  */
 export const REFUSALS_TO_STOP = 2;
 

@@ -4,7 +4,7 @@
  * the same role and seat. What is read back is checked (another tab or a hand edit may have written
  * it): a damaged entry reads as none.
  *
- * A secret belongs to the server that issued it (issue 28, item 4): entries are keyed by the room
+ * A secret belongs to the server that issued it: entries are keyed by the room
  * server's origin AND the room id, and the client reads them only for the server it is connected
  * to. Keyed by room id alone (as before), a crafted link `?room=<real id>&server=ws://<attacker>`
  * made the teacher's page send its presenter key, and a student's page its seat token, to the

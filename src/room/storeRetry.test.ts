@@ -1,5 +1,5 @@
 /**
- * A store failure that is not a full disk (the issue 28 follow-up): the real room server in this
+ * A store failure that is not a full disk: the real room server in this
  * process with one of its store's writes made to fail until the test repairs it. The page's client
  * (client.ts) hears `server-error`, says so, retries with its backoff, and succeeds once the store
  * works again: a failed create, new seat or event is never taken as a refusal (before the code

@@ -93,7 +93,7 @@ export interface ChartProps {
  * A value's name in the read-out: its label, with its arm where the label does not say it (the
  * hero's lines are "label-free reward" in every arm's chart), so each value names its arm and its
  * source ("you · label-free reward (peer)" beside "mean of 2 browsers · label-free reward (peer)";
- * issue 29 read "label-free reward 0.88 · label-free reward 0.92", two values under one name).
+ * not "label-free reward 0.88 · label-free reward 0.92", two values under one name).
  */
 export function readoutName(s: Pick<SeriesDef, 'label' | 'armId'> & { role?: string }, besideClass = false): string {
   const named = s.armId && !s.label.split(' · ').includes(s.armId) && !s.label.includes(`(${s.armId})`) ? `${s.label} (${s.armId})` : s.label;
@@ -145,7 +145,7 @@ function drawMarker(u: uPlot, marker: ChartMarker, color: string, fontPx: number
 
 /**
  * The largest font size, at most `fontPx`, at which an axis label fits along its side of the plot
- * (uPlot draws it centred there; a longer one is cut, issue 23). `widthAt1px`: its width at 1 px.
+ * (uPlot draws it centred there; a longer one is cut). `widthAt1px`: its width at 1 px.
  */
 export function fitFontPx(widthAt1px: number, fontPx: number, available: number, minPx = 9): number {
   if (widthAt1px <= 0 || widthAt1px * fontPx <= available) return fontPx;

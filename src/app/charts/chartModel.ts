@@ -88,7 +88,7 @@ export function seedMeanLabel(seeds: number, label: string, unit: SeedUnit = 'se
   return `mean of ${seeds} ${unit}${seeds === 1 ? '' : 's'} · ${label}`;
 }
 
-/** The legend's name of the shaded range of several seeds (issue 23: say what a band is). */
+/** The legend's name of the shaded range of several seeds (say what a band is). */
 export function seedBandLabel(seeds: number, unit: SeedUnit = 'seed'): string {
   return `min–max over ${seeds} ${unit}s`;
 }
@@ -98,7 +98,7 @@ export const COMPARE_DASH = [3, 3];
 /**
  * A class room's mean where this browser's own run is drawn too (a student's page): long dashes,
  * so "you" (solid) and "class: mean of N" are two different lines, not two bold lines of one
- * colour (issue 29, problem 3).
+ * colour.
  */
 export const CLASS_DASH = [10, 5];
 

@@ -1,5 +1,5 @@
 /**
- * A chart's legend as two short keys (issue 23, "legends that work"): one for what the colours
+ * A chart's legend as two short keys: one for what the colours
  * mean (the arms, or what a line measures: green is what is correct), one for the line styles
  * (member A solid, B dashed, a reference run, the seeds' band, an ensemble). A line "self · A" is
  * the arm self in member A's style, so 3 arms x 2 members need 3 + 2 entries, not 6. Pure: derived

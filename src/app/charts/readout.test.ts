@@ -1,5 +1,5 @@
 /**
- * The chart read-out (tap or hover) names each value's arm and source (issue 29, problem 6: a
+ * The chart read-out (tap or hover) names each value's arm and source (a
  * student's phone read "label-free reward 0.88 · label-free reward 0.92", two values, one name).
  */
 import { describe, expect, it } from 'vitest';

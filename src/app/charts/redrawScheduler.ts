@@ -1,5 +1,5 @@
 /**
- * Charts redraw at a bounded rate, and only where they can be seen (issue 20, item 4).
+ * Charts redraw at a bounded rate, and only where they can be seen.
  *
  * A chart asks for a redraw when its data changed; the scheduler draws every dirty, visible chart
  * together in one animation frame, at most once per MIN_REDRAW_MS. A chart off screen or in a

@@ -1,8 +1,8 @@
 /**
- * Before a run: what will happen, how long it takes, and where to press Start (issue 23: a reopened
+ * Before a run: what will happen, how long it takes, and where to press Start (a reopened
  * share link showed empty scores with no hint to press Start). Gone once the run begins.
  *
- * It names the run bar's Start rather than carrying a second one (issue 29, problem 9: two Start
+ * It names the run bar's Start rather than carrying a second one (two Start
  * buttons on one screen): the run bar is the page's one set of run controls, kept in view at the top.
  */
 import { PRESETS } from '../../core/experiment/presets';

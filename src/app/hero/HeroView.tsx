@@ -1,5 +1,5 @@
 /**
- * The phenomenon at a glance (issue 23), under the run bar: one large chart per label-free arm
+ * The phenomenon at a glance, under the run bar: one large chart per label-free arm
  * (self first, then the peer arm), each its label-free reward against its held-out pass@1, with
  * the oracle arm's pass@1 as the ceiling and the preset's reference run dashed behind. A collapse
  * reads as scissors: the reward line climbs while the green pass@1 falls. The detailed panels are
@@ -177,7 +177,7 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
             : null}
           {classView ? null : (
             <>
-              {/* On a phone only the middle sentence stays: it says what to watch (issue 29, problem 6). */}
+              {/* On a phone only the middle sentence stays: it says what to watch. */}
               <span className="hero-more">
                 Each model is paid by a vote, not by the answer key (<GlossaryTerm term="GRPO" /> on a label-free reward).{' '}
               </span>

@@ -1,5 +1,5 @@
 /**
- * The hero view's lines (issue 23): per label-free arm, its reward and its held-out pass@1, each
+ * The hero view's lines: per label-free arm, its reward and its held-out pass@1, each
  * the mean over the arm's members, with the oracle arm's held-out pass@1 as the ceiling. The
  * "scissors" of a collapse is the reward rising while the pass@1 under it falls. Pure: the same
  * definition draws the live run, the reference run (dashed, as a compare layer) and every seed.

@@ -5,7 +5,7 @@ import { isPanelOpen } from '../store/uiSlice';
 
 /**
  * A titled panel with a short explanation for students; a failure inside it stays inside it. Its
- * title folds and unfolds it (issue 23: the panels a student does not need first start folded;
+ * title folds and unfolds it (the panels a student does not need first start folded;
  * uiSlice.ts FOLDED_BY_DEFAULT). A folded panel keeps its content mounted but hidden, so its
  * charts stay current without drawing (redrawScheduler.ts draws them when they come into view).
  */

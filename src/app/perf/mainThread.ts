@@ -1,5 +1,5 @@
 /**
- * The page's main-thread time while a run trains (issue 20, item 4: the page must not steal the
+ * The page's main-thread time while a run trains (the page must not steal the
  * worker's core). Two costs are ours: folding worker events into the store (with the React commit
  * it causes) and drawing charts. Both are timed with performance.now() where they run; long tasks
  * (over 50 ms, anyone's) are counted by a PerformanceObserver where the browser has one.

@@ -15,7 +15,7 @@ export function PwaNotices() {
   const [offlineSeen, setOfflineSeen] = useState(false);
   return (
     <div className="notices">
-      {/* A small chip, not a banner: it showed on every first visit and took 90 px of it (issue 29, problem 9). */}
+      {/* A small chip, not a banner: it showed on every first visit and took 90 px of it. */}
       {status.offlineReady && !offlineSeen && (
         <div role="status" className="notice-chip" data-testid="offline-ready" title={OFFLINE_READY}>
           <span className="notice-text">Works offline now</span>

@@ -28,7 +28,7 @@ export function ExportTrlButton() {
 
   const modelOf = (id: string) => models[id] ?? DEFAULT_MODEL_ID;
   const problems = memberIds.map((id) => modelIdProblem(modelOf(id)));
-  // Members of one model differ only by their sampling seeds (issue 22): say so before the download.
+  // Members of one model differ only by their sampling seeds: say so before the download.
   const shared = sharedModelWarnings(memberIds, memberIds.map(modelOf));
   const reason = !validation.ok
     ? `Fix the experiment first: ${validation.problems[0].message}`

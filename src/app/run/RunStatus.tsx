@@ -27,7 +27,7 @@ export function phaseText(run: RunState): string {
       if (!run.warm) return `Warm start${paused}`;
       return (
         `Warm start: member ${run.warm.memberId} (${run.warm.memberIndex + 1} of ${run.warm.memberCount}), ` +
-        // No steps: a stored warm start, or none to train (issue 29 read "step 0 of 0").
+        // No steps: a stored warm start, or none to train (not "step 0 of 0").
         (run.warm.steps === 0
           ? 'ready (stored, or none to train)'
           : run.warm.target === undefined
@@ -96,7 +96,7 @@ function RunProgressBar({ run, measuring }: { run: RunState; measuring: boolean 
 }
 
 /**
- * The run bar's status for people (issue 23): what is happening, the step, a progress bar and the
+ * The run bar's status for people: what is happening, the step, a progress bar and the
  * time left, and the backend in one word. The backend figures, the probe, the model sizes, the
  * throughput and "Export for GPUs" are in the folded Details.
  */
@@ -119,7 +119,7 @@ export function RunStatus() {
     starting: run.phase === 'preparing',
   };
   // A presenter whose own browser trains nothing while the class runs: the class's progress, not
-  // "Ready" (issue 29 saw "Ready" while the class was at step 33).
+  // "Ready" (not "Ready" while the class is at step 33).
   const classLine = useLab((s) =>
     s.room.role === 'presenter' && s.room.info && s.room.info.status !== 'open' && s.run.phase === 'idle' && s.room.status === 'online' ? classProgress(s.room.info) : null,
   );

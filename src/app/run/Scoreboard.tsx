@@ -14,7 +14,7 @@ import { bandResults, bandUnit } from '../store/roomSlice';
 import type { Styles } from '../charts/seriesDefs';
 import type { SeedUnit } from '../charts/seedAggregate';
 
-/** "Run N seeds": the scoreboard over the seeds' mean first (issue 23: the claims cover all seeds, so must the scores). */
+/** "Run N seeds": the scoreboard over the seeds' mean first (the claims cover all seeds, so must the scores). */
 function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRow[]; styles: Styles; unit: SeedUnit; short?: boolean }) {
   const n = rows[0]?.seeds ?? 0;
   return (
@@ -71,8 +71,8 @@ function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRo
 
 /**
  * `classOnly`: the projector view's (ProjectorView.tsx): the class's means alone, from one run on
- * (not this browser's own run, which in a presenter's projector view is nothing: issue 29 saw an
- * empty "This run" table of dashes beside the class's).
+ * (not this browser's own run, which in a presenter's projector view is nothing, and
+ * an empty "This run" table of dashes beside the class's would say nothing).
  */
 export function Scoreboard({ classOnly = false }: { classOnly?: boolean }) {
   const { version, series, base, styles, spec } = useRunView();

@@ -18,7 +18,7 @@ describe('backendStatusText', () => {
   });
 });
 
-describe('backendStatusText names the backend that will run, or says it is choosing (issue 29: webgl -> wasm on Start)', () => {
+describe('backendStatusText names the backend that will run, or says it is choosing (webgl -> wasm on Start)', () => {
   const webgl = { backend: 'webgl', adapter: null, reason: null, tried: [] };
   const wasm = { backend: 'wasm', adapter: null, reason: null, tried: [] };
   const sig = 'quick-cohort';

@@ -18,7 +18,7 @@ export interface BackendChoiceView {
  * before that "detecting…", or "none started" once an error came first (every backend failed,
  * or their start hung past the worker's time limit): the error itself is shown beside it.
  *
- * Issue 29: the item read "webgl" until Start, then "wasm": the page loads one backend, but an
+ * The item read "webgl" until Start, then "wasm": the page loads one backend, but an
  * unforced Start times each on the run's cohort and trains on the fastest (engine/measuredChoice.ts).
  * So it names the backend that will run only when that is known (forced, or measured or
  * remembered for this cohort), says it is choosing while the worker times them, and otherwise

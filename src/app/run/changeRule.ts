@@ -1,6 +1,6 @@
 /**
- * The page's one rule for when a change counts as a rise, a fall or a hold (issue 29, problem 4:
- * the `length` step's card said "hold (within 0.03) ... Not what was predicted" while the sentence
+ * The page's one rule for when a change counts as a rise, a fall or a hold (one
+ * rule, because the `length` step's card once said "hold (within 0.03) ... Not what was predicted" while the sentence
  * beside it showed a green "✓ ... it ended below its start" for the same −0.01, because the
  * sentence's ✓ used the science's tie of 0.005 and the card a band of 0.03).
  *

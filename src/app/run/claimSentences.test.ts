@@ -24,7 +24,7 @@ function summary(ends: Record<string, [number, number]>, start = 0.46): RunSumma
 }
 
 describe('claim sentences', () => {
-  // The default link's seed 1 as issue 23 saw it: oracle 0.46 -> 0.57, self and peer 0.46 -> 0.34.
+  // The default link's seed 1 as it once ran: oracle 0.46 -> 0.57, self and peer 0.46 -> 0.34.
   const seed1 = summary({ oracle: [0.56, 0.58], self: [0.34, 0.34], peer: [0.33, 0.35] });
 
   it('says what this seed showed, computed from its numbers, next to the 8-seed result', () => {
@@ -75,7 +75,7 @@ describe('claim sentences', () => {
 });
 
 describe('claim sentences of a member part (a paired room: this browser trains one member of the peer arm)', () => {
-  // What a paired seat's page holds at the end (issue 29, problem 1): the summary has every arm of
+  // What a paired seat's page holds at the end: the summary has every arm of
   // the room's spec, but only member A has a base evaluation, and only the peer arm's A trained.
   const part: RunSummary = {
     ...summary({ oracle: [0.6, 0.6], self: [0.3, 0.3], peer: [0.55, 0.5] }),

@@ -1,7 +1,7 @@
 /**
  * After a run, one sentence per claim of the preset: what this seed showed, computed from the run
  * (core/experiment/claims.ts, the differences `npm run science` reads), next to what 8 seeds
- * measured (measuredClaims.ts). Issue 23: the default seed's peer arm can end level with self
+ * measured (measuredClaims.ts). The default seed's peer arm can end level with self
  * under a title that says peer reward holds; the page says so instead of leaving it to the reader.
  */
 import { CLAIM_TIE, SEED_CLAIMS, type SeedClaimCount, type SeedClaimId, armPassAt1, countSeedClaims, seedDifference } from '../../core/experiment/claims';
@@ -36,7 +36,7 @@ function relation(diff: number): string {
 const levelNote = (diff: number) => (directionOf(diff) === 'level' ? `, within the ${LEVEL_BAND} one evaluation varies by` : '');
 
 /**
- * A change of held-out pass@1 in words, one convention everywhere on the page (issue 29, problem 4):
+ * A change of held-out pass@1 in words, one convention everywhere on the page:
  * end − start, so a fall is negative and is said "fell by"; under LEVEL_BAND either way it "stayed
  * level", as the workshop card reads "hold" (the page's one rule, changeRule.ts).
  */

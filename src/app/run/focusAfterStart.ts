@@ -1,5 +1,5 @@
 /**
- * After Start, the keyboard's focus goes to Pause (issue 29, problem 9): the Start pressed is
+ * After Start, the keyboard's focus goes to Pause: the Start pressed is
  * disabled (run bar) or gone (the hero's), and a focused element that becomes disabled or leaves
  * the page drops the focus to the body, so a keyboard user had to Tab from the top again.
  */

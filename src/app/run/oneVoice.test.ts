@@ -1,11 +1,11 @@
 /**
- * One voice (issue 29, build 4): for every workshop step whose question is an arm's change of
+ * One voice: for every workshop step whose question is an arm's change of
  * held-out pass@1, the same run is read by the workshop card (readRun), the hero's after-run
  * sentences (claimSentences), the scoreboard (scoreRows) and the claims table's number
  * (shownDifference), and they must agree: the same signed number, a fall negative everywhere and
  * said "fell by", and where the card reads "hold (within 0.03)" the sentence says it stayed level
  * and shows no ✓, and the scoreboard does not colour it as a rise or a fall: one rule
- * (changeRule.ts; issue 29 saw "✓ ... it ended below its start" beside the card's "hold").
+ * (changeRule.ts; the page once showed "✓ ... it ended below its start" beside the card's "hold").
  * The run is real page state: a recorded run of the step's preset replayed.
  */
 import { describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ describe('the card, the sentences, the scoreboard and the claims table say one t
     const arm = (step.quantity as { arm: string }).arm;
     const claim = CLAIM_OF[arm];
     // −0.015 and +0.015 lie between the science's tie (0.005) and the page's band (0.03): the
-    // card reads them "hold", so no ✓ may say the claim held (issue 29 saw a green ✓ beside "hold").
+    // card reads them "hold", so no ✓ may say the claim held (the page once showed a green ✓ beside "hold").
     for (const change of [-0.12, -0.015, -0.01, 0.002, 0.015, 0.05]) {
       it(`${step.presetId}: ${arm} changes by ${change}`, () => {
         const { spec, state } = runOf(step.presetId, arm, change);

@@ -1,5 +1,5 @@
 /**
- * The run bar's progress (issue 23: "a progress bar for the warm start, the backend check and the
+ * The run bar's progress ("a progress bar for the warm start, the backend check and the
  * RL phase") and the time left, estimated from this machine's own pace: the wall time between the
  * last RL steps that arrived (evaluation steps and a speed limit included, as a student waits them).
  * Pure; RunStatus.tsx draws it.

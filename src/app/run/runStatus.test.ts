@@ -4,7 +4,7 @@ import { initialRunState } from '../store/runSlice';
 import { phaseText } from './RunStatus';
 
 describe('phase text', () => {
-  it('a member with no warm-start steps (stored, or none to train) is not "step 0 of 0" (issue 29, problem 9)', () => {
+  it('a member with no warm-start steps (stored, or none to train) is not "step 0 of 0"', () => {
     const run = { ...initialRunState(), phase: 'warmstart' as const, warm: { memberId: 'B', memberIndex: 1, memberCount: 2, step: 0, steps: 0, fraction: 1, etaMs: null } };
     expect(phaseText(run as never)).toBe('Warm start: member B (2 of 2), ready (stored, or none to train)');
   });

@@ -105,7 +105,7 @@ export function scoreboardLines(rows: readonly ScoreRow[]): string[] {
   );
 }
 
-/** An arm's scoreboard row as the mean over several seeds' runs ("Run N seeds", issue 23). */
+/** An arm's scoreboard row as the mean over several seeds' runs ("Run N seeds"). */
 export interface SeedMeanRow {
   armId: string;
   scheme: string;

@@ -1,5 +1,5 @@
 /**
- * After a reload, the last run of the experiment on screen comes back (issue 23: a reload showed
+ * After a reload, the last run of the experiment on screen comes back (a reload showed
  * empty charts although the run was saved). Pure: which saved run that is. The runs controller
  * shows it (as Open does) and the hero view says what it is, with Resume when it can go on.
  */

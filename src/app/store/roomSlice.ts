@@ -1,5 +1,5 @@
 /**
- * Room slice: class mode (issue 24) as the page shows it. A presenter's room (its join link, its
+ * Room slice: class mode as the page shows it. A presenter's room (its join link, its
  * seats, Start for everybody, Close) or a student's seat (the room's experiment, the seat's seed,
  * the connection's status in words), and the class's runs as results the seeds machinery draws
  * (`results`: one per browser, bands and claims over them; src/app/room/classRecords.ts).
@@ -39,9 +39,9 @@ export interface RoomState {
   info: RoomInfo | null;
   /** The presenter's join link (null: no room yet); on a localhost page the LAN one where it can be (roomLink.ts joinAddress). */
   link: string | null;
-  /** H2 (issue 28): why students' devices may not open `link`, in words (null: they can). */
+  /** H2: why students' devices may not open `link`, in words (null: they can). */
   linkWarning: string | null;
-  /** H2 (issue 28): a join link's room server on another host, which the page asks about before it connects (null: not asking). */
+  /** H2: a join link's room server on another host, which the page asks about before it connects (null: not asking). */
   askServer: string | null;
   /** A student's seat. */
   seat: SeatInfo | null;

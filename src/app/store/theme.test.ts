@@ -1,4 +1,4 @@
-/** The page's first theme follows the system's colour scheme (issue 29, problem 9: dark mode ignored it). */
+/** The page's first theme follows the system's colour scheme (not light on a dark system). */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initialUiState } from './uiSlice';
 

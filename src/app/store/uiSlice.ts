@@ -8,12 +8,12 @@ import type { LabSlice } from './types';
 export type Theme = 'light' | 'dark';
 
 /**
- * Smoothing on by default, at TensorBoard's usual weight (issue 23): a student sees the trend
+ * Smoothing on by default, at TensorBoard's usual weight: a student sees the trend
  * first, the raw line stays drawn faint under it, held-out evaluations are never smoothed.
  */
 export const DEFAULT_SMOOTHING = 0.6;
 
-/** The detail panels folded on a fresh page: a student does not need them first (issue 23). */
+/** The detail panels folded on a fresh page: a student does not need them first. */
 export const FOLDED_BY_DEFAULT: readonly string[] = ['pseudo', 'disagreement', 'inspector', 'glossary'];
 
 /** Speed choices: RL steps per second, null = as fast as the device goes. */
@@ -59,7 +59,7 @@ export interface UiSlice {
   setPanelOpen(id: string, open: boolean): void;
 }
 
-/** The system's colour scheme where the browser says it (issue 29: dark mode ignored it); light otherwise. */
+/** The system's colour scheme where the browser says it ; light otherwise. */
 export function systemTheme(): Theme {
   try {
     return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';

@@ -79,7 +79,7 @@ export function measureMember(m: MemberMeasurement): MemberStepMetrics {
     reward: mean(m.rewards.rewards),
     oracleReward: mean(m.oracle),
     // Only a vote-based reward has a pseudo-label. The oracle trains on the truth and the intrinsic
-    // schemes on no label at all: null there (issue 21: the oracle's "0.84" was its own vote's
+    // schemes on no label at all: null there (the oracle's "0.84" was its own vote's
     // accuracy, which ownVoteAccuracy already reports).
     pseudoLabelAccuracy: voteBased ? orNull(pseudoLabelAccuracy(labels, m.truths)) : null,
     rewardAccuracy: labelMatch ? rewardAccuracy(m.rewards.rewards, m.oracle) : null,

@@ -1,12 +1,12 @@
 /**
- * The overlap preset (issue 30): does a more different partner teach more? presets.ts lists it
+ * The overlap preset: does a more different partner teach more? presets.ts lists it
  * with the others.
  */
 import type { MemberSpec } from './spec';
 import { mlp, regime, type Preset } from './presetKit';
 
 /**
- * The overlap dial (issue 30; docs/METHOD.md, "Overlap dial"; docs/PREREG-overlap.md): the
+ * The overlap dial (docs/METHOD.md, "Overlap dial"; docs/PREREG-overlap.md): the
  * peers-learn anchor A next to partners whose base errors overlap A's more and more, one peer arm
  * each, plus A alone on its own votes (self) and on the labels (oracle). Same-family levels, least
  * overlapping first: S, its own seeds; B0, A's initial weights warm-started on its own data and

@@ -15,7 +15,7 @@ export interface HistoryPoint {
 export const COLLAPSE_SMOOTHING = 3;
 
 /**
- * Collapse step: the lab's one definition of "collapsed" (issue 21), used by the runner's summary,
+ * Collapse step: the lab's one definition of "collapsed", used by the runner's summary,
  * the page's scoreboard, the science claims and the tables (docs/METHOD.md, "Collapse"):
  *   - the evaluations (history points with a finite evalPassAt1; the base evaluation is the first)
  *     are smoothed by a trailing mean of `smoothing` (3): point j is the mean of evaluations

@@ -1,4 +1,4 @@
-;; Batched small matMul for tfjs-backend-wasm's heap, in WebAssembly SIMD (issue 32).
+;; Batched small matMul for tfjs-backend-wasm's heap, in WebAssembly SIMD.
 ;;
 ;; out[b] = A[b] @ B[b] for b < batch, A[b] M x K, B[b] K x N, out row-major [batch, M, N].
 ;; A and B are read through byte strides, so either may be transposed in memory; a batch

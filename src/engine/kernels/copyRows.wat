@@ -1,4 +1,4 @@
-;; Strided row copies on tfjs-backend-wasm's heap (issue 32): the wasm Concat's inner loop.
+;; Strided row copies on tfjs-backend-wasm's heap: the wasm Concat's inner loop.
 ;;
 ;; copyRows(src, dst, rows, bytes, srcStride, dstStride): for r < rows, copy `bytes` bytes from
 ;; src + r * srcStride to dst + r * dstStride (byte addresses). One memory.copy per row: tfjs's

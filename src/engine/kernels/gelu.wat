@@ -1,4 +1,4 @@
-;; The GELU's elementwise chains on tfjs-backend-wasm's heap (issue 32), for
+;; The GELU's elementwise chains on tfjs-backend-wasm's heap, for
 ;; src/core/models/fusedGelu.ts. The lab's GELU (src/core/models/layers.ts) is
 ;;   y = x * sigmoid(((x * x) * x * c1 + x) * c2),  c1 = 0.044715, c2 = 2 sqrt(2 / pi)
 ;; as seven tfjs kernels forward, and about twenty more in its gradient.

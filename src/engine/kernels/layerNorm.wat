@@ -1,4 +1,4 @@
-;; LabLayerNorm's two loops on tfjs-backend-wasm's heap (issue 32); ./layerNorm.ts says what
+;; LabLayerNorm's two loops on tfjs-backend-wasm's heap; ./layerNorm.ts says what
 ;; they compute and keeps the same steps in JavaScript as the reference. Addresses are bytes.
 ;;
 ;; lnStats(x, mean, varEps, rows, d, eps): per row of d floats, mean = (running sum from 0) / d and

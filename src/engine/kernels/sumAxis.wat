@@ -1,4 +1,4 @@
-;; A sum over a middle block of axes on tfjs-backend-wasm's heap (issue 32), for ./sum.ts.
+;; A sum over a middle block of axes on tfjs-backend-wasm's heap, for ./sum.ts.
 ;;
 ;; sumMiddle(x, out, outer, r, inner): x is [outer, r, inner] floats, out [outer, inner];
 ;;   out[o, j] = (((0 + x[o, 0, j]) + x[o, 1, j]) + ...) + x[o, r - 1, j].

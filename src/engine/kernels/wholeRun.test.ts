@@ -1,5 +1,5 @@
 /**
- * A whole run on this session's kernels (issue 32, second part: Pack, Cast, Sum, the fused GELU
+ * A whole run on this session's kernels (Pack, Cast, Sum, the fused GELU
  * and LabLayerNorm) and on tfjs's own: the same summary byte for byte, which is what a result file
  * holds of the run. The kernels' own tests check them op by op; this checks that nothing between
  * them (the tape's order, a saved tensor, a shared buffer) changes a number.

@@ -1,6 +1,6 @@
 /**
  * launch.sh and the accelerate configs it passes: how the members of one arm are started together
- * and stopped together (issue 22).
+ * and stopped together.
  *
  * Each member is its own `accelerate launch` (its own world, as in Co-RL), started under `setsid`
  * so that the launcher, its torchrun agent and every worker share one process group that launch.sh

@@ -53,7 +53,7 @@ export function modelCountProblem(memberIds: readonly string[], models: readonly
 /**
  * Members given the same model id, as one warning each, or none. Two members of one model start
  * from the same weights; in the lab they would differ by init and warm-start seeds as well, and
- * here only their sampling seeds tell them apart (issue 22: clones would make a peer arm a self arm).
+ * here only their sampling seeds tell them apart (clones would make a peer arm a self arm).
  */
 export function sharedModelWarnings(memberIds: readonly string[], models: readonly string[]): string[] {
   const byModel = new Map<string, string[]>();

@@ -7,7 +7,7 @@ where the lab is tested, and no GPU is there. What they model, with the source t
     (trl/trainer/grpo_trainer.py:609), and keeps what it was given;
   - accelerate's set_seed adds the process index when device_specific (accelerate/utils/random.py);
   - broadcast_object_list is a collective: here it fails the test, since no rank may wait in one
-    while rank 0 waits for a peer (issue 22);
+    while rank 0 waits for a peer;
   - a model's generation_config carries its own sampling defaults (Qwen2.5-Instruct's: repetition
     penalty 1.05, top_k 20, two end tokens), which the teacher must not use.
 

@@ -1,4 +1,4 @@
-"""Tests of the exported launch.sh with a stand-in `accelerate` on PATH (issue 22): each member in a
+"""Tests of the exported launch.sh with a stand-in `accelerate` on PATH: each member in a
 process group of its own, every group stopped when a member fails, on Ctrl-C and at exit, and the
 shipped accelerate config passed with --config_file. Run by src/export/trl/python.test.ts with
 COHORT_EXPORT_DIR set to a freshly exported project (the collapse preset: arm peer = A, B).

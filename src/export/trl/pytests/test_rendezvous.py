@@ -164,7 +164,7 @@ class RendezvousTest(unittest.TestCase):
 
 
 class RankRelayTest(unittest.TestCase):
-    """Rank 0 of a member hands each step's result to its other ranks through files (issue 22)."""
+    """Rank 0 of a member hands each step's result to its other ranks through files."""
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()

@@ -6,7 +6,7 @@ members and their model ids, and the GRPOConfig values the spec maps to. This mo
 micro-batches, so that one RL step of the lab is one generation batch and one optimizer step per
 GRPO iteration in TRL. It also sets what a member process needs to differ from its peers and to
 survive more than one process: its own sampling seed, how the model is loaded, and the process
-group's timeout (issue 22).
+group's timeout.
 """
 
 from __future__ import annotations

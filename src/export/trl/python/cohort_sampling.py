@@ -1,5 +1,5 @@
 """Sampling outside TRL's own loop, for the exported TRL project: the frozen teacher, which must
-sample exactly as TRL samples the policy, and the per-member offset of vLLM's seed (issue 22).
+sample exactly as TRL samples the policy, and the per-member offset of vLLM's seed.
 
 Imports torch and transformers only when a teacher is built, so the rest runs without them.
 """

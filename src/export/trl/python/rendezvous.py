@@ -221,8 +221,8 @@ class RankRelay:
 
     Only rank 0 of a member exchanges labels (or runs the frozen teacher); the old way was to have
     the other ranks wait in broadcast_object_list meanwhile, a collective that the process group
-    kills after its timeout (1,800 s by default) while rank 0 may wait an hour for a peer (issue 22;
-    Co-RL's trainer met the same timeout). Here rank 0 writes the result (or its error) to
+    kills after its timeout (1,800 s by default) while rank 0 may wait an hour for a peer
+    (Co-RL's trainer met the same timeout). Here rank 0 writes the result (or its error) to
     <dir>/<key>.json and the other ranks poll for that file, so no rank sits in a collective while
     a peer is slow. Every file carries the run id; one of another launch is ignored.
 
