@@ -103,9 +103,10 @@ export const GALLERY: readonly GalleryTask[] = [
     },
     forStudents:
       'A long answer: five digits, each built on the one before, so a single slip spoils every ' +
-      'digit after it. Eight samples of a long answer almost never agree by chance, so the majority ' +
-      'vote is often a pair of samples, or one. Watch the reward of the self arm: is it learning ' +
-      'from agreement, or from a vote that hardly exists?',
+      'digit after it. Two samples of a long answer rarely match by luck, so when the eight samples ' +
+      'agree, the model worked something out; but a model that slips the same way every time agrees ' +
+      'with itself on a wrong answer too. Watch the reward of the self arm: is it rewarding the model ' +
+      'for being right, or only for saying the same five digits again?',
   },
   {
     id: 'add-with-carry',
