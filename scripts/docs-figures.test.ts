@@ -43,6 +43,14 @@ describe('the docs against their sources', () => {
     expect(runtimeProblems(PRESET_RUNTIMES, src.pageTimings)).toEqual([]);
   });
 
+  it('the README defines its terms where they first appear: each first use is the bold one of its definition', () => {
+    const readme = doc('README.md').text.replace(/^# .*\n/, '').replace(/Cohort Lab/g, 'the lab');
+    for (const term of ['majority vote', 'peer', 'cohort', 'oracle', 'GRPO', 'held-out', 'pass@1', 'seed', 'shown', 'not shown', 'contradicted']) {
+      const first = readme.search(new RegExp(`\\b${term.replace(/[@-]/g, '\\$&')}`, 'i'));
+      expect(readme.slice(Math.max(0, first - 2), first), `${term} first appears outside its definition`).toBe('**');
+    }
+  });
+
   it('the README is a front door: at most 250 lines, and every reader\'s first command on its first screen', () => {
     const readme = doc('README.md').text.split('\n');
     expect(readme.length).toBeLessThanOrEqual(250);
