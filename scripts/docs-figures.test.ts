@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { figureProblems, fillBlocks, generatedBlocks, linkTime, overlapProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
+import { figureProblems, fillBlocks, generatedBlocks, linkTime, overlapProblems, pageTableProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
 import { WORKSHOP } from '../src/app/workshop/sequence';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { FORMATS } from './docs-formats';
@@ -148,6 +148,15 @@ describe('the checks can fail', () => {
     expect(moved).toContain('the reference points give 0.15, 0.05, 0.25');
     const gone = overlapProblems(results.replace(/^\| \(ends\).*\| overlap \|.*\n/m, ''), src.overlapPoints);
     expect(gone).toContain('docs/RESULTS.md: the summary has no overlap row (ends)');
+  });
+
+  it("BENCHMARKS' page table against the timings it prints (a superseded row kept in one and not the other)", () => {
+    const bench = doc('docs/BENCHMARKS.md');
+    expect(pageTableProblems(bench, src.pageTimings)).toEqual([]);
+    const old = { query: '?workers=1', browser: 'Chromium 156.0.8078.114', doneS: 13.03, timedOut: false, date: '2026-12-01' };
+    expect(pageTableProblems(bench, [...src.pageTimings, old]).join('\n')).toContain('the page table has 7 rows, bench/results/page.json 8 timings');
+    const planted = bench.text.replace('| `/?v=1&preset=collapse` | Chromium 150.0.7871.100 | wasm | 1.1 | 4.6 | 12.7 |', '| `/?v=1&preset=collapse` | Chromium 156.0.8078.114 | wasm | 1.1 | 4.6 | 14.4 |');
+    expect(pageTableProblems({ ...bench, text: planted }, src.pageTimings).join('\n')).toContain('`/?v=1&preset=collapse` ends at 14.4 on Chromium 156.0.8078.114 in the page table, 12.7 s on Chromium 150.0.7871.100');
   });
 
   it('a doc that nothing links', () => {

@@ -566,6 +566,26 @@ function workshopCountProblems(doc: Doc): string[] {
   return problems;
 }
 
+/**
+ * BENCHMARKS' page table against bench/results/page.json: one row per timing, the same end of the
+ * run; no row that the data no longer holds (a superseded timing goes from both).
+ */
+export function pageTableProblems(doc: Doc, timings: readonly PageTimingRow[]): string[] {
+  const section = /<!-- page -->\n([\s\S]*?)<!-- \/page -->/.exec(doc.text)?.[1];
+  if (!section) return [`${doc.path}: no page section (<!-- page -->)`];
+  const rows = section.split('\n').filter((l) => l.startsWith('| `/'));
+  const problems: string[] = [];
+  for (const row of rows) {
+    const cells = row.split('|').map((c) => c.trim());
+    const query = cells[1].replace(/^`\/|`$/g, '');
+    const t = timings.find((x) => x.query === query);
+    if (!t) problems.push(`${doc.path}: the page table times \`/${query}\`, but bench/results/page.json has no such timing`);
+    else if (cells[6].split(' ')[0] !== t.doneS.toFixed(1) || cells[2] !== t.browser) problems.push(`${doc.path}: \`/${query}\` ends at ${cells[6]} on ${cells[2]} in the page table, ${t.doneS.toFixed(1)} s on ${t.browser} in bench/results/page.json`);
+  }
+  if (rows.length !== timings.length) problems.push(`${doc.path}: the page table has ${rows.length} rows, bench/results/page.json ${timings.length} timings`);
+  return problems;
+}
+
 /** Every figure in prose that disagrees with its source, one line each (empty: none). */
 export function figureProblems(docs: readonly Doc[], src: Sources, formats: readonly FormatSource[]): string[] {
   const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
@@ -575,6 +595,8 @@ export function figureProblems(docs: readonly Doc[], src: Sources, formats: read
     ...docs.filter((d) => front.has(d.path)).flatMap((d) => [...seedProblems(d), ...tuningQuoteProblems(d), ...workshopCountProblems(d)]),
     ...workshopProblems(WORKSHOP),
   ];
+  const benchmarks = docs.find((d) => d.path === 'docs/BENCHMARKS.md');
+  if (benchmarks) problems.push(...pageTableProblems(benchmarks, src.pageTimings));
   const reliability = docs.find((d) => d.path === 'docs/RELIABILITY.md');
   if (reliability) problems.push(...formatProblems(reliability, formats));
   const results = docs.find((d) => d.path === 'docs/RESULTS.md');
