@@ -9,7 +9,7 @@ export function WorkshopButton() {
       type="button"
       aria-pressed={on}
       data-testid="workshop-toggle"
-      title="A presenter's sequence of presets: the audience predicts, the lab runs, then compare with what 8 seeds measured"
+      title="A presenter's sequence of presets: the audience predicts, the lab runs, then compare with what the preset's seeds measured"
       onClick={() => (on ? workshop.leave() : workshop.enter(1))}
     >
       {on ? 'Leave workshop' : 'Workshop'}

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { MemberStepMetrics, RunSummary } from '../../core/experiment/events';
 import { getPreset } from '../../core/experiment/presets';
 import { memberMetrics } from '../store/fixtures';
-import { LEVEL_BAND, WORKSHOP, type Quantity, directionOf, readRun, signed } from './sequence';
+import { LEVEL_BAND, WORKSHOP, type Quantity, directionOf, readRun, seedCount, seedsMeasured, signed } from './sequence';
 
 const RESULTS = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../docs/RESULTS.md'), 'utf8');
 
@@ -62,7 +62,7 @@ describe('the workshop sequence', () => {
     }
   });
 
-  it('keeps each talking point short enough for a projector (issue 29: about 120 words of numbers before)', () => {
+  it('keeps each talking point short enough for a projector (about 120 words of numbers were too many)', () => {
     for (const step of WORKSHOP) expect(step.talkingPoint.split(/\s+/).length, step.presetId).toBeLessThanOrEqual(40);
   });
 
@@ -97,6 +97,14 @@ describe('the workshop sequence', () => {
   it("reads each step's 8-seed value as the answer its talking point gives", () => {
     const expected: Record<string, string> = { collapse: 'down', 'peers-learn': 'up', 'ensemble-control': 'up', 'peers-teach': 'up', families: 'level', length: 'up', overlap: 'up' };
     for (const step of WORKSHOP) expect(directionOf(step.measured), step.presetId).toBe(expected[step.presetId]);
+  });
+});
+
+describe('the seeds behind a step', () => {
+  it('counts a block of seeds, and names the fresh block where there is one', () => {
+    expect([seedCount('1-8'), seedCount('1-3, 5-9'), seedCount('201-212'), seedCount('7')]).toEqual([8, 8, 12, 1]);
+    expect(WORKSHOP.map((s) => `${s.presetId}: ${seedsMeasured(s)}`)).toContain('overlap: 12 seeds');
+    expect(WORKSHOP.map((s) => `${s.presetId}: ${seedsMeasured(s)}`)).toContain('collapse: 8 seeds');
   });
 });
 

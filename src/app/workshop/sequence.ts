@@ -1,7 +1,7 @@
 /**
  * The workshop: a presenter's sequence of presets, each with a question the audience answers
  * before the run ("predict first"), and a talking point that says only what was measured over
- * 8 seeds (docs/RESULTS.md), what did not reproduce included. Pure data and pure readings of a
+ * the preset's seeds (docs/RESULTS.md; `seedCount`), what did not reproduce included. Pure data and pure readings of a
  * run (no React, no store): the UI is WorkshopPanel.tsx.
  *
  * Every step's question is about one signed number a run can measure (Quantity): a change of
@@ -34,11 +34,11 @@ export interface WorkshopStep {
   /** The answers, for a quantity that comes out up, level and down. */
   answers: Record<Direction, string>;
   quantity: Quantity;
-  /** The same quantity measured over 8 seeds (mean of the per-seed values, docs/RESULTS.md). */
+  /** The same quantity measured over the preset's seeds (mean of the per-seed values, docs/RESULTS.md). */
   measured: number;
   /**
-   * What 8 seeds showed and what did not reproduce, in at most about 40 words (issue 29: a
-   * projector cannot carry 120 words of numbers). Shown after the prediction, above `numbers`.
+   * What the seeds showed and what did not reproduce, in at most about 40 words (a projector
+   * cannot carry 120 words of numbers). Shown after the prediction, above `numbers`.
    */
   talkingPoint: string;
   /** The seeds each column of `numbers` rests on: the tuning seeds, and the seeds run after the settings were frozen. */
@@ -239,6 +239,19 @@ export const WORKSHOP: readonly WorkshopStep[] = [
     ],
   },
 ];
+
+/** How many seeds a block of `seeds` names: '1-8' -> 8, '1-3, 5-9' -> 8, '201-212' -> 12. */
+export function seedCount(block: string): number {
+  return block.split(',').reduce((n, part) => {
+    const [a, b] = part.trim().split('-').map(Number);
+    return n + (b === undefined ? 1 : b - a + 1);
+  }, 0);
+}
+
+/** "8 seeds", "12 seeds": the seeds behind a step's headline figures (its fresh block, else its tuning block). */
+export function seedsMeasured(step: Pick<WorkshopStep, 'seeds'>): string {
+  return `${seedCount(step.seeds.fresh || step.seeds.tuning)} seeds`;
+}
 
 export type Reading =
   /** What this run measured, with the numbers behind it in words. */
