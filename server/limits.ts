@@ -1,5 +1,5 @@
 /**
- * The server's budgets (issue 28): what one source address, one room, one seat and the whole
+ * The server's budgets: what one source address, one room, one seat and the whole
  * server may use, so that no client, and no few clients, can take the lesson down. Every device
  * on the school's network can reach the server, and so can any web page a student opens, so
  * every budget applies to every address, loopback included (the tests stand for other devices

@@ -2,7 +2,7 @@
  * What the operator sees: the addresses to give the class, LAN first, and log lines that cannot
  * drive the terminal. A room's name, a client's address behind a proxy, or an error's message can
  * carry control characters; printed as they are, escape sequences erased the operator's line,
- * printed a fake "room server on port 8787" and changed the window's title (issue 28).
+ * printed a fake "room server on port 8787" and changed the window's title.
  */
 import { networkInterfaces } from 'node:os';
 

@@ -1,4 +1,4 @@
-// The store after a failed write (issue 28): LevelDB may leave a torn record in its log and append
+// The store after a failed write: LevelDB may leave a torn record in its log and append
 // after it, and what follows it in its block is skipped when the log is read again (a restart): on
 // a real full disk (server/load/diskFull.ts, needs root) a seat and events acknowledged after space
 // was freed were gone after a restart. So the store reopens the database before its next write.

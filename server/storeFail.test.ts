@@ -1,4 +1,4 @@
-// A failed store write (issue 28): each write the hub makes (create, a new seat, an event, an
+// A failed store write: each write the hub makes (create, a new seat, an event, an
 // exchange, lock, start/close, remove-seat) is made to fail once at the store's boundary (the
 // real LevelDB store of a real server, one method made to throw). The client is told in words,
 // the room in memory is as it was, the server goes on, the same operation succeeds once the store

@@ -1,4 +1,4 @@
-// The expiry sweep with a store whose delete fails (the issue 28 follow-up): the real server's
+// The expiry sweep with a store whose delete fails: the real server's
 // LevelDB store with deleteRoom made to fail once for one room. The sweep does not throw, goes on
 // to the other expired room, logs the failure with the room's short id, keeps the failed room's
 // data and its bytes in the disk quota's count (the data is still on disk), refuses the room to

@@ -1,5 +1,5 @@
 /**
- * A real full disk under the real room server (issue 28): its data directory on a 256 KiB tmpfs,
+ * A real full disk under the real room server: its data directory on a 256 KiB tmpfs,
  * students stream events until the store fails with ENOSPC, the tmpfs is grown, one more student
  * joins and streams, and the server is restarted on the same directory. Passes (exit 0) when the
  * refusal was `over-quota` to the student and the presenter, memory held what the store held at

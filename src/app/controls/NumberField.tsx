@@ -20,7 +20,7 @@ export function NumberField({ knob, path, value, onChange, compact }: { knob: Kn
   const { problems } = useDraftValidation();
   const invalid = problemsExactly(problems, path).length > 0;
   // The help was a hover-only tooltip: now a "?" button shows it (touch, keyboard), and the input
-  // is described by it for screen readers (issue 23, item 5).
+  // is described by it for screen readers.
   const [helpOpen, setHelpOpen] = useState(false);
   const helpId = `${id}-help`;
   return (

@@ -11,7 +11,7 @@ describe('preset runtimes', () => {
       expect(r.measuredOn).toMatch(/core/);
     }
   });
-  it('says the machine in words a student needs: no browser version or backend name on the card (issue 29)', () => {
+  it('says the machine in words a student needs: no browser version or backend name on the card', () => {
     for (const [id, r] of Object.entries(PRESET_RUNTIMES)) {
       expect(r.machine, id).not.toMatch(/Chromium|\bwasm\b|webgl|webgpu|\bGPU\b|\d{3}/);
       expect(runtimeText(id, '')).not.toMatch(/Chromium|\bwasm\b/);

@@ -1,4 +1,4 @@
-/** Opens or closes the Class room panel (class mode, issue 24), next to Workshop. */
+/** Opens or closes the Class room panel (class mode), next to Workshop. */
 import { useLab } from '../store';
 import { room } from './roomController';
 

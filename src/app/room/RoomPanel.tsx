@@ -1,5 +1,5 @@
 /**
- * The Class region (class mode, issue 24). A presenter: the room server's address, "pair
+ * The Class region (class mode). A presenter: the room server's address, "pair
  * students", Create room, then the join link with Copy and its QR code, the seats, Start for
  * everybody, Close room and Export the room. A student: the room's status in words, the seat (its
  * seed; in a paired room its member and partner), and the class's seats. Every string from the
@@ -186,7 +186,7 @@ function Student() {
           Your run for the class is done and the room has all of it. The class run is over; a new run here is yours alone: it is not sent to the room.
         </p>
       )}
-      {/* Folded: on a student's laptop the panel left the hero charts below the first screen (issue 29). */}
+      {/* Folded: on a student's laptop the panel left the hero charts below the first screen. */}
       {r.info && (
         <details className="room-class-seats" data-testid="room-class-seats">
           <summary>

@@ -1,6 +1,6 @@
 /**
  * The connection to the room in words (a status line both the presenter and a student see), and
- * what a student decides there (issue 28): whether to connect to a join link's room server on
+ * what a student decides there: whether to connect to a join link's room server on
  * another host (nothing is sent to it before "Join"), and whether to take a seat that is open in
  * another tab into this one. A presenter also reads here why students' devices may not open the
  * join link (a page on localhost).

@@ -3,7 +3,7 @@
  * in a paired room also the pair (seats 2k and 2k+1: one run of the peer arm, classRecords.ts),
  * the member the seat trains and its partner's seat.
  *
- * The presenter's page also holds the teacher's controls (issue 28, item 5): lock the room to new
+ * The presenter's page also holds the teacher's controls: lock the room to new
  * students (or unlock it), and remove a seat (asked first, in the row: the student is disconnected
  * and told, the seat is freed for the next join).
  */

@@ -1,4 +1,4 @@
-/** The class's progress in words (the projector view's header, a presenter's run bar): issue 29 saw "Ready" at step 33. */
+/** The class's progress in words (the projector view's header, a presenter's run bar): never "Ready" at step 33. */
 import { describe, expect, it } from 'vitest';
 import { roomSpec, seatInfo } from '../../room/fakeSocket.testkit';
 import type { RoomInfo } from '../../room/protocol';

@@ -83,7 +83,7 @@ describe('paired seats', () => {
   });
 });
 
-describe('the odd student out of a paired room (issue 29, problem 7)', () => {
+describe('the odd student out of a paired room', () => {
   it('is told no partner has joined yet, not that a partner left', async () => {
     const { c } = seatedRoom();
     const lab = fakeLab();

@@ -1,5 +1,5 @@
 /**
- * The presenter's projector view of a room (issue 29): on or off per room, remembered in this
+ * The presenter's projector view of a room: on or off per room, remembered in this
  * browser (localStorage, keyed by the room's id) so a reload of the presenter's page, which
  * presents the room again, reopens the same view. Nothing else is kept; a browser that refuses
  * storage simply opens the normal page after a reload.

@@ -92,7 +92,7 @@ describe("a presenter's reload", () => {
   });
 });
 
-describe('a link naming another server (issue 28, item 4)', () => {
+describe('a link naming another server', () => {
   const evil = 'ws://192.168.1.66:8787/room';
   const link = (server: string) => `?room=${ROOM}&server=${encodeURIComponent(server)}`;
 
@@ -135,7 +135,7 @@ describe('a link naming another server (issue 28, item 4)', () => {
   });
 });
 
-describe("the students' join link of a page on localhost (issue 28, item 6)", () => {
+describe("the students' join link of a page on localhost", () => {
   const lan = ['http://192.168.1.20:8787', 'http://10.0.0.5:8787'];
 
   it('knows loopback hosts', () => {

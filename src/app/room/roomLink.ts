@@ -8,13 +8,13 @@
  * never in a link (src/room/client.ts keeps them in localStorage, by server and room).
  *
  * A link may name any server, so one naming a server on another host than the page's asks before
- * the page connects to it (issue 28, item 4: linkRole's `ask`), unless this browser already holds
+ * the page connects to it (linkRole's `ask`), unless this browser already holds
  * a secret of that room from that server (it joined or made the room there before).
  *
  * The presenter's page shows its room's join link in its own address bar (history.replaceState),
  * so a reload opens the same link; a browser that holds the presenter key of that room from that
  * server presents the room again rather than joining it as a student (linkRole). The link students
- * get (joinAddress) uses the server's LAN address where the page is on localhost (issue 28, item 6).
+ * get (joinAddress) uses the server's LAN address where the page is on localhost.
  */
 import type { RoomRole } from '../../room/client';
 import { type KeyValueStore, adoptLegacySecrets, readSecrets, serverOrigin } from '../../room/secrets';
@@ -161,7 +161,7 @@ export interface JoinAddress {
 }
 
 /**
- * The join link for students' devices (issue 28, item 6). A page opened on localhost would put
+ * The join link for students' devices. A page opened on localhost would put
  * `localhost` in the link and its QR code, which each student's device takes for itself. Where the
  * room server serves the lab too (the page's origin is the server's) and said at which LAN
  * origins other devices reach it (`lanOrigins`, the likeliest first), the link is made on the first

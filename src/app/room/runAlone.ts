@@ -1,5 +1,5 @@
 /**
- * The odd student out of a paired room chooses to run alone (issue 29, problem 7): leave the room
+ * The odd student out of a paired room chooses to run alone: leave the room
  * (the seat's member part stops, nothing more is sent), and train the room's whole experiment in
  * this browser with the seat's seed. That run is the student's own: the class does not count it,
  * and the panel said so before the button was pressed.

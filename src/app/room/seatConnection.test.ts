@@ -10,7 +10,7 @@ describe("a seat's connection, as a page may say it", () => {
     expect(connectedCount({ seats }, true)).toBe('2 connected');
   });
 
-  it('while the room server is unreachable: unknown, never the stale "yes" (issue 29)', () => {
+  it('while the room server is unreachable: unknown, never the stale "yes"', () => {
     expect(seatConnected(true, false)).toEqual({ text: 'unknown: the room server is unreachable', known: false });
     expect(connectedCount({ seats }, false)).toBe('connections unknown while the room server is unreachable');
   });

@@ -1,7 +1,7 @@
 /**
  * What a page may say of its seats' connections. The seats' "connected" comes from the room
  * server's last word (RoomInfo); while this page cannot reach the server that word is stale, so
- * the page says it does not know (issue 29, problem 9: with the server down, the seats table still
+ * the page says it does not know (with the server down, the seats table still
  * said "connected: yes"). Pure: the table, the class's summary line and the projector use it.
  */
 import type { RoomInfo } from '../../room/protocol';

@@ -3,7 +3,7 @@ import { getPreset } from '../../core/experiment/presets';
 import { presetFor } from '../run/importRun';
 import { seatPresetFor } from './seatPreset';
 
-describe('a seat of a class room: its seed is not an edit (issue 29, problem 3)', () => {
+describe('a seat of a class room: its seed is not an edit', () => {
   const quick = getPreset('quick')!.spec;
 
   it('the room\'s preset with a seat\'s seed is that preset, unedited (presetFor called it an edit)', () => {

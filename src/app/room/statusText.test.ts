@@ -8,7 +8,7 @@ describe('statusText', () => {
     expect(statusText({ ...offline, streaming: true })).toContain('its results are sent when the room is back');
   });
 
-  it('makes no such promise once the room refused the run for good (issue 28: a refused event is not resent forever)', () => {
+  it('makes no such promise once the room refused the run for good (a refused event is not resent forever)', () => {
     const text = statusText({ ...offline, streaming: false });
     expect(text).not.toContain('sent when the room is back');
     expect(text).toContain('goes on here alone');
