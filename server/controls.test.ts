@@ -156,16 +156,24 @@ describe('connections', () => {
   });
 
   it('says over-quota to a student and to the presenter when the disk quota is spent', async () => {
-    const small = await startLocalServer({ limits: { diskBytes: 20_000 } });
+    // One address stores at most a quarter of the quota: students of several devices fill it.
+    const small = await startLocalServer({ limits: { diskBytes: 40_000 } });
     try {
       const { presenter, room } = await createRoom(small.url);
-      const s = await joinRoom(small.url, room);
-      run.forEach((e, i) => s.client.send({ t: 'event', seq: i, event: e }));
-      const e = await s.client.waitFor('error');
-      expect(e.code).toBe('over-quota');
+      const codes: string[] = [];
+      for (let k = 0; k < 12; k++) {
+        const s = await joinRoom(small.url, room);
+        run.forEach((e, i) => s.client.send({ t: 'event', seq: i, event: e }));
+        const e = await s.client.waitFor('error');
+        codes.push(e.message.includes('disk quota') ? 'disk' : e.message.includes('one address') ? 'address' : e.code);
+        await s.client.close();
+        if (codes.at(-1) === 'disk') break;
+      }
+      expect(codes.at(-1)).toBe('disk');
+      expect(codes.slice(0, -1).every((c) => c === 'address')).toBe(true);
       expect((await presenter.waitFor('error')).message).toMatch(/disk quota/);
-      expect(small.server.hub.bytes).toBeLessThanOrEqual(20_000);
-      await Promise.all([presenter, s.client].map((x) => x.close()));
+      expect(small.server.hub.bytes).toBeLessThanOrEqual(40_000);
+      await presenter.close();
     } finally {
       await small.dispose();
     }

@@ -24,6 +24,7 @@ import { errorFrame, eventFrames, frame } from './frames';
 import type { ServerLimits } from './limits';
 import { ROOM_EXPIRED, RoomLifecycle } from './lifecycle';
 import { Room, peerArmMembers, type RoomPeer, type Seat } from './roomState';
+import { DiskUse } from './diskUse';
 import { SeatWrites } from './seatWrites';
 import { matchesHash, newSecret, secretHash } from './secrets';
 import type { RoomStore, SeatRecord } from './store';
@@ -83,8 +84,8 @@ export function isDiskFull(e: unknown): boolean {
 
 export class RoomHub {
   private readonly rooms = new Map<string, Room>();
-  /** Characters stored over every room (the disk quota counts these: limits.diskBytes). */
-  private readonly stored = { bytes: 0 };
+  /** Bytes counted over every room and per address (diskUse.ts: limits.diskBytes, addressBytes). */
+  private readonly disk = new DiskUse();
   private readonly writes: SeatWrites;
   private readonly life: RoomLifecycle;
   /** When each room's presenters were last told the disk is full. */
@@ -94,12 +95,12 @@ export class RoomHub {
     readonly store: RoomStore,
     private readonly opts: HubOptions,
   ) {
-    this.writes = new SeatWrites(store, opts, this.stored, {
+    this.writes = new SeatWrites(store, opts, this.disk, {
       ownSeat: (client, what) => this.ownSeat(client, what),
       announce: (room) => this.announce(room),
       refuse: (client, code, message) => this.refuse(client, code, message),
     });
-    this.life = new RoomLifecycle(store, opts, this.stored, {
+    this.life = new RoomLifecycle(store, opts, this.disk, {
       rooms: this.rooms,
       room: (id) => this.room(id),
       announce: (room) => this.announce(room),
@@ -115,7 +116,7 @@ export class RoomHub {
     for (const { room, seats } of await store.loadAll()) {
       const r = new Room(room, seats);
       hub.rooms.set(room.id, r);
-      hub.stored.bytes += r.bytes();
+      for (const seat of r.taken()) hub.disk.add(r.addressOf(seat), seat.bytes ?? 0);
     }
     await hub.sweep();
     return hub;
@@ -125,9 +126,14 @@ export class RoomHub {
     return this.rooms.size;
   }
 
-  /** Characters stored over every room. */
+  /** Bytes counted over every room (diskUse.ts). */
   get bytes(): number {
-    return this.stored.bytes;
+    return this.disk.bytes;
+  }
+
+  /** Bytes counted for the seats one address took. */
+  bytesOf(address: string): number {
+    return this.disk.of(address);
   }
 
   /** A live room by id (an expired one counts as gone even before the sweep deletes it, as does one being deleted). */
@@ -245,7 +251,7 @@ export class RoomHub {
     const mine = [...this.rooms.values()].filter((r) => r.record.creator === client.address && this.room(r.id)).length;
     if (mine >= limits.roomsPerAddress) return this.refuse(client, 'over-quota', `One address has at most ${limits.roomsPerAddress} live rooms on this server; close one, or wait until one expires.`);
     if (this.rooms.size >= this.opts.maxRooms) return this.refuse(client, 'over-quota', `This server holds its maximum of ${this.opts.maxRooms} rooms; try again when one has expired.`);
-    if (this.stored.bytes >= limits.diskBytes) return this.refuse(client, 'over-quota', `This server has used its disk quota (${Math.round(limits.diskBytes / 2 ** 20)} MiB); its operator can raise it or delete old rooms.`);
+    if (this.disk.bytes >= limits.diskBytes) return this.refuse(client, 'over-quota', `This server has used its disk quota (${Math.round(limits.diskBytes / 2 ** 20)} MiB); its operator can raise it or delete old rooms.`);
     if (msg.pairing && !peerArmMembers(msg.spec)) {
       const arms = msg.spec.arms.map((a) => `${a.id} (${a.scheme}, ${a.members.length} members)`).join(', ');
       return this.fail(client, 'bad-message', `A paired room needs an arm with the peer reward and two members, whose members two students train; this experiment has none (its arms: ${arms}).`);
@@ -346,7 +352,7 @@ export class RoomHub {
       }
     } else {
       if (room.record.locked) return this.fail(client, 'room-locked', 'The presenter has locked this room: no new seats (a student who has one may still come back to it).');
-      const taken = await this.takeSeat(room);
+      const taken = await this.takeSeat(room, client.address);
       if (taken === 'deleting') return this.fail(client, 'no-such-room', ROOM_EXPIRED);
       if (!taken) return this.fail(client, 'room-full', `This room is full: it has ${ROOM_LIMITS.seats} seats.`);
       ({ seat, token } = taken);
@@ -368,13 +374,13 @@ export class RoomHub {
   }
 
   /** A new seat at the lowest free index, stored before the room has it; null when the room is full ('deleting': the sweep began deleting the room meanwhile). */
-  private takeSeat(room: Room): Promise<{ seat: Seat; token: string } | 'deleting' | null> {
+  private takeSeat(room: Room, address: string): Promise<{ seat: Seat; token: string } | 'deleting' | null> {
     const op = room.seatOps.then(async () => {
       if (room.deleting) return 'deleting' as const;
       const index = room.freeIndex(ROOM_LIMITS.seats);
       if (index === null) return null;
       const token = newSecret();
-      const record: SeatRecord = { index, tokenHash: secretHash(token), seed: room.seedOf(index), member: room.memberOf(index), events: 0, lastStep: 0, done: false, bytes: 0 };
+      const record: SeatRecord = { index, tokenHash: secretHash(token), seed: room.seedOf(index), member: room.memberOf(index), events: 0, lastStep: 0, done: false, bytes: 0, address };
       await this.store.putSeat(room.id, record);
       const seat: Seat = { ...record, conn: null, chain: Promise.resolve() };
       room.seats[index] = seat;

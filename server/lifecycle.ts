@@ -11,6 +11,7 @@
  * write lands in the store after its delete, so an expired room never comes back at a restart.
  */
 import type { RoomErrorCode } from '../src/room/protocol';
+import type { DiskUse } from './diskUse';
 import { errorFrame } from './frames';
 import type { HubClient, HubOptions } from './hub';
 import type { Room, Seat } from './roomState';
@@ -38,7 +39,7 @@ export class RoomLifecycle {
     private readonly store: RoomStore,
     private readonly opts: HubOptions,
     /** Characters stored over every room, shared with the hub. */
-    private readonly stored: { bytes: number },
+    private readonly disk: DiskUse,
     private readonly hub: LifecycleHub,
   ) {}
 
@@ -144,7 +145,7 @@ export class RoomLifecycle {
       }
       if (seat.leftTimer) clearTimeout(seat.leftTimer);
       room.seats[index] = null;
-      this.stored.bytes -= seat.bytes ?? 0;
+      this.disk.add(room.addressOf(seat), -(seat.bytes ?? 0));
       // Every student's feed starts the index over: its next occupant's events are new.
       for (const feed of room.students.values()) feed.sent[index] = 0;
       this.opts.log(`seat ${index} of ${room.id.slice(0, 4)}… freed: ${why}`);
@@ -185,7 +186,7 @@ export class RoomLifecycle {
         continue;
       }
       this.hub.rooms.delete(room.id);
-      this.stored.bytes -= room.bytes();
+      for (const seat of room.taken()) this.disk.add(room.addressOf(seat), -(seat.bytes ?? 0));
       this.hub.forget(room.id);
       this.expel(room, 'This room has expired; it and everything in it are deleted.');
       n++;

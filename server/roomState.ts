@@ -109,9 +109,14 @@ export class Room {
     return this.seats.length < limit ? this.seats.length : null;
   }
 
-  /** Characters stored for the room's seats. */
+  /** Bytes counted for the room's seats (diskUse.ts). */
   bytes(): number {
     return this.taken().reduce((n, s) => n + (s.bytes ?? 0), 0);
+  }
+
+  /** The address a seat's bytes count for: the one that took it (an older seat: the room's creator). */
+  addressOf(seat: { address?: string }): string {
+    return seat.address ?? this.record.creator ?? 'unknown';
   }
 
   seatInfo(seat: Seat): SeatInfo {

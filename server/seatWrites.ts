@@ -9,11 +9,12 @@
 import type { ClientMessage, RoomErrorCode, SeatEvent } from '../src/room/protocol';
 import { answersProblem, eventProblem } from '../src/room/eventRules';
 import { streamedEvent } from '../src/room/protocol';
+import { diskBound, type DiskUse } from './diskUse';
 import { errorFrame, eventFrames, frame } from './frames';
 import type { ExchangeBody, HubClient, HubOptions } from './hub';
 import { ROOM_EXPIRED } from './lifecycle';
 import type { Room, Seat } from './roomState';
-import type { RoomStore, SeatRecord } from './store';
+import { eventKey, exchangeKey, seatKey, type RoomStore, type SeatRecord } from './store';
 
 /** What the writes need of the hub. */
 export interface WritesHub {
@@ -29,8 +30,8 @@ export class SeatWrites {
   constructor(
     private readonly store: RoomStore,
     private readonly opts: HubOptions,
-    /** Characters stored over every room, shared with the hub. */
-    private readonly stored: { bytes: number },
+    /** Bytes counted over every room and per address, shared with the hub. */
+    private readonly disk: DiskUse,
     private readonly hub: WritesHub,
   ) {}
 
@@ -38,13 +39,15 @@ export class SeatWrites {
     client.send(errorFrame(code, message));
   }
 
-  /** Null if `chars` more may be stored for the seat, else the over-quota sentence (the presenters are told of a full disk). */
-  private overBudget(room: Room, seat: Seat, chars: number): string | null {
+  /** Null if `bytes` more may be stored for the seat, else the over-quota sentence (the presenters are told of a full disk). */
+  private overBudget(room: Room, seat: Seat, bytes: number): string | null {
     const l = this.opts.limits;
     const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
-    if ((seat.bytes ?? 0) + chars > l.seatBytes) return `A seat stores at most ${mib(l.seatBytes)}.`;
-    if (room.bytes() + chars > l.roomBytes) return `A room stores at most ${mib(l.roomBytes)}.`;
-    if (this.stored.bytes + chars > l.diskBytes) {
+    if ((seat.bytes ?? 0) + bytes > l.seatBytes) return `A seat stores at most ${mib(l.seatBytes)}.`;
+    if (room.bytes() + bytes > l.roomBytes) return `A room stores at most ${mib(l.roomBytes)}.`;
+    const perAddress = addressBudget(l);
+    if (this.disk.of(room.addressOf(seat)) + bytes > perAddress) return `The seats of one address (this device's) store at most ${mib(perAddress)} on this server.`;
+    if (this.disk.bytes + bytes > l.diskBytes) {
       const now = this.opts.now();
       if (now - (this.quotaNoted.get(room.id) ?? -Infinity) > 60_000) {
         this.quotaNoted.set(room.id, now);
@@ -54,6 +57,24 @@ export class SeatWrites {
       return `This server has used its disk quota (${mib(l.diskBytes)}).`;
     }
     return null;
+  }
+
+  /**
+   * Run a write with its bytes counted while it is in flight: the seats of one address (or room)
+   * write side by side, and counting each only after its write let four seats pass the same check
+   * at once and overshoot the budget. A write that fails is counted out again.
+   */
+  private async reserved(room: Room, seat: Seat, cost: number, write: () => Promise<void>): Promise<void> {
+    const address = room.addressOf(seat);
+    seat.bytes = (seat.bytes ?? 0) + cost;
+    this.disk.add(address, cost);
+    try {
+      await write();
+    } catch (e) {
+      seat.bytes -= cost;
+      this.disk.add(address, -cost);
+      throw e;
+    }
   }
 
   event(client: HubClient, seq: number, event: SeatEvent): Promise<void> {
@@ -89,24 +110,20 @@ export class SeatWrites {
       return;
     }
     const json = JSON.stringify(streamedEvent(event));
-    const over = this.overBudget(room, seat, json.length);
-    if (over) return this.hub.refuse(client, 'over-quota', `${over} Event ${seq} was not stored.`);
     const next: SeatRecord = {
-      index: seat.index,
-      tokenHash: seat.tokenHash,
-      seed: seat.seed,
-      member: seat.member,
+      ...recordOf(seat),
       events: seat.events + 1,
       lastStep: event.type === 'step' ? event.step : seat.lastStep,
       done: event.type === 'done' || event.type === 'nonfinite',
-      bytes: (seat.bytes ?? 0) + json.length,
     };
-    await this.store.appendEvent(room.id, next, seq, json);
+    const cost = writeCost(room.id, next, eventKey(room.id, seat.index, seq), json);
+    const over = this.overBudget(room, seat, cost);
+    if (over) return this.hub.refuse(client, 'over-quota', `${over} Event ${seq} was not stored.`);
+    next.bytes = (seat.bytes ?? 0) + cost;
+    await this.reserved(room, seat, cost, () => this.store.appendEvent(room.id, next, seq, json));
     seat.events = next.events;
     seat.lastStep = next.lastStep;
     seat.done = next.done;
-    seat.bytes = next.bytes;
-    this.stored.bytes += json.length;
     client.send(frame({ t: 'ack', seq }));
     const live = eventFrames(seat.index, seq, [json]);
     for (const p of room.presenters) for (const f of live) p.send(f);
@@ -135,14 +152,33 @@ export class SeatWrites {
     if (await this.store.hasExchange(room.id, seat.index, msg.step, msg.kind)) return;
     const body: ExchangeBody = { step: msg.step, kind: msg.kind, answers: msg.answers };
     const json = JSON.stringify(body);
-    const over = this.overBudget(room, seat, json.length);
+    const next = recordOf(seat);
+    const cost = writeCost(room.id, next, exchangeKey(room.id, seat.index, msg.step, msg.kind), json);
+    const over = this.overBudget(room, seat, cost);
     if (over) return this.hub.refuse(client, 'over-quota', `${over} These answers were not stored.`);
-    const next: SeatRecord = { index: seat.index, tokenHash: seat.tokenHash, seed: seat.seed, member: seat.member, events: seat.events, lastStep: seat.lastStep, done: seat.done, bytes: (seat.bytes ?? 0) + json.length };
-    await this.store.putExchange(room.id, next, msg.step, msg.kind, json);
-    seat.bytes = next.bytes;
-    this.stored.bytes += json.length;
+    next.bytes = (seat.bytes ?? 0) + cost;
+    await this.reserved(room, seat, cost, () => this.store.putExchange(room.id, next, msg.step, msg.kind, json));
     const partner = room.partnerOf(seat.index);
     const conn = partner === null ? null : (room.seats[partner]?.conn ?? null);
     conn?.send(frame({ t: 'exchange', ...body }));
   }
+}
+
+/** What one address's seats may store: addressBytes, and never more than a quarter of the server's quota. */
+export function addressBudget(l: { addressBytes: number; diskBytes: number }): number {
+  return Math.min(l.addressBytes, Math.floor(l.diskBytes / 4));
+}
+
+/** A seat's stored record as it is now. */
+function recordOf(seat: Seat): SeatRecord {
+  const { index, tokenHash, seed, member, events, lastStep, done, bytes, address } = seat;
+  return { index, tokenHash, seed, member, events, lastStep, done, bytes, ...(address === undefined ? {} : { address }) };
+}
+
+/**
+ * The bytes a write counts (diskUse.ts): its record and the seat's record written beside it (its
+ * `bytes` field, not known yet, is counted at its widest).
+ */
+function writeCost(room: string, seat: SeatRecord, key: string, json: string): number {
+  return diskBound(key, json) + diskBound(seatKey(room, seat.index), JSON.stringify({ ...seat, bytes: Number.MAX_SAFE_INTEGER }));
 }

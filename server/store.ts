@@ -48,8 +48,10 @@ export interface SeatRecord {
   events: number;
   lastStep: number;
   done: boolean;
-  /** Characters stored for the seat: its events' and exchanges' JSON (limits.ts; absent in older seats: 0). */
+  /** Bytes counted for the seat: diskBound (diskUse.ts) of its events, exchanges and record rewrites (limits.ts; absent in older seats: 0). */
   bytes?: number;
+  /** The source address that took the seat (its bytes count for it: diskUse.ts; absent in older seats). */
+  address?: string;
 }
 
 export interface StoredRoom {
@@ -58,12 +60,12 @@ export interface StoredRoom {
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
-const roomKey = (room: string) => `r!${room}`;
-const seatKey = (room: string, seat: number) => `s!${room}!${pad(seat, 3)}`;
+export const roomKey = (room: string) => `r!${room}`;
+export const seatKey = (room: string, seat: number) => `s!${room}!${pad(seat, 3)}`;
 const eventPrefix = (room: string, seat: number) => `e!${room}!${pad(seat, 3)}!`;
-const eventKey = (room: string, seat: number, seq: number) => eventPrefix(room, seat) + pad(seq, 4);
+export const eventKey = (room: string, seat: number, seq: number) => eventPrefix(room, seat) + pad(seq, 4);
 const exchangePrefix = (room: string, seat: number) => `x!${room}!${pad(seat, 3)}!`;
-const exchangeKey = (room: string, seat: number, step: number, kind: string) => `${exchangePrefix(room, seat)}${pad(step, 4)}!${kind}`;
+export const exchangeKey = (room: string, seat: number, step: number, kind: string) => `${exchangePrefix(room, seat)}${pad(step, 4)}!${kind}`;
 /** "~" sorts after every character a key uses, so [prefix, prefix + "~") is everything under prefix. */
 const under = (prefix: string) => ({ gte: prefix, lt: prefix + '~' });
 

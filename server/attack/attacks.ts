@@ -6,11 +6,11 @@
  * legitimate class (legit.ts) kept getting its acks meanwhile.
  */
 import net from 'node:net';
-import { ROOM_PROTOCOL_VERSION } from '../../src/room/protocol';
+import { ROOM_PROTOCOL_VERSION, streamedEvent, type SeatEvent } from '../../src/room/protocol';
 import { presetSpec } from '../load/harness';
 import { syntheticRun } from '../load/syntheticRun';
 import { fuzzFrames } from './fuzz';
-import type { Target } from './target';
+import { startTarget, type Target } from './target';
 import { MiB, attackerRoom, attackerSeat, bigExchangeSpec, bigSpec, bigStep, costlyFrames, createMsg, hammer, joinMsg, raw, settled, sleep, type Raw } from './tools';
 
 export interface AttackResult {
@@ -587,6 +587,61 @@ export const ATTACKS: Attack[] = [
       const lines = linesAbout(t, start, addr(1)).filter((l) => !l.startsWith('log: '));
       const counted = linesAbout(t, start, addr(1)).length - lines.length;
       return { held: lines.length <= 20, saw: `${sent} wrong keys sent; ${lines.length} lines about that address printed${counted ? `, ${counted} saying how many were left out` : ''}` };
+    },
+  },
+  {
+    id: 'disk-quota',
+    what: 'one address with 4 seats in its own room streams the largest events it may into a server whose quota is 16 MiB (--limits diskBytes=16777216)',
+    bound: 'that address stores at most a quarter of the quota; then an honest class (another room) stores its next event and a new class its first',
+    fast: true,
+    async run(t, addr) {
+      const small = await startTarget({ root: t.root, args: ['--limits', `diskBytes=${16 * MiB}`] });
+      try {
+        const quick = { ...presetSpec('quick'), steps: 600 };
+        const teacher = await attackerRoom(small.url, addr(5), quick);
+        const student = await attackerSeat(small.url, addr(6), teacher.room);
+        const honest = syntheticRun(quick, 1);
+        const acked = async (s: Raw, seq: number, event: unknown) => {
+          s.send({ t: 'event', seq, event });
+          const m = await s.waitFor((x) => (x.t === 'ack' && x.seq === seq) || x.t === 'error', 10_000);
+          s.got.length = 0;
+          return m?.t === 'ack';
+        };
+        const before = (await acked(student.s, 0, honest[0])) && (await acked(student.s, 1, honest[1]));
+        const spec = bigSpec(400);
+        const { room, presenter } = await attackerRoom(small.url, addr(1), spec);
+        const big = bigStep(1, spec.steps);
+        let stored = 0;
+        const until = Date.now() + 25_000;
+        const refusals = await Promise.all([0, 1, 2, 3].map(async () => {
+          const { s } = await attackerSeat(small.url, addr(2), room);
+          for (let seq = 0; Date.now() < until; seq++) {
+            const event = seq === 0 ? syntheticRun(spec, 1)[0] : { ...big, step: seq };
+            s.got.length = 0;
+            s.send({ t: 'event', seq, event });
+            const m = await s.waitFor((x) => (x.t === 'ack' && x.seq === seq) || x.t === 'error', 15_000);
+            if (m?.t !== 'ack') {
+              s.close();
+              return m?.t === 'error' ? m.code : 'no answer';
+            }
+            // As the server stores it (the JSON of what the page streams).
+            stored += Buffer.byteLength(JSON.stringify(streamedEvent(event as SeatEvent)));
+          }
+          s.close();
+          return 'none before 25 s';
+        }));
+        const after = await acked(student.s, 2, honest[2]);
+        const newClass = await attackerRoom(small.url, addr(7), quick).catch(() => null);
+        const newStudent = newClass ? await attackerSeat(small.url, addr(8), newClass.room).catch(() => null) : null;
+        const first = newStudent ? await acked(newStudent.s, 0, honest[0]) : false;
+        for (const s of [teacher.presenter, student.s, presenter, newClass?.presenter, newStudent?.s]) s?.close();
+        return {
+          held: before && after && first && stored <= 4 * MiB,
+          saw: `the 4 seats stored ${(stored / MiB).toFixed(1)} MiB of JSON (${(small.disk() / MiB).toFixed(1)} MiB on disk), then ${refusals.join(', ')}; the honest class's next event ${after ? 'stored' : 'refused'}; a new class's first ${first ? 'stored' : newClass ? 'refused' : 'room refused'}`,
+        };
+      } finally {
+        await small.stop();
+      }
     },
   },
 ];

@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 
 export interface Target {
   url: string;
+  /** The checkout whose server this is (an attack may start another of it: startTarget's root). */
+  root: string;
   port: number;
   pid: number;
   dataDir: string;
@@ -74,6 +76,7 @@ export function startTarget({ root = DEFAULT_ROOT, args = [] as string[], port =
       if (!port || target) return;
       target = {
         url: `ws://127.0.0.1:${port}/room`,
+        root,
         port: Number(port),
         pid: child.pid!,
         dataDir,
