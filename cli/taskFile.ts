@@ -9,8 +9,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from './args';
-import { parseSpec, type ExperimentSpec } from '../src/core/experiment/spec';
-import { checkTaskDefinition, parseTaskFile, TASK_LIMITS, type TaskDefinition, type TaskFinding } from '../src/core/tasks/custom/index';
+import type { ExperimentSpec } from '../src/core/experiment/spec';
+import { specWithTask } from '../src/core/experiment/withTask';
+import { parseTaskFile, TASK_LIMITS, type TaskDefinition, type TaskFinding } from '../src/core/tasks/custom/index';
 
 /** Findings name their lines in their own words ("line 14 has 3 fields"); a finding that does not gets a prefix. */
 const where = (f: TaskFinding) => (f.line && !f.message.includes(`line ${f.line}`) ? `line ${f.line}: ` : '');
@@ -44,33 +45,11 @@ export function readTaskFile(file: string): TaskDefinition {
   return parsed.definition;
 }
 
-/**
- * `spec` with its task replaced by `def`: data sizes that fit the task's problems (the spec's
- * where they fit; else a fifth held out, three tenths for RL, the rest to warm-start on) and
- * members' warm-start sets that fit the labeled pool. Returns the warnings and notes to print.
- */
+/** `spec` with its task replaced by `def` (specWithTask): the spec and the warnings and notes to print. */
 export function withTask(spec: ExperimentSpec, def: TaskDefinition, file: string): { spec: ExperimentSpec; findings: TaskFinding[] } {
-  const first = checkTaskDefinition(def);
-  const errors = first.findings.filter((f) => f.severity === 'error');
-  if (!first.task) refuse(file, errors);
-  const count = first.task.problemCount(1);
-  let data = spec.data;
-  if (data.labeledPool + data.rlPool + data.heldOut > count) {
-    if (count < 20) refuse(file, [{ severity: 'error', message: `the task has ${count} distinct problems; a run needs at least 20 (warm start, RL and held-out, with no prompt in two)` }]);
-    const heldOut = Math.max(4, Math.min(data.heldOut, Math.floor(count / 5)));
-    const rlPool = Math.max(1, Math.min(data.rlPool, Math.floor((3 * count) / 10)));
-    data = { heldOut, rlPool, labeledPool: Math.min(data.labeledPool, count - heldOut - rlPool) };
-  }
-  const members = spec.members.map((m) => {
-    // A member with a target validates on the labeled problems it does not train on: keep a tenth.
-    const most = m.warmStartTarget > 0 ? data.labeledPool - Math.max(1, Math.floor(data.labeledPool / 10)) : data.labeledPool;
-    return m.warmStartExamples > most ? { ...m, warmStartExamples: most } : m;
-  });
-  const candidate = { ...spec, task: { id: 'custom' as const, difficulty: 1, scratchpad: spec.task.scratchpad, definition: def }, data, members };
-  const parsed = parseSpec(candidate);
-  if (!parsed.ok) throw new UsageError(`${file}: the experiment with this task is not valid: ${parsed.errors.join('; ')}`);
-  const checked = checkTaskDefinition(def, data);
-  return { spec: parsed.spec, findings: checked.findings.filter((f) => f.severity !== 'error') };
+  const r = specWithTask(spec, def);
+  if (!r.ok) refuse(file, r.findings);
+  return { spec: r.spec, findings: r.findings };
 }
 
 /** A finding as one line for the terminal. */
