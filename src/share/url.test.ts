@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS, member } from '../core/experiment/presets';
 import { type ExperimentSpec, parseSpec } from '../core/experiment/spec';
 import type { JsonObject } from './mergePatch';
-import { type DecodeResult, type Migration, MAX_QUERY_CHARS, decodeShare, encodeShare, fromBase64Url, shareSearch, specFingerprint, toBase64Url } from './url';
+import { type DecodeResult, type Migration, MAX_QUERY_CHARS, MIGRATIONS, decodeShare, encodeShare, fromBase64Url, shareSearch, specFingerprint, toBase64Url } from './url';
 
 const quick = PRESETS.quick.spec;
 const link = (patch: unknown, preset = 'quick', v = '1') => `?v=${v}&preset=${preset}&s=${toBase64Url(JSON.stringify(patch))}`;
@@ -148,7 +148,7 @@ describe('decodeShare: bad links are errors in words, never throws', () => {
   });
 
   it('future, malformed or missing version', () => {
-    expect(errorOf(decodeShare('?v=2&preset=quick'))).toMatch(/newer Cohort Lab \(link format v2; this page reads up to v1\)/);
+    expect(errorOf(decodeShare('?v=3&preset=quick'))).toMatch(/newer Cohort Lab \(link format v3; this page reads up to v2\)/);
     expect(errorOf(decodeShare('?v=one&preset=quick'))).toMatch(/v="one" is not a number/);
     expect(errorOf(decodeShare(`?preset=quick&s=${toBase64Url('{"seed":2}')}`))).toMatch(/no format version/);
     expect(errorOf(decodeShare('?v=1'))).toMatch(/names no preset/);
@@ -185,7 +185,7 @@ describe('migrations', () => {
   };
 
   it('upgrades an old link through the table', () => {
-    const r = expectOk(decodeShare(link({ lr: 0.002, seed: 4 }, 'quick', '0'), { 0: fromV0 }));
+    const r = expectOk(decodeShare(link({ lr: 0.002, seed: 4 }, 'quick', '0'), { ...MIGRATIONS, 0: fromV0 }));
     expect(r.spec.grpo.learningRate).toBe(0.002);
     expect(r.spec.seed).toBe(4);
   });

@@ -5,7 +5,9 @@
  *   ?v=1&preset=quick&s=eyJzZWVkIjo3LCJzdGVwcyI6Mn0&h=ie432c&backend=wasm
  *
  * is the quick preset with s = base64url('{"seed":7,"steps":2}'); h is the preset's fingerprint
- * when the link was made; backend is not ours and is kept as it is. Decoding applies the patch onto
+ * when the link was made; backend is not ours and is kept as it is. Long changes (a task of one's
+ * own with its data rows) travel compressed instead: z = base64url(deflate-raw(the same JSON)),
+ * in a version-2 link; a link without z= is written as version 1, which every copy of the lab reads. Decoding applies the patch onto
  * the preset and validates the result with the spec's zod schema; a link is untrusted input (size
  * limit, strict base64url and JSON, no prototype keys) and every failure is a message in words.
  *
@@ -16,6 +18,7 @@ import { type ExperimentSpec, parseSpec } from '../core/experiment/spec';
 import { type JsonObject, applyMergePatch, checkPatch, mergePatchDiff } from './mergePatch';
 import { sortedJson } from '../core/json';
 import { migrate, quoteText, versionProblem } from '../core/persisted';
+import { deflateSync, inflateSync } from 'fflate';
 
 export const SHARE_PARAMS = {
   /** Link format version: SHARE_VERSION when written; older ones are migrated, newer refused. */
@@ -24,13 +27,24 @@ export const SHARE_PARAMS = {
   preset: 'preset',
   /** base64url(JSON merge patch from the preset's spec to the shared spec); absent = the preset as is. */
   spec: 's',
+  /** The same patch compressed: base64url(deflate-raw(JSON)); version 2 on, instead of s=. */
+  packed: 'z',
   /** Fingerprint of the preset's spec the patch was made against: warns when the preset has changed since. */
   presetHash: 'h',
 } as const;
 const OWNED = new Set<string>(Object.values(SHARE_PARAMS));
 
-/** The link format this code writes. Bump it, and add a MIGRATIONS entry, when the format changes. */
-export const SHARE_VERSION = 1;
+/**
+ * The newest link format this code reads and writes. Bump it, and add a MIGRATIONS entry, when the
+ * format changes. 2 added z= (compressed changes); links without z= are still written as 1.
+ */
+export const SHARE_VERSION = 2;
+/** The version of a link without compressed changes. */
+const PLAIN_VERSION = 1;
+/** Changes longer than this many base64url characters are compressed when that makes them shorter. */
+export const PACK_ABOVE = 1024;
+/** Most characters compressed changes may inflate to (a 6 KB deflate stream can claim ~6 MB). */
+export const MAX_PATCH_CHARS = 1 << 20;
 /** Longest query string (everything after "?") a link may have; longer ones are refused unread. */
 export const MAX_QUERY_CHARS = 8192;
 
@@ -49,7 +63,10 @@ export interface SharePayload {
  * so every link written before keeps loading (url.test.ts shows a v0 -> v1 example).
  */
 export type Migration = (payload: SharePayload) => SharePayload;
-export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {
+  // Version 2 only added z=, which a version-1 link never has: its payload is read as it is.
+  1: (p) => ({ ...p, v: 2 }),
+};
 
 export type DecodeResult =
   /** The URL names no experiment: keep what the page has. */
@@ -69,10 +86,15 @@ export function encodeShare(presetId: string, input: ExperimentSpec): URLSearchP
   if (!parsed.ok) throw new Error(`encodeShare: invalid spec: ${parsed.errors.join('; ')}`);
   const spec = parsed.spec;
   const params = new URLSearchParams();
-  params.set(SHARE_PARAMS.v, String(SHARE_VERSION));
-  params.set(SHARE_PARAMS.preset, presetId);
   const patch = mergePatchDiff(preset.spec, spec);
-  if (patch !== undefined) params.set(SHARE_PARAMS.spec, toBase64Url(JSON.stringify(patch)));
+  const json = patch === undefined ? null : JSON.stringify(patch);
+  const plain = json === null ? null : toBase64Url(json);
+  const packed = plain !== null && plain.length > PACK_ABOVE ? bytesToBase64Url(deflateSync(new TextEncoder().encode(json!), { level: 9 })) : null;
+  const compress = packed !== null && packed.length < plain!.length;
+  params.set(SHARE_PARAMS.v, String(compress ? SHARE_VERSION : PLAIN_VERSION));
+  params.set(SHARE_PARAMS.preset, presetId);
+  if (compress) params.set(SHARE_PARAMS.packed, packed);
+  else if (plain !== null) params.set(SHARE_PARAMS.spec, plain);
   params.set(SHARE_PARAMS.presetHash, specFingerprint(preset.spec));
   return params;
 }
@@ -92,19 +114,22 @@ export function decodeShare(search: string, migrations: Readonly<Record<number, 
   const v = params.get(SHARE_PARAMS.v);
   const presetId = params.get(SHARE_PARAMS.preset);
   const s = params.get(SHARE_PARAMS.spec);
-  if (v === null && presetId === null && s === null) return { kind: 'none' };
+  const z = params.get(SHARE_PARAMS.packed);
+  if (v === null && presetId === null && s === null && z === null) return { kind: 'none' };
 
-  // A hand-written ?preset=quick needs no version; changes (s=) always come with one.
-  if (v === null && s !== null) return fail('it has changes (s=) but no format version (v=)');
+  // A hand-written ?preset=quick needs no version; changes (s= or z=) always come with one.
+  if (v === null && (s !== null || z !== null)) return fail(`it has changes (${s !== null ? 's=' : 'z='}) but no format version (v=)`);
   const version = v === null ? SHARE_VERSION : /^\d{1,4}$/.test(v) ? Number(v) : Number.NaN;
   if (Number.isNaN(version)) return fail(`the format version v=${quote(v)} is not a number`);
   const newer = versionProblem(version, SHARE_VERSION, LINK_WORDS);
   if (newer) return fail(newer.why);
   if (presetId === null) return fail('it names no preset (preset=)');
+  if (s !== null && z !== null) return fail('it has changes twice (s= and z=)');
+  if (z !== null && version < 2) return fail(`compressed changes (z=) need format version 2 or later; the link says v=${version}`);
 
   let patch: JsonObject = {};
-  if (s !== null) {
-    const read = readPatch(s);
+  if (s !== null || z !== null) {
+    const read = s !== null ? readPatch(fromBase64Url(s), 's=') : readPatch(inflatePatch(z!), 'z=');
     if (typeof read === 'string') return fail(read);
     patch = read;
   }
@@ -137,39 +162,67 @@ function fail(why: string): DecodeResult {
 /** Untrusted text quoted for a message (shown as text, never HTML), cut to a readable length. */
 const quote = (text: string | null): string => quoteText(text ?? '');
 
-/** s= -> a checked patch object, or why not. */
-function readPatch(s: string): JsonObject | string {
-  const text = fromBase64Url(s);
-  if (text === null) return 'the changes (s=) are not valid base64url text';
+/** The text of s= or z= (null: not readable, or a string saying why) -> a checked patch object, or why not. */
+function readPatch(text: string | null | { why: string }, param: 's=' | 'z='): JsonObject | string {
+  if (text === null) return `the changes (${param}) are not valid base64url text`;
+  if (typeof text !== 'string') return `the changes (${param}) ${text.why}`;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return 'the changes (s=) are not valid JSON';
+    return `the changes (${param}) are not valid JSON`;
   }
   const problem = checkPatch(value);
-  return problem ? `${problem} (s=)` : (value as JsonObject);
+  return problem ? `${problem} (${param})` : (value as JsonObject);
+}
+
+/** z= -> the UTF-8 text it inflates to: null when it is not base64url, `why` when it does not inflate within MAX_PATCH_CHARS. */
+function inflatePatch(z: string): string | null | { why: string } {
+  const bytes = base64UrlToBytes(z);
+  if (bytes === null) return null;
+  let out: Uint8Array;
+  try {
+    // Bounded: the query limit bounds the input to ~6 KB, which deflate cannot stretch past ~6 MB.
+    out = inflateSync(bytes);
+  } catch {
+    return { why: 'are not valid compressed data' };
+  }
+  if (out.length > MAX_PATCH_CHARS) return { why: `inflate to ${out.length} bytes; the limit is ${MAX_PATCH_CHARS}` };
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(out);
+  } catch {
+    return { why: 'are not UTF-8 text' };
+  }
 }
 
 /** UTF-8 text -> base64url without padding (RFC 4648 section 5). */
 export function toBase64Url(text: string): string {
+  return bytesToBase64Url(new TextEncoder().encode(text));
+}
+
+function bytesToBase64Url(bytes: Uint8Array): string {
   let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** base64url (padding optional) -> bytes, or null for anything that is not exactly that. */
+function base64UrlToBytes(encoded: string): Uint8Array | null {
+  const s = encoded.replace(/=+$/, '');
+  if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return null;
+  try {
+    return Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
 }
 
 /** base64url (padding optional) -> UTF-8 text, or null for anything that is not exactly that. */
 export function fromBase64Url(encoded: string): string | null {
-  const s = encoded.replace(/=+$/, '');
-  if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return null;
-  let binary: string;
+  const bytes = base64UrlToBytes(encoded);
+  if (bytes === null) return null;
   try {
-    binary = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  } catch {
-    return null;
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     return null;
   }
