@@ -159,6 +159,29 @@ describe('the checks can fail', () => {
     expect(pageTableProblems({ ...bench, text: planted }, src.pageTimings).join('\n')).toContain('`/?v=1&preset=collapse` ends at 14.4 on Chromium 156.0.8078.114 in the page table, 12.7 s on Chromium 150.0.7871.100');
   });
 
+  it("the front door denying the overlap verdict, as it did before it carried it", () => {
+    const readme = doc('README.md').text;
+    const start = readme.indexOf('**A more different partner teaches more**');
+    const end = readme.indexOf('\n\n', start);
+    const old = '**A more different partner helping more is not\nshown** (`diversity`, `families`): independently seeded tiny models hardly share errors here.';
+    const problems = figureProblems(docs.map((d) => (d.path === 'README.md' ? { ...d, text: readme.slice(0, start) + old + readme.slice(end) } : d)), src, FORMATS);
+    expect(problems).toContain("README.md: \"In short\" must say **a more different partner teaches more** with its headline (SHOWN, +0.15 [+0.05, +0.25] on `overlap`'s confirmation seeds)");
+    const denied = readme.replace('a model gained +0.15 [+0.05, +0.25] more', 'it is not shown that a model gained +0.15 [+0.05, +0.25] more');
+    expect(figureProblems(planted('README.md', readme, denied), src, FORMATS).join('\n')).toContain('"In short" must say **a more different partner teaches more**');
+  });
+
+  it('a claim said to hold in every pair preset where a headline says otherwise', () => {
+    const said = 'models) is shown on the confirmation seeds in `collapse`, `peers-learn` and `peers-teach`, and\n   not shown in `length` (+0.06 [−0.04, +0.16]); in';
+    const problems = figureProblems(planted('docs/RESULTS.md', said, 'models) holds in every pair preset; in'), src, FORMATS).join('\n');
+    expect(problems).toContain('docs/RESULTS.md: says (d) holds in every pair preset, but its headline is not SHOWN in length');
+  });
+
+  it('a page time quoted from a browser the page benchmark did not time', () => {
+    const said = "chosen: wasm, fastest measured` (the time from a link to its first RL step, per preset:\ndocs/BENCHMARKS.md's page table).";
+    const old = 'chosen: wasm, fastest measured` (headless Chromium 156 on the 2-core machine: the first RL step\nis shown about 3 s after the page opens).';
+    expect(figureProblems(planted('docs/LAB.md', said, old), src, FORMATS).join('\n')).toContain('docs/LAB.md: quotes a page time on Chromium 156, but the page benchmark\'s timings are Chromium 150');
+  });
+
   it('a doc that nothing links', () => {
     const problems = figureProblems([...docs, { path: 'docs/ORPHAN.md', text: '# nobody links me\n' }], src, FORMATS);
     expect(problems).toContain('docs/ORPHAN.md: no doc reachable from README.md names it');

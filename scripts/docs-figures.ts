@@ -586,6 +586,60 @@ export function pageTableProblems(doc: Doc, timings: readonly PageTimingRow[]): 
   return problems;
 }
 
+/** The pair presets: the claims (a) to (d) are read on each. */
+const PAIR_PRESETS = ['collapse', 'peers-learn', 'peers-teach', 'length'];
+/** Words that name a claim in prose, and the claim. */
+const CLAIM_WORDS: [RegExp, string][] = [
+  [/compute-matched control/i, '(d)'],
+  [/oracle (?:is|as) the ceiling|the oracle leads|oracle stays ahead/i, '(oracle)'],
+  [/peer arm ends above the self arm/i, '(b)'],
+];
+
+/**
+ * Verdicts in prose against the headlines: "X holds / is shown in every pair preset" only where
+ * X's headline is SHOWN in each of them; and the README's "In short" carries the overlap verdict
+ * (its title, its verdict, its confirmation interval) as RESULTS' summary gives it.
+ */
+export function verdictProblems(docs: readonly Doc[]): string[] {
+  const results = docs.find((d) => d.path === 'docs/RESULTS.md');
+  if (!results) return [];
+  const rows = summaryRows(results.text);
+  const problems: string[] = [];
+  for (const d of docs) {
+    for (const { sentence } of sentences(d.text)) {
+      if (!/(?:in|for) every pair preset/.test(sentence)) continue;
+      for (const [words, claim] of CLAIM_WORDS) {
+        if (!words.test(sentence)) continue;
+        const not = PAIR_PRESETS.filter((p) => rows.find((r) => r.preset === p && r.claim.startsWith(claim))?.headline !== '**SHOWN**');
+        if (not.length) problems.push(`${d.path}: says ${claim} holds in every pair preset, but its headline is not SHOWN in ${not.join(', ')}: "${sentence.trim().slice(0, 160)}"`);
+      }
+    }
+  }
+  const readme = docs.find((d) => d.path === 'README.md');
+  const inShort = readme?.text.split(/\n\s*\n/).find((p) => p.startsWith('In short')) ?? '';
+  for (const r of rows.filter((x) => x.preset === 'overlap' && x.claim.startsWith('(ends)'))) {
+    const title = r.claim.replace(/^\([^)]*\) /, '');
+    const ci = /^(\S+ \[\S+, \S+\])/.exec(r.confirmation)?.[1] ?? '?';
+    const said = inShort.replace(/\s+/g, ' ');
+    const at = said.toLowerCase().indexOf(`**${title.toLowerCase()}**`);
+    const shown = r.headline === '**SHOWN**';
+    const end = /\.(?=\s|$)/.exec(said.slice(at + title.length + 4));
+    const sentence = at < 0 ? '' : said.slice(at, end ? at + title.length + 4 + end.index + 1 : undefined);
+    if (at < 0 || !sentence.includes(ci) || /not shown/.test(sentence.split(ci)[0]) === shown) {
+      problems.push(`README.md: "In short" must say **${title}** with its headline (${r.headline.replace(/\*/g, '')}, ${ci} on \`overlap\`'s confirmation seeds)`);
+    }
+  }
+  return problems;
+}
+
+/** A page time (after the page opens, a first RL step) quoted with a browser the page benchmark did not time. */
+function pageBrowserProblems(doc: Doc, timings: readonly PageTimingRow[]): string[] {
+  const majors = new Set(timings.map((t) => /Chromium (\d+)/.exec(t.browser)?.[1]));
+  return sentences(doc.text)
+    .filter(({ sentence }) => /after (?:the page|its link) opens|first RL step (?:after|shown|is shown)/.test(sentence))
+    .flatMap(({ sentence }) => [...sentence.matchAll(/Chromium (\d+)/g)].filter((m) => !majors.has(m[1])).map((m) => `${doc.path}: quotes a page time on Chromium ${m[1]}, but the page benchmark's timings are ${[...majors].map((x) => `Chromium ${x}`).join(', ')}: "${sentence.trim().slice(0, 160)}"`));
+}
+
 /** Every figure in prose that disagrees with its source, one line each (empty: none). */
 export function figureProblems(docs: readonly Doc[], src: Sources, formats: readonly FormatSource[]): string[] {
   const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
@@ -594,6 +648,8 @@ export function figureProblems(docs: readonly Doc[], src: Sources, formats: read
     ...docs.flatMap((d) => [...linkTimeProblems(d), ...sizeProblems(d, src)]),
     ...docs.filter((d) => front.has(d.path)).flatMap((d) => [...seedProblems(d), ...tuningQuoteProblems(d), ...workshopCountProblems(d)]),
     ...workshopProblems(WORKSHOP),
+    ...verdictProblems(docs),
+    ...docs.filter((d) => d.path !== 'docs/BENCHMARKS.md').flatMap((d) => pageBrowserProblems(d, src.pageTimings)),
   ];
   const benchmarks = docs.find((d) => d.path === 'docs/BENCHMARKS.md');
   if (benchmarks) problems.push(...pageTableProblems(benchmarks, src.pageTimings));
