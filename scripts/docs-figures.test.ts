@@ -128,6 +128,8 @@ describe('the checks can fail', () => {
     const said = `sequence of ${['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'][WORKSHOP.length]} presets`;
     const problems = figureProblems(planted('README.md', said, "sequence of six presets"), src, FORMATS);
     expect(problems.join('\n')).toContain(`"six presets", but the workshop has ${WORKSHOP.length}`);
+    const seeds = figureProblems(planted('README.md', "what the preset's seeds\n  measured (8, or 12 for overlap)", 'what 8 seeds\n  measured'), src, FORMATS);
+    expect(seeds.join('\n')).toMatch(/"what 8 seeds\s+measured", but the workshop's steps rest on 8 seeds or 12 seeds/);
   });
 
   it("a time from a preset's link on another browser, in a sentence that names the preset only before it", () => {

@@ -21,7 +21,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PRESET, PRESETS, type Preset } from '../src/core/experiment/presets';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
-import { WORKSHOP, type WorkshopStep } from '../src/app/workshop/sequence';
+import { WORKSHOP, seedsMeasured, type WorkshopStep } from '../src/app/workshop/sequence';
 import { seedRange } from '../cli/science-plan';
 import { OVERLAP_REFERENCE } from '../src/app/panels/overlapReference';
 import { overlapClaim, readingsFromPoints, type OverlapLevelPoint } from '../cli/science-overlap-claims';
@@ -556,11 +556,21 @@ export function workshopProblems(steps: readonly WorkshopStep[]): string[] {
 /** "a sequence of six presets", "the workshop's seven steps": the count the workshop has. */
 function workshopCountProblems(doc: Doc): string[] {
   const problems: string[] = [];
-  for (const { sentence } of sentences(doc.text)) {
-    if (!/workshop|presenter/i.test(sentence)) continue;
+  const all = sentences(doc.text);
+  // A paragraph about the workshop: its sentences speak of it even where they do not name it.
+  const about = new Set(all.filter(({ sentence }) => /workshop|presenter/i.test(sentence)).map(({ para }) => para));
+  for (const { sentence, para } of all) {
+    if (!about.has(para)) continue;
     for (const m of sentence.matchAll(/\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(presets|steps)\b/gi)) {
       if (m[2] === 'steps' && /RL steps/.test(sentence.slice(m.index!, m.index! + m[0].length + 3))) continue;
       if (count(m[1]) !== WORKSHOP.length) problems.push(`${doc.path}: "${m[0]}", but the workshop has ${WORKSHOP.length}: "${sentence.trim().slice(0, 160)}"`);
+    }
+    // The workshop card's "what 8 seeds measured": one count for every step only where every step
+    // rests on that many. (docs/CLASSROOM.md is left out until its sentence follows the overlap step's 12.)
+    const counts = new Set(WORKSHOP.map((s) => seedsMeasured(s)));
+    if (!/\bcard\b|workshop/i.test(sentence) || doc.path === 'docs/CLASSROOM.md') continue;
+    for (const m of sentence.matchAll(/\bwhat (\w+) seeds\s+(?:measured|showed)/gi)) {
+      if (counts.size !== 1 || !counts.has(`${count(m[1])} seeds`)) problems.push(`${doc.path}: "${m[0]}", but the workshop's steps rest on ${[...counts].join(' or ')}: "${sentence.trim().slice(0, 160)}"`);
     }
   }
   return problems;
