@@ -50,6 +50,8 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   expect(box!.y + box!.height).toBeLessThanOrEqual(720);
   await expect(page.getByTestId('projector-address')).toHaveText(link);
   await expect(page.getByTestId('projector-count')).toHaveText('0 joined');
+  // Predict first: the question is on the join screen; the measured answer is not.
+  await expect(page.getByTestId('projector-question')).toHaveText(/^Predict first\. .+/);
   // The room's title is the experiment's title, not an internal preset id ("peers-learn, seed 110": issue 29, problem 9).
   const title = (await page.getByRole('heading', { level: 1 }).textContent()) ?? '';
   expect(title).toMatch(/^[A-Z].*, seed \d+$/);
@@ -89,6 +91,10 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   await expect(page.getByTestId('projector-progress')).toHaveText(/training at RL steps? \d/, { timeout: 60_000 });
   await expect(page.getByTestId('seed-claims')).toBeVisible({ timeout: 60_000 });
   expect(await outsideFirstScreen(page, CLASS_ON_SCREEN), 'during the run').toEqual([]);
+  // The reference run stays hidden until the presenter reveals it (after the class has predicted).
+  const reveal = page.getByTestId('projector-reveal');
+  await expect(reveal).toHaveAttribute('data-revealed', 'no');
+  await expect(page.getByTestId('hero-key')).not.toContainText('(dashed)');
   expect(await horizontalOverflow(page)).toEqual([]);
   // A student's laptop keeps its hero charts on the first screen under the room's panel.
   expect(await heroOutsideFirstScreen(laptop.page), 'a student during the run').toEqual([]);
@@ -100,6 +106,9 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   await expect(claims.locator('h2')).toHaveText('Claims over 2 browsers');
   await expect(page.getByTestId('scoreboard-mean')).toHaveAttribute('data-seeds', '2');
   await expect(page.getByTestId('chart-hero-self')).toHaveAttribute('data-seeds', '2');
+  await page.getByTestId('projector-reveal-button').click();
+  await expect(reveal).toHaveAttribute('data-revealed', 'yes');
+  await expect(page.getByTestId('hero-key')).toContainText('reference: 8 seeds, mean (dashed)');
   expect(await outsideFirstScreen(page, [...CLASS_ON_SCREEN, 'scoreboard-mean', 'seed-claim-a']), 'after the run').toEqual([]);
   expect(await horizontalOverflow(page)).toEqual([]);
   // A 1080p projector: the same, larger.
@@ -112,7 +121,10 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   for (const s of [laptop, phone]) {
     await s.lab.waitForPhase('done');
     await expect(s.page.getByTestId('hero-key-you')).toHaveText("you: this browser's run");
-    await expect(s.page.getByTestId('hero-key-class')).toHaveText(/^class: mean of [12] browsers?$/);
+    // One set of class numbers: each student's class is the projector's, their own run in it.
+    await expect(s.page.getByTestId('hero-key-class')).toHaveText('class: mean of 2 browsers');
+    await expect(s.page.getByTestId('scoreboard-mean')).toHaveAttribute('data-seeds', '2');
+    await expect(s.page.getByTestId('reference-bar')).toHaveAttribute('data-layer', 'off');
     await expect(s.page.getByTestId('claim-sentences')).toBeVisible();
     await expect(s.page.getByTestId('claim-sentences')).not.toContainText('An edited experiment');
     await expect(s.page.getByTestId('room-class-over')).toHaveText(

@@ -1,6 +1,6 @@
 /**
- * Reference runs (src/app/reference/): a preset with a shipped reference (public/references/) shows
- * the "Show reference run" toggle and what the layer is, and the toggle takes the layer out of the
+ * Reference runs (src/app/reference/): a preset with a shipped reference (public/references/) hides
+ * it until revealed, the question to predict beside "Reveal the reference run"; then the toggle and what the layer is, and the toggle takes the layer out of the
  * lab's compare layers and puts it back (the reference bar's data-layer: the charts' drawing of
  * compare layers is tested with the charts); a preset without one says so, an edit drops it;
  * "Show the reference only" fills the charts with the reference, under its banner, without
@@ -39,7 +39,13 @@ test('a preset with a shipped reference: toggle, label, the reference alone, the
   await lab.choosePreset('quick');
 
   await expect(bar).toHaveAttribute('data-status', 'ready');
-  await expect(toggle).toBeChecked();
+  // Predict, then reveal: the measured answer is hidden until it is revealed, the question beside it.
+  await expect(toggle).not.toBeChecked();
+  await expect(bar).toHaveAttribute('data-layer', 'off');
+  await expect(page.getByTestId('reference-predict')).toHaveText('Predict first. Which arm will end above its start, and which below?');
+  await expect(bar.getByText('Reveal the reference run')).toBeVisible();
+  await setChecked(toggle, true);
+  await expect(page.getByTestId('reference-predict')).toBeHidden();
   await expect(bar).toHaveAttribute('data-layer', 'on');
   await expect(page.getByTestId('reference-label')).toHaveText('reference: 8 seeds, mean (seeds 1-8, trained on wasm), drawn dashed behind the live curves');
 

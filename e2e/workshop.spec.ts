@@ -38,12 +38,23 @@ test('workshop mode: predict first, next and previous change the preset and the 
   await expect(page.getByTestId('start-reason')).toContainText('Predict first');
   await expect(page.getByTestId('workshop-reveal')).toBeDisabled();
   await expect(page.getByTestId('workshop-talking-point')).toHaveCount(0);
+  // ...and so does the reference run's dashed curve: hidden, its reveal waiting on the prediction.
+  const refBar = page.getByTestId('reference-bar');
+  await expect(refBar).toHaveAttribute('data-status', 'ready');
+  await expect(refBar).toHaveAttribute('data-layer', 'off');
+  await expect(page.getByTestId('reference-toggle')).toBeDisabled();
+  await expect(page.getByTestId('reference-blocked')).toHaveText('Predict first: choose an answer on the workshop card, then reveal.');
+  await expect(page.getByTestId('reference-only')).toHaveCount(0);
   await card.getByText('fall', { exact: true }).click();
+  await expect(page.getByTestId('reference-toggle')).toBeEnabled();
+  await expect(refBar).toHaveAttribute('data-layer', 'off');
   await expect(page.getByTestId('predict-down')).toBeChecked();
   await expect(lab.button('start')).toBeEnabled();
   await expect(page.getByTestId('start-reason')).toHaveCount(0);
   await page.getByTestId('workshop-reveal').click();
   await expect(page.getByTestId('workshop-talking-point')).toContainText('0.44 → 0.26');
+  // The 8 seeds' answer and the reference curves are revealed together.
+  await expect(refBar).toHaveAttribute('data-layer', 'on');
 
   // Next: another preset, another question; the prediction and the result are asked for again.
   await page.getByTestId('workshop-next').click();
@@ -52,6 +63,7 @@ test('workshop mode: predict first, next and previous change the preset and the 
   await expect(page.getByTestId('preset-select')).toHaveValue('peers-learn');
   await expect.poll(() => [param(page, 'step'), param(page, 'preset')]).toEqual(['2', 'peers-learn']);
   await expect(page.getByTestId('workshop-talking-point')).toHaveCount(0);
+  await expect(refBar).toHaveAttribute('data-layer', 'off');
   for (const d of ['up', 'level', 'down']) await expect(page.getByTestId(`predict-${d}`)).not.toBeChecked();
   await expect(lab.button('start')).toBeDisabled();
   await card.getByText('rise', { exact: true }).click();

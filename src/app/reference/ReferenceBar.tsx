@@ -1,6 +1,7 @@
 /**
- * The reference run of the preset on screen, under the run bar (referenceStore.ts): the "Show
- * reference run" toggle with what the dashed layer is, "Show the reference only", and, while the
+ * The reference run of the preset on screen, under the run bar (referenceStore.ts): hidden until
+ * revealed, with the question to predict first beside "Reveal the reference run" (reveal.ts; in
+ * workshop mode it waits for the workshop card's prediction), then what the dashed layer is, "Show the reference only", and, while the
  * reference is shown alone, the banner saying it was not trained here (and why, when this machine
  * is too slow). Presets without a reference say so. Plain text throughout.
  *
@@ -12,12 +13,14 @@ import { referenceLabel, seedsText } from '../../share/reference';
 import { useLab } from '../store';
 import { lab } from '../trainingWorker';
 import { projectionText } from './projection';
-import { layerId, leaveReferenceOnly, setShowReference, showReferenceOnly, startReferences, useReference } from './referenceStore';
+import { layerId, leaveReferenceOnly, referenceRevealed, setShowReference, showReferenceOnly, startReferences, useReference } from './referenceStore';
+import { revealBlock, revealQuestion } from './reveal';
 
 export function ReferenceBar() {
   useEffect(() => startReferences(), []);
   const status = useReference((s) => s.status);
-  const show = useReference((s) => s.show);
+  const show = useReference((s) => status.kind === 'ready' && referenceRevealed(s, status.presetId));
+  const blocked = useLab((s) => revealBlock(s.classroom.workshop));
   const only = useReference((s) => s.only);
   const runId = useLab((s) => s.run.runId);
   const layerOn = useLab((s) => status.kind === 'ready' && s.compare.some((l) => l.id === layerId(status.presetId)));
@@ -66,15 +69,27 @@ export function ReferenceBar() {
     <div className="reference-bar" data-testid="reference-bar" data-status={status.kind} data-layer={layerOn ? 'on' : 'off'}>
       {status.kind === 'ready' && (
         <>
-          <label className="check" title="The measured run of this preset, drawn dashed behind the live curves">
-            <input type="checkbox" checked={show} data-testid="reference-toggle" onChange={(e) => setShowReference(e.target.checked)} /> Show reference run
+          {!show && (
+            <span className="reference-predict" data-testid="reference-predict">
+              <strong>Predict first.</strong> {revealQuestion(status.presetId)}
+            </span>
+          )}
+          <label className="check" title={blocked ?? 'The measured run of this preset, drawn dashed behind the live curves'}>
+            <input type="checkbox" checked={show} disabled={blocked != null && !show} data-testid="reference-toggle" onChange={(e) => setShowReference(e.target.checked)} />{' '}
+            {show ? 'Show reference run' : 'Reveal the reference run'}
           </label>
           <span className="sub" data-testid="reference-label">
             {referenceLabel(status.reference)} ({seedsText(status.reference.seeds)}, trained on {status.reference.backend}){layerOn ? ', drawn dashed behind the live curves' : ', hidden'}
           </span>
-          <button type="button" className="link" data-testid="reference-only" title="Show the measured reference alone in the charts, without training" onClick={() => showReferenceOnly()}>
-            Show the reference only
-          </button>
+          {blocked && !show ? (
+            <span className="sub" data-testid="reference-blocked">
+              {blocked}
+            </span>
+          ) : (
+            <button type="button" className="link" data-testid="reference-only" title="Show the measured reference alone in the charts, without training" onClick={() => showReferenceOnly()}>
+              Show the reference only
+            </button>
+          )}
         </>
       )}
       {status.kind === 'none' && (

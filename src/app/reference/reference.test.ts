@@ -19,6 +19,8 @@ import { MIN_TIMED_STEPS, TOO_SLOW_MS, aboutDuration, projectRun, projectionText
 import type { ReferenceLookup, ReferenceSource } from './referenceSource';
 import { siteReferenceSource } from './referenceSource';
 import { referenceBase, referenceRunState, referenceSeries } from './referenceSeries';
+import { WORKSHOP } from '../workshop/sequence';
+import { revealBlock, revealQuestion } from './reveal';
 import { leaveReferenceOnly, referenceOnlyShown, resetReferences, setShowReference, showReferenceOnly, startReferences, useReference } from './referenceStore';
 
 const shippedText = readFileSync(join(process.cwd(), 'public', 'references', 'quick.json'), 'utf8');
@@ -178,8 +180,48 @@ describe('the reference store: layer, toggle and the reference alone', () => {
   });
   afterEach(() => stop());
 
-  it('an unedited preset with a reference: the layer, labelled; the toggle removes and adds it', async () => {
+  it('predict, then reveal: hidden at first, for every preset; a reveal is per preset; a workshop waits for its prediction', async () => {
     expect(useReference.getState().status.kind).toBe('ready');
+    expect(useReference.getState().revealed).toEqual([]);
+    expect(layers()).toEqual([]);
+    setShowReference(true);
+    expect(layers()).toEqual(['reference:quick | reference: 8 seeds, mean']);
+    known['peers-learn'] = { kind: 'ready', reference: { ...quickReference(), preset: 'peers-learn' } };
+    useLab.getState().choosePreset('peers-learn');
+    await settle();
+    expect(layers()).toEqual([]); // another experiment: its answer is hidden again
+    useLab.getState().choosePreset('quick');
+    await settle();
+    expect(layers()).toEqual(['reference:quick | reference: 8 seeds, mean']);
+    expect(revealQuestion('collapse')).toBe(WORKSHOP[0].question);
+    expect(revealQuestion('quick')).toBe('Which arm will end above its start, and which below?');
+    expect(revealBlock({ prediction: null })).toBe('Predict first: choose an answer on the workshop card, then reveal.');
+    expect(revealBlock({ prediction: 'down' })).toBeNull();
+    expect(revealBlock(null)).toBeNull();
+  });
+
+  it('one view replacing another (the page, then the projector): a lookup in flight is asked again, in either order of start and stop', async () => {
+    stop();
+    resetReferences();
+    // Stopped while loading, then started again: the new start looks up again.
+    let first = startReferences({ source });
+    first();
+    expect(useReference.getState().status.kind).toBe('idle');
+    stop = startReferences({ source });
+    await settle();
+    expect(useReference.getState().status.kind).toBe('ready');
+    stop();
+    // The new view starts before the old one's cleanup: the old cleanup stops nothing of the new.
+    resetReferences();
+    first = startReferences({ source });
+    stop = startReferences({ source });
+    first();
+    await settle();
+    expect(useReference.getState().status.kind).toBe('ready');
+  });
+
+  it('an unedited preset with a reference: the layer, labelled; the toggle removes and adds it', async () => {
+    setShowReference(true);
     expect(layers()).toEqual(['reference:quick | reference: 8 seeds, mean']);
     expect(useLab.getState().compare[0].series.x).toEqual([1, 2, 3, 4, 5, 6]);
     setShowReference(false);
@@ -189,6 +231,7 @@ describe('the reference store: layer, toggle and the reference alone', () => {
   });
 
   it('another preset or an edit removes the layer; back to the preset brings it back; other layers stay', async () => {
+    setShowReference(true);
     useLab.getState().addCompare({ id: 'import:x', label: 'x', series: { x: [], arms: [] } });
     useLab.getState().choosePreset('ring');
     await settle();
@@ -203,6 +246,7 @@ describe('the reference store: layer, toggle and the reference alone', () => {
   });
 
   it('"Show the reference only": the run becomes the reference (no layer), ends with Start or Back', async () => {
+    setShowReference(true);
     expect(showReferenceOnly()).toBe(true);
     const only = referenceOnlyShown()!;
     expect(only).toMatchObject({ presetId: 'quick', slow: null });

@@ -5,9 +5,11 @@
  * the preset (projection.ts).
  *
  * `startReferences()` keeps the lab in step with the experiment on screen:
- *   - an unedited preset: its reference is looked up; when there is one and "Show reference run"
- *     is on, layer `reference:PRESET` is in the lab's compare layers; anything else (another
- *     preset, an edited spec, the toggle off, the reference shown alone) removes it;
+ *   - an unedited preset: its reference is looked up; when there is one and it was revealed
+ *     ("Reveal the reference run", after the prediction: predict first, then reveal), layer
+ *     `reference:PRESET` is in the lab's compare layers; anything else (another preset, an edited
+ *     spec, not revealed, the reference shown alone) removes it. Hidden by default: the measured
+ *     answer is not on screen while the class is asked to predict it;
  *   - the reference shown alone ends when another run takes the page (Start, an imported run),
  *     or when the preset changes or the spec is edited;
  *   - once per preset and page load, a projection over TOO_SLOW_MS shows the reference alone.
@@ -45,15 +47,18 @@ export interface ReferenceOnly {
 
 export interface ReferenceState {
   status: ReferenceStatus;
-  /** "Show reference run": draw it behind the live curves (on by default). */
-  show: boolean;
+  /**
+   * The presets whose reference was revealed in this page load ("Reveal the reference run"): drawn
+   * behind the live curves. Empty at first: the curves stay hidden until the prediction is made.
+   */
+  revealed: string[];
   only: ReferenceOnly | null;
   /** Presets the too-slow rule already showed alone in this page load (it acts once per preset). */
   slowShown: string[];
 }
 
 export function initialReferenceState(): ReferenceState {
-  return { status: { kind: 'idle' }, show: true, only: null, slowShown: [] };
+  return { status: { kind: 'idle' }, revealed: [], only: null, slowShown: [] };
 }
 
 export const useReference = create<ReferenceState>()(() => initialReferenceState());
@@ -77,9 +82,14 @@ function readyReference(presetId: string): Extract<ReferenceStatus, { kind: 'rea
   return st.kind === 'ready' && st.presetId === presetId ? st : null;
 }
 
-/** Turn "Show reference run" on or off. */
-export function setShowReference(show: boolean): void {
-  useReference.setState({ show });
+/** Whether the reference of `presetId` was revealed. */
+export const referenceRevealed = (r: Pick<ReferenceState, 'revealed'>, presetId: string): boolean => r.revealed.includes(presetId);
+
+/** Reveal the reference of the experiment on screen, or hide it again. */
+export function setShowReference(show: boolean, presetId = useLab.getState().presetId): void {
+  const { revealed } = useReference.getState();
+  if (show === revealed.includes(presetId)) return;
+  useReference.setState({ revealed: show ? [...revealed, presetId] : revealed.filter((p) => p !== presetId) });
 }
 
 /**
@@ -163,7 +173,7 @@ function syncOnce(): void {
   // The layer.
   const ready = edited ? null : readyReference(presetId);
   const shownAlone = referenceOnlyShown() != null;
-  const want = ready && useReference.getState().show && !shownAlone ? layerId(presetId) : null;
+  const want = ready && referenceRevealed(useReference.getState(), presetId) && !shownAlone ? layerId(presetId) : null;
   for (const l of useLab.getState().compare) if (l.id.startsWith('reference:') && l.id !== want) useLab.getState().removeCompare(l.id);
   if (want && ready && !useLab.getState().compare.some((l) => l.id === want)) {
     useLab.getState().addCompare({ id: want, label: referenceLabel(ready.reference), series: ready.series });
@@ -195,8 +205,9 @@ function lookup(presetId: string): void {
         : found.kind === 'none'
           ? { kind: 'none', presetId }
           : { kind: found.kind, presetId, message: found.message };
-    const { presetId: now, edited } = useLab.getState();
-    if (now === presetId && !edited) useReference.setState({ status });
+    // Landed even if the experiment was edited meanwhile: sync then marks it edited, and a lookup
+    // dropped here would leave the status 'loading' for good once the edit is undone.
+    if (useLab.getState().presetId === presetId) useReference.setState({ status });
   });
 }
 
@@ -205,15 +216,21 @@ function lookup(presetId: string): void {
  * for React's effect; `opts` replaces the site and the worker in tests.
  */
 export function startReferences(opts: Partial<ReferenceDeps> = {}): () => void {
-  deps = { source: opts.source ?? siteReferenceSource(), stopRun: opts.stopRun ?? (() => lab.reset()) };
+  const mine: ReferenceDeps = { source: opts.source ?? siteReferenceSource(), stopRun: opts.stopRun ?? (() => lab.reset()) };
+  deps = mine;
   const offLab = useLab.subscribe(sync);
   const offRef = useReference.subscribe(sync);
   sync();
   return () => {
     offLab();
     offRef();
+    // The reference bar and the projector view each start this; when one view replaces the other
+    // the new one may start before the old one's cleanup runs, which must not stop the new one.
+    if (deps !== mine) return;
     deps = null;
     wanted = null;
+    // A lookup in flight is dropped with `wanted`: the next start must look up again, not wait on it.
+    if (useReference.getState().status.kind === 'loading') useReference.setState({ status: { kind: 'idle' } });
   };
 }
 

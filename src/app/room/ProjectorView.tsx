@@ -18,6 +18,9 @@ import { useLab } from '../store';
 import { classProgress } from './classProgress';
 import { Presenter } from './RoomPanel';
 import { RoomQr } from './RoomQr';
+import { ProjectorReveal } from './ProjectorReveal';
+import { revealQuestion } from '../reference/reveal';
+import { startReferences } from '../reference/referenceStore';
 import { statusText } from './RoomStatusLine';
 import { setProjector } from './projectorActions';
 import { room } from './roomController';
@@ -29,6 +32,7 @@ function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null
   const seats = info?.seats.length ?? 0;
   const connected = info?.seats.filter((x) => x.connected).length ?? 0;
   const online = useLab((s) => s.room.status === 'online');
+  const presetId = useLab((s) => s.presetId);
   return (
     <section className="projector-join" aria-label="Join the class" data-testid="projector-join">
       {link ? <RoomQr link={link} /> : <p>Waiting for the room server…</p>}
@@ -49,6 +53,9 @@ function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null
             each model learns from its partner's answers.
           </p>
         )}
+        <p className="projector-question" data-testid="projector-question">
+          <strong>Predict first.</strong> {revealQuestion(presetId)}
+        </p>
         <button type="button" className="primary" data-testid="projector-start" disabled={!online || seats === 0} onClick={() => room.startForEverybody()}>
           Start for everybody
         </button>
@@ -64,6 +71,9 @@ function ClassScreen() {
         <HeroView classView />
       </ErrorBoundary>
       <div className="projector-side">
+        <ErrorBoundary where="The reference run">
+          <ProjectorReveal />
+        </ErrorBoundary>
         <ErrorBoundary where="The class scoreboard">
           <Scoreboard classOnly />
         </ErrorBoundary>
@@ -82,6 +92,8 @@ function ClassScreen() {
 export function ProjectorView() {
   const r = useLab((s) => s.room);
   const [drawer, setDrawer] = useState(false);
+  // The page's reference bar is not on screen here: the projector keeps the reference in step itself.
+  useEffect(() => startReferences(), []);
   const drawerRef = useRef<HTMLElement>(null);
   // The drawer takes the focus when it opens (keyboard users land in it), Escape closes it.
   useEffect(() => {

@@ -46,6 +46,27 @@ describe('the class as seeds', () => {
     expect(fell.diffs[0]).toBeCloseTo(0.095);
   });
 
+  it("a student's own seat stays in the class while this page holds more of it than the room does", () => {
+    const c = new ClassRecords();
+    // Seat 1 is this student's: its run is at step 4 here, the room has stored 2 of its events so far.
+    c.merge(0, 0, runEvents(4).map(seatEvent));
+    c.merge(1, 0, runEvents(4, { passAt1: () => 0.3 }).map(seatEvent));
+    const seats = [
+      { ...seatInfo(0), events: 6 },
+      { ...seatInfo(1), events: 2 },
+    ];
+    c.seatsNow(seats, 1);
+    expect(c.held(1)).toBe(6);
+    expect(c.results({ ...room(2), seats }).map((r) => r.seed)).toEqual([100, 101]);
+    // Another seat the room holds fewer events of was freed and taken again: dropped, as before.
+    c.seatsNow([{ ...seatInfo(0), events: 1 }, { ...seatInfo(1), events: 2 }], 1);
+    expect(c.held(0)).toBe(0);
+    expect(c.held(1)).toBe(6);
+    // Without `own` (the presenter), holding more than the room is a new occupant.
+    c.seatsNow([{ ...seatInfo(1), events: 2 }]);
+    expect(c.held(1)).toBe(0);
+  });
+
   it("makes a streamed 'done' whole again: the summary the seat's runner ended with", () => {
     const c = new ClassRecords();
     const run = runEvents(4);

@@ -64,11 +64,13 @@ export class ClassRecords {
   /**
    * The room's seats now (each room message, in order with the events): a seat that left the list
    * was freed, and one the room holds fewer events of than this page was freed and taken again.
+   * `own`: a student's own seat, whose events this page holds before the room has them all (its
+   * run's own events, not the room's copy), so holding more of it is no sign of a new occupant.
    */
-  seatsNow(seats: readonly Pick<SeatInfo, 'index' | 'events'>[]): void {
+  seatsNow(seats: readonly Pick<SeatInfo, 'index' | 'events'>[], own: number | null = null): void {
     const now = new Map(seats.map((s) => [s.index, s.events]));
     for (const index of this.listed) if (!now.has(index)) this.drop(index);
-    for (const [index, events] of now) if (events < this.held(index)) this.drop(index);
+    for (const [index, events] of now) if (index !== own && events < this.held(index)) this.drop(index);
     this.listed = new Set(now.keys());
   }
 

@@ -24,6 +24,8 @@ import { useLab } from '../store';
 import { inRoom } from '../store/roomSlice';
 import { lab, tapWorkerEvents } from '../trainingWorker';
 import { ClassRecords } from './classRecords';
+import { seatEvent } from '../../room/seatOutbox';
+import type { RecordedEvent } from '../store/record';
 import { type Relay, memberPartOf, relayExchanges, startPairedSeat } from './pairing';
 import { type PageLocation, checkServerUrl, defaultPortServer, joinAddress, joinLink, linkRole, sameOriginServer, withoutRoom } from './roomLink';
 import { roomRunFile } from './roomExport';
@@ -40,7 +42,10 @@ let client: RoomConnection | null = null;
 let unsubscribe: (() => void) | null = null;
 const records = new ClassRecords();
 let resultsTimer: ReturnType<typeof setTimeout> | null = null;
-const stream = new SeatStream((from, events) => client?.pushEvents(from, events));
+const stream = new SeatStream((from, events) => {
+  client?.pushEvents(from, events);
+  ownEvents(from, events);
+});
 let untap: (() => void) | null = null;
 /** A paired seat's exchanges relayed through the room (null: not a paired seat, or not started). */
 let relay: Relay | null = null;
@@ -68,6 +73,17 @@ function resultsSoon(): void {
         : { results },
     );
   }, RESULTS_EVERY_MS);
+}
+
+/**
+ * A student's own run is one of the class's runs: the room forwards each student the others' events
+ * only, so the seat's own events join the class's runs here, in the shape the room stores them
+ * (seatEvent). Every page then means over the same runs the projector does, the student's included.
+ */
+function ownEvents(from: number, events: readonly RecordedEvent[]): void {
+  const { role, seat } = state().room;
+  if (role !== 'student' || !seat) return;
+  if (records.merge(seat.index, from, events.map(seatEvent))) resultsSoon();
 }
 
 function follow(c: RoomConnection): void {
@@ -133,8 +149,14 @@ function shareLink(c: RoomConnection, roomId: string): void {
 function roomChanged(info: RoomInfo): void {
   const before = state().room.info;
   // In order with the events: a freed seat's events go before a newcomer on its index sends its own.
-  records.seatsNow(info.seats);
+  records.seatsNow(info.seats, state().room.role === 'student' ? (state().room.seat?.index ?? null) : null);
   setRoom({ info });
+  // The presenter's page shows the room's experiment (its base seed), also after a reload, so its
+  // reference run and question are the room's.
+  if (state().room.role === 'presenter' && (!before || canonicalJson(before.spec) !== canonicalJson(info.spec))) {
+    const shown = state();
+    if (canonicalJson(shown.draft) !== canonicalJson(info.spec)) showRoomExperiment(info, null);
+  }
   if (state().room.role === 'student') {
     const seat = info.seats.find((x) => x.index === state().room.seat?.index);
     if (seat) setRoom({ seat });

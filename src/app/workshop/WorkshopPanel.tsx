@@ -9,6 +9,7 @@ import { useLab } from '../store';
 import { type Direction, WORKSHOP, type WorkshopStep, directionOf, readRun, signed } from './sequence';
 import { workshop } from './actions';
 import { PRESETS } from '../../core/experiment/presets';
+import { setShowReference } from '../reference/referenceStore';
 
 const DIRECTIONS: readonly Direction[] = ['up', 'level', 'down'];
 
@@ -17,9 +18,14 @@ export function WorkshopPanel() {
   const presetId = useLab((s) => s.presetId);
   const phase = useLab((s) => s.run.phase);
   const predict = useLab((s) => s.predict);
-  const reveal = useLab((s) => s.revealMeasured);
+  const revealMeasured = useLab((s) => s.revealMeasured);
   if (!w) return null;
   const step = WORKSHOP[w.step - 1];
+  // The 8 seeds' talking point and the reference run's dashed curves are revealed together.
+  const reveal = () => {
+    revealMeasured();
+    setShowReference(true, step.presetId);
+  };
   const locked = phase !== 'idle';
   const revealed = w.revealed || phase === 'done';
   return (
