@@ -25,6 +25,7 @@ import { readResultFile } from './result-file';
 import { overlapOfRun, slopeOf, type OverlapSeed } from '../src/core/experiment/overlapResult';
 import { describePaired, fmtP, holmVerdicts, paired, type Paired } from './science-paired';
 import { seedRange } from './science-plan';
+import { overlapClaim } from './science-overlap-claims';
 
 const FLAGS = { from: 'string', seeds: 'string', power: 'boolean', reference: 'string', block: 'string' } as const;
 
@@ -108,9 +109,10 @@ async function main(): Promise<void> {
   }));
   out.push(`base kappa span of the same-family levels (max minus min, per seed): mean ${f(span.mean)}, sd ${f(span.se * Math.sqrt(span.n))}`, '');
 
+  // The two primary claims as `npm run science -- --overlap` reads them (science-overlap-claims.ts).
   const primary = [
-    { name: 'P1 gain lost per +1 kappa (minus the slope)', p: paired(seeds.map((o) => (o.slope === null ? NaN : -o.slope))) },
-    { name: 'P2 gain next to the least minus the most overlapping level', p: paired(contrast(seeds, 'gainA')) },
+    { name: 'P1 gain lost per +1 kappa (minus the slope)', p: overlapClaim('slope', seeds).stats },
+    { name: 'P2 gain next to the least minus the most overlapping level', p: overlapClaim('ends', seeds).stats },
   ];
   const secondary = [
     { name: "S1 partner votes' accuracy, least minus most", p: paired(contrast(seeds, 'pseudoLabelAccuracy')) },
