@@ -94,6 +94,8 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   // The reference run stays hidden until the presenter reveals it (after the class has predicted).
   const reveal = page.getByTestId('projector-reveal');
   await expect(reveal).toHaveAttribute('data-revealed', 'no');
+  // While runs train, the scoreboard's last column is where they are now, not their end.
+  await expect(page.getByTestId('scoreboard-mean-last')).toHaveText('now');
   await expect(page.getByTestId('hero-key')).not.toContainText('(dashed)');
   expect(await horizontalOverflow(page)).toEqual([]);
   // A student's laptop keeps its hero charts on the first screen under the room's panel.
@@ -105,6 +107,7 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   await expect(claims).toHaveAttribute('data-running', 'false', { timeout: 30_000 });
   await expect(claims.locator('h2')).toHaveText('Claims over 2 browsers');
   await expect(page.getByTestId('scoreboard-mean')).toHaveAttribute('data-seeds', '2');
+  await expect(page.getByTestId('scoreboard-mean-last')).toHaveText('end');
   await expect(page.getByTestId('chart-hero-self')).toHaveAttribute('data-seeds', '2');
   await page.getByTestId('projector-reveal-button').click();
   await expect(reveal).toHaveAttribute('data-revealed', 'yes');

@@ -14,6 +14,7 @@ import { type AxisKind, constantNote, lengthAxisMax } from './axes';
 import { type ChartLinesWithBands, buildChartModel, chartTable, haltMarker, legendEntries } from './chartModel';
 import { registerChart } from './chartRegistry';
 import { aggregateSeedLines } from './seedAggregate';
+import { classMeanThrough } from '../room/classProgress';
 import { bandResults, bandUnit } from '../store/roomSlice';
 import { ChartTable } from './ChartTable';
 import { composeChart, downloadPng, pageColors } from './pngExport';
@@ -63,9 +64,10 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
   // in a class room, every browser's run the same way (rebuilt at most once a second).
   const seedResults = useLab(bandResults);
   const unit = useLab(bandUnit);
+  const through = useLab((s) => classMeanThrough(s.room.results));
   const seeds = useMemo(
-    () => (seedResults.length ? aggregateSeedLines(seedResults.map((r) => ({ x: r.series.x, lines: build(r.series) })), unit) : null),
-    [build, seedResults, unit],
+    () => (seedResults.length ? aggregateSeedLines(seedResults.map((r) => ({ x: r.series.x, lines: build(r.series) })), unit, through) : null),
+    [build, seedResults, unit, through],
   );
 
   const model = useMemo(() => {

@@ -78,9 +78,9 @@ export function aggregateColumns(cols: readonly Column[], length: number): Aggre
 
 /**
  * The seeds' lines aggregated: one line per label (in first-seen order), reference (guide) lines
- * left out (they belong to the run on screen).
+ * left out (they belong to the run on screen). `through` (null: none): no mean or band after that step.
  */
-export function aggregateSeedLines(seeds: readonly SeedLines[], unit: SeedUnit = 'seed'): SeedAggregate {
+export function aggregateSeedLines(seeds: readonly SeedLines[], unit: SeedUnit = 'seed', through: number | null = null): SeedAggregate {
   const x = union(seeds.map((s) => s.x));
   const defs = new Map<string, SeriesDef>();
   for (const s of seeds) for (const d of s.lines.series) if (!d.reference && !defs.has(d.label)) defs.set(d.label, d);
@@ -89,7 +89,15 @@ export function aggregateSeedLines(seeds: readonly SeedLines[], unit: SeedUnit =
       const i = s.lines.series.findIndex((d) => d.label === label && !d.reference);
       return i < 0 ? x.map(() => null) : align(s.x, s.lines.ys[i], x);
     });
-    return { def, singles, ...aggregateColumns(singles, x.length) };
+    const agg = aggregateColumns(singles, x.length);
+    // `through`: the mean and band stop at the step every run still training has reached (a class
+    // room), so they never jump when a slow run is left out; each run's own line goes on faint.
+    if (through !== null) {
+      x.forEach((step, i) => {
+        if (step > through) agg.mean[i] = agg.min[i] = agg.max[i] = null;
+      });
+    }
+    return { def, singles, ...agg };
   });
   return { seeds: seeds.length, unit, x, lines };
 }

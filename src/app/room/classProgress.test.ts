@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { roomSpec, seatInfo } from '../../room/fakeSocket.testkit';
 import type { RoomInfo } from '../../room/protocol';
-import { classProgress } from './classProgress';
+import { classMeanThrough, classProgress } from './classProgress';
+import { aggregateSeedLines } from '../charts/seedAggregate';
 
 const room = (status: RoomInfo['status'], seats: RoomInfo['seats']): RoomInfo =>
   ({ id: 'A'.repeat(22), name: 'Quick look, seed 1', preset: 'quick', spec: roomSpec, baseSeed: 100, pairing: false, status, locked: false, expiresAt: 0, seats }) as RoomInfo;
@@ -21,5 +22,25 @@ describe('the class in words', () => {
   });
   it('a running room nobody joined says so (no "step Infinity")', () => {
     expect(classProgress(room('running', []))).toBe('No browser has joined: nothing trains.');
+  });
+});
+
+describe("the class's mean: over the same runs at every step it is drawn", () => {
+  const run = (steps: number, finished: boolean) => ({ finished, series: { x: Array.from({ length: steps }, (_, i) => i + 1) } }) as never;
+  it('stops at the slowest run still training; finished runs do not hold it back', () => {
+    expect(classMeanThrough([run(70, false), run(62, false), run(120, true)])).toBe(62);
+    expect(classMeanThrough([run(120, true), run(80, true)])).toBeNull();
+    expect(classMeanThrough([])).toBeNull();
+  });
+  it('no jump when a slow run has not reached a step: the mean ends there, each run goes on faint', () => {
+    // Two runs at 0.33 through step 3, one of them on to step 4 at 0.25: before, the mean fell to 0.25 at step 4.
+    const line = (ys: number[]) => ({ x: ys.map((_, i) => i + 1), lines: { series: [{ label: 'self pass@1' }], ys: [ys] } }) as never;
+    const seeds = [line([0.33, 0.33, 0.33, 0.25]), line([0.33, 0.33, 0.33])];
+    const free = aggregateSeedLines(seeds, 'browser');
+    expect(free.lines[0].mean).toEqual([0.33, 0.33, 0.33, 0.25]);
+    const held = aggregateSeedLines(seeds, 'browser', 3);
+    expect(held.lines[0].mean).toEqual([0.33, 0.33, 0.33, null]);
+    expect(held.lines[0].count).toEqual([2, 2, 2, 1]);
+    expect(held.lines[0].singles[0]).toEqual([0.33, 0.33, 0.33, 0.25]);
   });
 });

@@ -1,5 +1,6 @@
 /** A class room's progress in words, for the projector view's header and a presenter's run bar. */
 import type { RoomInfo } from '../../room/protocol';
+import type { SeedResult } from '../store/seedsSlice';
 
 /** The class's progress in words: how many joined, how far the slowest and fastest are, how many are done. */
 export function classProgress(info: RoomInfo): string {
@@ -16,4 +17,19 @@ export function classProgress(info: RoomInfo): string {
   const hi = Math.max(...steps);
   const at = lo === hi ? `RL step ${lo}` : `RL steps ${lo} to ${hi}`;
   return `${info.status === 'closed' ? 'Room closed. ' : ''}${joined}; training at ${at} of ${info.spec.steps}${done ? `, ${done} done` : ''}.`;
+}
+
+/**
+ * The last step the class's mean is drawn at: the step every run still training has reached (null:
+ * no run is training, or no class). Beyond it a mean over the runs that got there would jump each
+ * time a slow run is left out, so the mean stops there and the faster runs go on as faint lines.
+ */
+export function classMeanThrough(results: readonly Pick<SeedResult, 'finished' | 'series'>[]): number | null {
+  let through: number | null = null;
+  for (const r of results) {
+    if (r.finished) continue;
+    const last = r.series.x.at(-1) ?? 0;
+    through = through === null ? last : Math.min(through, last);
+  }
+  return through;
 }

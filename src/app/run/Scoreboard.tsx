@@ -17,6 +17,9 @@ import type { SeedUnit } from '../charts/seedAggregate';
 /** "Run N seeds": the scoreboard over the seeds' mean first (the claims cover all seeds, so must the scores). */
 function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRow[]; styles: Styles; unit: SeedUnit; short?: boolean }) {
   const n = rows[0]?.seeds ?? 0;
+  // A class still training: its last values are where each run is now, not its end.
+  const training = useLab((s) => s.room.results.some((r) => !r.finished));
+  const last = training ? 'now' : 'end';
   return (
     <div className="table-scroll">
       <table className="scoreboard-table" data-testid="scoreboard-mean" data-seeds={n}>
@@ -35,7 +38,7 @@ function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRo
           <tr>
             <th scope="col">arm</th>
             <th scope="col">{short ? 'start' : 'pass@1 start'}</th>
-            <th scope="col">{short ? 'end' : 'pass@1 end'}</th>
+            <th scope="col" data-testid="scoreboard-mean-last">{short ? last : `pass@1 ${last}`}</th>
             <th scope="col">change</th>
             {!short && <th scope="col">reward</th>}
             <th scope="col">collapsed</th>
@@ -51,7 +54,7 @@ function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRo
                 {short ? null : <span className="sub">({r.scheme})</span>}
               </th>
               <td className="num" data-label="pass@1 start">{fmt2(r.start)}</td>
-              <td className="num" data-label="pass@1 end">{fmt2(r.now)}</td>
+              <td className="num" data-label={`pass@1 ${last}`}>{fmt2(r.now)}</td>
               <td className={`num change ${changeDirection(r.change) ?? ''}`} data-label="change">
                 {fmtSigned(r.change)}
               </td>
