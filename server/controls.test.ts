@@ -1,4 +1,4 @@
-// The teacher's controls and the seat budgets (issue 28): lock, remove a seat (its index taken
+// The teacher's controls and the seat budgets: lock, remove a seat (its index taken
 // again with its seed, its data gone, a paired partner's answers replayed to the newcomer), seats
 // of students who left before Start freed, events and answers only within the spec, answers never
 // rewritten, the `addresses` frame, a handshake timeout, and the over-quota error.

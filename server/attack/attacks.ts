@@ -1,5 +1,5 @@
 /**
- * The red-team: each attack of issue 28's table (and fuzzed frames) against the real server
+ * The red-team: each attack of docs/ROOM.md's red-team table (and fuzzed frames) against the real server
  * process (target.ts), each attacker from loopback addresses of its own (127.9.<attack>.<n>: other
  * devices, to the server). An attack reports what it saw and whether the server held within the
  * bound it states; the runner (run.ts) also checks that the process is alive and that a

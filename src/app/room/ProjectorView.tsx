@@ -1,5 +1,5 @@
 /**
- * The presenter's projector view of a room (issue 29, build 1): the whole window is the class.
+ * The presenter's projector view of a room: the whole window is the class.
  * Before Start, a large join QR code and address with the count of browsers joined; once the room
  * runs, the class's hero charts (mean, band, each browser faint), the class scoreboard and the
  * claims over the class on one screen. None of the presenter's own run controls (no run bar, no
@@ -80,7 +80,7 @@ function ClassScreen() {
         <ErrorBoundary where="The claims over the class">
           <SeedClaims compact />
         </ErrorBoundary>
-        {/* Only for a room of an overlap experiment (issue 30): the class's points, one per seat and level. */}
+        {/* Only for a room of an overlap experiment: the class's points, one per seat and level. */}
         <ErrorBoundary where="The class's overlap points">
           <OverlapPanel />
         </ErrorBoundary>

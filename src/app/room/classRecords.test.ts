@@ -121,7 +121,7 @@ describe('the class as seeds', () => {
   });
 });
 
-describe('a freed seat taken again (issue 28: the next student gets the index, the seed and events from 0)', () => {
+describe('a freed seat taken again (the next student gets the index, the seed and events from 0)', () => {
   const pass = (run: ReturnType<typeof runEvents>) => run.filter((e) => e.type === 'step').map((e) => (e.type === 'step' ? e : null)!.step);
   const seats = (...idx: [number, number][]) => idx.map(([i, events]) => seatInfo(i, { events }));
 

@@ -100,7 +100,7 @@ function follow(c: RoomConnection): void {
         shareLink(c, ev.room);
         return;
       }
-      // H2 (issue 28, item 6): the server's LAN addresses can make a localhost page's link reachable.
+      // H2: the server's LAN addresses can make a localhost page's link reachable.
       case 'addresses':
         if (c.roomId) shareLink(c, c.roomId);
         return;
@@ -138,7 +138,7 @@ function stepsCame(index: number, events: readonly { type: string; step?: number
 }
 
 /**
- * H2 (issue 28, item 6): the link students get (and its QR code), with a warning in words where
+ * H2: the link students get (and its QR code), with a warning in words where
  * their devices cannot open it (roomLink.ts joinAddress). The address bar keeps this page's own.
  */
 function shareLink(c: RoomConnection, roomId: string): void {
@@ -210,7 +210,7 @@ export const room = {
       return false;
     }
     leave();
-    // H3 (issue 29): a seed is no edit (seatPreset.ts), and the room's name is the preset's title, not its id.
+    // H3: a seed is no edit (seatPreset.ts), and the room's name is the preset's title, not its id.
     const match = seatPresetFor(v.spec, s.presetId, s.presetId);
     const preset = !match.edited && getPreset(match.presetId) ? match.presetId : null;
     const name = `${preset ? getPreset(preset)!.title : 'An edited experiment'}, seed ${v.spec.seed}`;
@@ -232,7 +232,7 @@ export const room = {
     return ok;
   },
 
-  // ---- H2 (issue 28, items 4 and 5): the teacher's controls, a seat in two tabs, a foreign server
+  // ---- H2: the teacher's controls, a seat in two tabs, a foreign server
 
   /** Presenter: lock the room to new students, or open it again. */
   setLocked(locked: boolean): boolean {
@@ -347,7 +347,7 @@ function showInAddressBar(url: string): void {
   }
 }
 
-/** H2 (issue 28, item 4): the join that waits for its student's yes (a link's server on another host). */
+/** H2: the join that waits for its student's yes (a link's server on another host). */
 let askedJoin: (() => void) | null = null;
 
 /**
@@ -367,7 +367,7 @@ export function startRoomFromUrl(search = window.location.search): () => void {
     client = connectRoom(p.server, p.role);
     state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl: p.server, status: client.status });
     shareLink(client, p.role.room);
-    // H3 (issue 29): the projector view reopens after a reload if it was on for this room.
+    // H3: the projector view reopens after a reload if it was on for this room.
     setRoom({ projector: projectorRemembered(pageStorage(), p.role.room) });
     follow(client);
     return () => leave();

@@ -2,11 +2,11 @@
  * The workshop card, above the run bar in workshop mode: the step (previous / next), its title
  * and set-up, the "predict first" question (Start waits for an answer: classroomSlice's
  * startBlockReason), then the prediction next to what this run measured, and the talking point:
- * what 8 seeds measured, shown when the run is done or when the presenter asks for it.
+ * what the preset's seeds measured, shown when the run is done or when the presenter asks for it.
  */
 import './workshop.css';
 import { useLab } from '../store';
-import { type Direction, WORKSHOP, type WorkshopStep, directionOf, readRun, signed } from './sequence';
+import { type Direction, WORKSHOP, type WorkshopStep, directionOf, readRun, seedsMeasured, signed } from './sequence';
 import { workshop } from './actions';
 import { PRESETS } from '../../core/experiment/presets';
 import { setShowReference } from '../reference/referenceStore';
@@ -21,7 +21,7 @@ export function WorkshopPanel() {
   const revealMeasured = useLab((s) => s.revealMeasured);
   if (!w) return null;
   const step = WORKSHOP[w.step - 1];
-  // The 8 seeds' talking point and the reference run's dashed curves are revealed together.
+  // The seeds' talking point and the reference run's dashed curves are revealed together.
   const reveal = () => {
     revealMeasured();
     setShowReference(true, step.presetId);
@@ -45,7 +45,7 @@ export function WorkshopPanel() {
         {step.title}
       </h2>
       {/* Once a run is on screen the set-up folds and the answer comes first, so the reveal sits
-          beside the charts on a projector's first screen (issue 29, problem 5). */}
+          beside the charts on a projector's first screen. */}
       {locked ? (
         <details className="workshop-setup-fold">
           <summary>The set-up</summary>
@@ -98,7 +98,7 @@ function Measured({ step, revealed, canReveal, onReveal }: { step: WorkshopStep;
         </div>
       ) : (
         <button type="button" data-testid="workshop-reveal" disabled={!canReveal} title={canReveal ? 'Show it before the run ends' : 'Predict first'} onClick={onReveal}>
-          Show what 8 seeds measured
+          Show what {seedsMeasured(step)} measured
         </button>
       )}
     </div>
@@ -142,7 +142,7 @@ function Outcome({ step, prediction, revealed }: { step: WorkshopStep; predictio
       </div>
       {revealed && (
         <div>
-          <dt>Over 8 seeds</dt>
+          <dt>Over {seedsMeasured(step)}</dt>
           <dd data-testid="outcome-measured">
             <strong>{step.answers[measured]}</strong> ({signed(step.measured)} on average)
           </dd>
