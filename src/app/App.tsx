@@ -14,6 +14,7 @@ import { OverlapPanel } from './panels/OverlapPanel';
 import { InspectorPanel } from './panels/InspectorPanel';
 import { PseudoLabelPanel } from './panels/PseudoLabelPanel';
 import { Notices } from './run/Notices';
+import { WarmStartCurves } from './run/WarmStartCurves';
 import { ImportNotices } from './run/ImportNotices';
 import { PwaNotices } from './pwa/PwaNotices';
 import { ClassroomNotices } from './workshop/ClassroomNotices';
@@ -79,6 +80,7 @@ export function App() {
         <ErrorBoundary where="The run bar">
           <RunBar />
           <Notices />
+          <WarmStartCurves />
           <ImportNotices />
           <PwaNotices />
           <ClassroomNotices />

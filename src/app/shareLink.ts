@@ -5,7 +5,7 @@
  * no history entry per keystroke) a moment after the last edit. The URL only ever holds a valid
  * spec: while the draft has a problem, it keeps the last valid one.
  */
-import { decodeShare, shareSearch } from '../share/url';
+import { MAX_QUERY_CHARS, decodeShare, shareSearch } from '../share/url';
 import { validationOf } from './controls/validation';
 import { useLab } from './store';
 
@@ -35,12 +35,29 @@ export function loadSharedExperiment(url: UrlPort = browserUrl): void {
   }
 }
 
-/** Write the draft into the URL now. False (URL untouched) while the draft is invalid. */
+/**
+ * Why the draft cannot travel in a link, in words, or null when it can: a task of one's own with
+ * too many data rows makes a link longer than any copy of the lab reads (MAX_QUERY_CHARS).
+ */
+export function draftLinkProblem(url: UrlPort = browserUrl): string | null {
+  const { presetId, draft } = useLab.getState();
+  const valid = validationOf(draft);
+  if (!valid.ok) return null;
+  const chars = shareSearch(url.read(), presetId, valid.spec).length - 1;
+  if (chars <= MAX_QUERY_CHARS) return null;
+  return (
+    `This experiment does not fit in a link: its task's data would make it ${chars.toLocaleString('en')} characters long, and a link may have ${MAX_QUERY_CHARS.toLocaleString('en')}. ` +
+    'Share a run file instead (Export, then Run file): it holds the task, and "Open run file…" opens it.'
+  );
+}
+
+/** Write the draft into the URL now. False (URL untouched) while the draft is invalid or too long for a link. */
 export function writeDraftToUrl(url: UrlPort = browserUrl): boolean {
   const { presetId, draft } = useLab.getState();
   const valid = validationOf(draft);
   if (!valid.ok) return false;
   const search = shareSearch(url.read(), presetId, valid.spec);
+  if (search.length - 1 > MAX_QUERY_CHARS) return false;
   if (search !== url.read()) url.write(search);
   return true;
 }

@@ -80,6 +80,8 @@ export function webgpuBindingLimit(): number | undefined {
 const intentionallyDestroyed = new WeakSet<GPUDevice>();
 
 export function errorText(e: unknown): string {
+  // A warm-start miss in a student's words (warmStartCohort.ts), never a spec field.
+  if (e instanceof Error && e.name === 'WarmStartMissError' && typeof (e as { plain?: unknown }).plain === 'string') return (e as unknown as { plain: string }).plain;
   if (e instanceof Error) return e.message || e.name;
   if (typeof e === 'string') return e;
   try {

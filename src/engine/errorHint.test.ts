@@ -1,16 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { errorHint } from './protocol';
-import { missMessage } from '../core/experiment/warmStartCohort';
+import { missMessage, outOfReach, WarmStartMissError } from '../core/experiment/warmStartCohort';
+import { PRESETS } from '../core/experiment/presets';
+import { errorText } from './backend-common';
 
 describe('errorHint for a warm-start miss (docs/WARMSTARTS.md, "The guard")', () => {
   it('says what to change instead of "Start again"', () => {
-    const message = missMessage({ memberId: 'B', target: 0.4, steps: 800, best: 0.12, initSeeds: [7], onMiss: 'stop' });
-    for (const backend of ['wasm', 'webgpu', null]) {
-      const hint = errorHint(message, backend);
-      expect(hint).toMatch(/deterministic/);
-      expect(hint).toMatch(/more warm-start steps, a lower warm-start target or another init seed/);
-      expect(hint).not.toMatch(/Press Reset/);
+    const miss = { memberId: 'B', target: 0.4, steps: 800, best: 0.12, initSeeds: [7], onMiss: 'stop' } as const;
+    // The researcher's words (CLI) and the student's (the page: errorText gives the plain one).
+    for (const message of [missMessage(miss), outOfReach(PRESETS.quick.spec, miss).message]) {
+      for (const backend of ['wasm', 'webgpu', null]) {
+        const hint = errorHint(message, backend);
+        expect(hint).toMatch(/deterministic/);
+        expect(hint).toMatch(/Go on from the best it reached/);
+        expect(hint).not.toMatch(/Press Reset|onMiss/);
+      }
     }
+  });
+});
+
+describe('errorText of a warm-start miss', () => {
+  it("is the student's sentence for every task: no spec field, the best reached and what would help", () => {
+    const miss = { memberId: 'A', target: 0.5, steps: 200, best: 0.0033, initSeeds: [3], onMiss: 'stop' } as const;
+    const spec = { ...PRESETS['peers-learn'].spec, task: { id: 'addition' as const, difficulty: 2, scratchpad: 'always' as const } };
+    const error = new WarmStartMissError(miss, undefined, outOfReach(spec, miss).message);
+    expect(error.message).toMatch(/set warmStart\.onMiss to 'retry'$/);
+    expect(errorText(error)).toBe(
+      "Member A's warm start reached at best 0.3% against its target of 50% in 200 steps, so this task looks out of its reach for now. " +
+        'What would help: a bigger model (width 128 instead of 64); a lower difficulty (1 instead of 2); more warm-start steps (400 instead of 200). You can also go on from the best it reached.',
+    );
   });
 });
 

@@ -191,9 +191,9 @@ export function isActivePhase(phase: RunPhase): boolean {
  */
 export function errorHint(message: string, backend: string | null): string {
   const m = message.toLowerCase();
-  if (/did not reach its warm-start target/.test(m)) {
+  if (/did not reach its warm-start target|looks out of its reach/.test(m)) {
     // WarmStartMissError (docs/WARMSTARTS.md, "The guard"): deterministic, so Start alone repeats it.
-    return "The warm start is deterministic: starting again gives the same result. Change that member in the Experiment panel (more warm-start steps, a lower warm-start target or another init seed), then Start again. A spec can also retry it with other init seeds (warmStart.onMiss 'retry').";
+    return 'The warm start is deterministic: starting again gives the same result. Go on from the best it reached, or change what the sentence suggests in the Experiment panel and Start again.';
   }
   if (/^the saved run cannot be continued|^the checkpoint cannot be restored/.test(m)) {
     // A stored checkpoint the worker or the runner refused (src/core/experiment/checkpoint.ts):

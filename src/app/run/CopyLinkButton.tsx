@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { flushDraftToUrl } from '../shareLink';
+import { draftLinkProblem, flushDraftToUrl } from '../shareLink';
 
-type CopyState = { kind: 'idle' } | { kind: 'copied'; note: string } | { kind: 'manual'; url: string };
+type CopyState = { kind: 'idle' } | { kind: 'copied'; note: string } | { kind: 'manual'; url: string } | { kind: 'too-long'; why: string };
 
 /** Clipboard writes can wait on a permission prompt forever: give up after this and show the link. */
 const CLIPBOARD_TIMEOUT_MS = 1500;
@@ -26,6 +26,8 @@ export function CopyLinkButton() {
   }, [state]);
 
   async function copy() {
+    const tooLong = draftLinkProblem();
+    if (tooLong) return setState({ kind: 'too-long', why: tooLong });
     const current = flushDraftToUrl();
     const url = window.location.href;
     const note = current ? 'Link copied' : 'Link copied: it holds the last valid version of the experiment (fix the marked fields to include the latest edits)';
@@ -45,6 +47,14 @@ export function CopyLinkButton() {
       {state.kind === 'copied' && (
         <span role="status" className="copy-link-note" data-testid="copy-link-status">
           {state.note}
+        </span>
+      )}
+      {state.kind === 'too-long' && (
+        <span role="alert" className="copy-link-note" data-testid="copy-link-too-long">
+          {state.why}{' '}
+          <button type="button" className="link" onClick={() => setState({ kind: 'idle' })}>
+            Close
+          </button>
         </span>
       )}
       {state.kind === 'manual' && (

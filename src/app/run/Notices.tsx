@@ -1,6 +1,6 @@
 import type { BackendReport } from '../../engine/protocol';
 import { useLab } from '../store';
-import { backendFromUrl } from '../trainingWorker';
+import { backendFromUrl, lab as worker } from '../trainingWorker';
 import { savedRuns, useSavedRuns } from '../runs/runsController';
 
 /**
@@ -84,6 +84,11 @@ export function Notices() {
         <div role="alert" className="notice notice-error" data-testid="run-error">
           <strong>{error.message}</strong>
           <div className="hint">{error.hint}</div>
+          {OUT_OF_REACH.test(error.message) && (
+            <button type="button" data-testid="go-on" title="Keep the best weights the warm start reached and train them with RL" onClick={goOnFromBest}>
+              Go on from the best reached
+            </button>
+          )}
           {workerDied && savedId && (
             <button type="button" data-testid="resume-after-crash" onClick={() => void savedRuns.resume(savedId)}>
               Resume from the last checkpoint
@@ -93,6 +98,15 @@ export function Notices() {
       )}
     </div>
   );
+}
+
+/** A warm start that missed its target, in the student's words (warmStartCohort.ts, outOfReach). */
+const OUT_OF_REACH = /looks out of its reach/;
+
+/** Start again, this time going on into RL from the best weights each warm start reached (a cached warm start is not trained again). */
+function goOnFromBest(): void {
+  useLab.getState().editDraft((d) => ({ ...d, warmStart: { ...d.warmStart, onMiss: 'continue' } }));
+  worker.start();
 }
 
 /** What a run rebuilt after a lost device says (runController.ts; the steps after the checkpoint run again). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextWarmProgress, throughput, warmFraction, type WarmEvent } from './progress';
+import { MAX_WARM_POINTS, nextWarmCurves, nextWarmProgress, throughput, warmFraction, type WarmEvent } from './progress';
 
 const ev = (memberIndex: number, step: number, steps: number, memberCount = 2): WarmEvent => ({
   type: 'warmstart',
@@ -45,5 +45,30 @@ describe('throughput', () => {
   it('averages over compute time', () => {
     expect(throughput([])).toEqual({ stepsPerSec: null, tokensPerSec: null });
     expect(throughput([{ stepMs: 100, tokens: 300 }, { stepMs: 300, tokens: 500 }])).toEqual({ stepsPerSec: 5, tokensPerSec: 2000 });
+  });
+});
+
+describe('nextWarmCurves', () => {
+  const ev = (memberId: string, step: number, validation?: number) =>
+    ({ type: 'warmstart', memberId, step, steps: 100, loss: 1, memberIndex: 0, memberCount: 2, target: 0.5, ...(validation === undefined ? {} : { validation }) }) as const;
+
+  it('adds a point per validation value, one curve per member, and leaves the list alone otherwise', () => {
+    let curves = nextWarmCurves([], ev('A', 10, 0.1));
+    curves = nextWarmCurves(curves, ev('A', 20, 0.3));
+    curves = nextWarmCurves(curves, ev('B', 10, 0.2));
+    expect(curves).toEqual([
+      { memberId: 'A', steps: 100, target: 0.5, points: [{ step: 10, value: 0.1 }, { step: 20, value: 0.3 }] },
+      { memberId: 'B', steps: 100, target: 0.5, points: [{ step: 10, value: 0.2 }] },
+    ]);
+    expect(nextWarmCurves(curves, ev('A', 30))).toBe(curves);
+    expect(nextWarmCurves(curves, ev('A', 30, Number.NaN))).toBe(curves);
+  });
+
+  it(`keeps at most ${MAX_WARM_POINTS} points a member, the latest always`, () => {
+    let curves: ReturnType<typeof nextWarmCurves> = [];
+    for (let s = 1; s <= 1000; s++) curves = nextWarmCurves(curves, ev('A', s, s / 1000));
+    expect(curves[0].points.length).toBeLessThanOrEqual(MAX_WARM_POINTS);
+    expect(curves[0].points.at(-1)).toEqual({ step: 1000, value: 1 });
+    expect(curves[0].points.map((p) => p.step)).toEqual([...curves[0].points.map((p) => p.step)].sort((a, b) => a - b));
   });
 });

@@ -79,3 +79,30 @@ export function throughput(recent: readonly StepCost[]): { stepsPerSec: number |
   const tokens = recent.reduce((a, r) => a + r.tokens, 0);
   return { stepsPerSec: (1000 * recent.length) / ms, tokensPerSec: (1000 * tokens) / ms };
 }
+
+/** One member's warm-start curve: the validation value (the chance of writing a reference completion exactly) by step. */
+export interface WarmCurve {
+  memberId: string;
+  /** The member's warm-start target, when it has one. */
+  target?: number;
+  /** The member's step limit. */
+  steps: number;
+  points: { step: number; value: number }[];
+}
+
+/** Points kept per member at most: beyond, every other one is dropped (the curve's shape stays). */
+export const MAX_WARM_POINTS = 200;
+
+/**
+ * The curves with one more warm-start event folded in. Only events with a finite validation value
+ * add a point; the list is new when anything changed, the same list otherwise.
+ */
+export function nextWarmCurves(curves: readonly WarmCurve[], ev: WarmEvent): readonly WarmCurve[] {
+  if (ev.validation === undefined || !Number.isFinite(ev.validation)) return curves;
+  const i = curves.findIndex((c) => c.memberId === ev.memberId);
+  const prev: WarmCurve = i >= 0 ? curves[i] : { memberId: ev.memberId, steps: ev.steps, points: [], ...(ev.target !== undefined ? { target: ev.target } : {}) };
+  let points = [...prev.points, { step: ev.step, value: ev.validation }];
+  if (points.length > MAX_WARM_POINTS) points = points.filter((_, k) => k % 2 === 1 || k === points.length - 1);
+  const next = { ...prev, points };
+  return i >= 0 ? curves.map((c, k) => (k === i ? next : c)) : [...curves, next];
+}

@@ -6,7 +6,7 @@ import type { BaseEvaluation, MemberInfo, RolloutSample, RunSummary, RunnerEvent
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { BackendReport, ProbeOutcome, RunPhase, WorkerEvent } from '../../engine/protocol';
 import type { LabSlice } from './types';
-import { type StepCost, type WarmProgress, RATE_WINDOW, nextWarmProgress } from './progress';
+import { type StepCost, type WarmCurve, type WarmProgress, RATE_WINDOW, nextWarmCurves, nextWarmProgress } from './progress';
 import { type RunSeries, appendStep, emptySeries } from './series';
 import { emptySummary, foldEvent } from '../../core/experiment/summary';
 
@@ -59,6 +59,8 @@ export interface RunState {
   workerDied: { atStep: number | null } | null;
   error: { message: string; hint: string } | null;
   warm: WarmProgress | null;
+  /** The warm start's validation curves, one per member that reported one (a trained warm start with a target). */
+  warmCurves: readonly WarmCurve[];
   members: MemberInfo[];
   base: BaseEvaluation[];
   baseKappa: Extract<RunnerEvent, { type: 'base' }>['baseKappa'];
@@ -96,6 +98,7 @@ export function initialRunState(): RunState {
     workerDied: null,
     error: null,
     warm: null,
+    warmCurves: [],
     members: [],
     base: [],
     baseKappa: [],
@@ -121,7 +124,7 @@ function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunStat
   switch (ev.type) {
     case 'warmstart': {
       const memberSteps = run.spec?.members.map((m) => m.warmStartSteps);
-      return { ...run, warm: nextWarmProgress(run.warm, ev, now, memberSteps) };
+      return { ...run, warm: nextWarmProgress(run.warm, ev, now, memberSteps), warmCurves: nextWarmCurves(run.warmCurves, ev) };
     }
     case 'base': {
       // The run summary, kept live by the fold the runner and the CLI use (core/experiment/summary.ts).

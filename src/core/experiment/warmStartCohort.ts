@@ -63,8 +63,9 @@ export function missMessage(m: WarmStartMiss): string {
 }
 
 /**
- * A custom task's miss, for a student: one sentence with the best reached and what would help,
- * never a spec field. The page offers to go on from the best reached (warmStart.onMiss
+ * A miss for a student: one sentence with the best reached and what would help, never a spec
+ * field (a custom task's error says it; for a built-in task it is the error's `plain`, which the
+ * page shows). The page offers to go on from the best reached (warmStart.onMiss
  * 'continue', which the CLI's --go-on sets); the warm start kept its best weights (cohort.ts).
  */
 export function outOfReach(spec: ExperimentSpec, m: WarmStartMiss): { message: string; suggestions: string[] } {
@@ -77,7 +78,8 @@ export function outOfReach(spec: ExperimentSpec, m: WarmStartMiss): { message: s
   if (member && (member.dModel < 128 || member.layers < 4)) {
     suggestions.push(member.dModel < 128 ? `a bigger model (width ${2 * member.dModel} instead of ${member.dModel})` : `a deeper model (${member.layers + 1} layers)`);
   }
-  suggestions.push(def?.kind === 'data' ? 'easier or more rows' : 'an easier range (smaller numbers in the variables)');
+  if (def) suggestions.push(def.kind === 'data' ? 'easier or more rows' : 'an easier range (smaller numbers in the variables)');
+  else if (spec.task.difficulty > 1) suggestions.push(`a lower difficulty (${spec.task.difficulty - 1} instead of ${spec.task.difficulty})`);
   if (member && member.warmStartSteps < 10000) suggestions.push(`more warm-start steps (${Math.min(20000, 2 * member.warmStartSteps)} instead of ${member.warmStartSteps})`);
   // The validation value is the chance of writing a reference completion exactly, shown as a percentage.
   const pct = (x: number) => (x < 0.001 ? 'under 0.1%' : `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`);
@@ -98,9 +100,12 @@ export class WarmStartMissError extends Error {
   readonly initSeeds: number[];
   /** A custom task's miss: what would help, in words (the message says them too). */
   readonly suggestions: string[] | undefined;
-  constructor(miss: WarmStartMiss, plain?: { message: string; suggestions: string[] }) {
+  /** The miss in a student's words (outOfReach), whatever the task: what the page shows. */
+  readonly plain: string | undefined;
+  constructor(miss: WarmStartMiss, plain?: { message: string; suggestions: string[] }, forStudents?: string) {
     super(plain ? plain.message : missMessage(miss));
     this.suggestions = plain?.suggestions;
+    this.plain = forStudents ?? plain?.message;
     this.memberId = miss.memberId;
     this.target = miss.target;
     this.best = miss.best;
@@ -203,7 +208,8 @@ export async function* warmStartCohort(
     }
     if (!w) {
       const miss: WarmStartMiss = { memberId: m.id, target: m.warmStartTarget, steps: m.warmStartSteps, best, initSeeds: seeds, onMiss: policy.onMiss };
-      throw new WarmStartMissError(miss, spec.task.id === 'custom' ? outOfReach(spec, miss) : undefined);
+      const plain = outOfReach(spec, miss);
+      throw new WarmStartMissError(miss, spec.task.id === 'custom' ? plain : undefined, plain.message);
     }
     warm.set(m.id, w);
     if (m.warmStartSteps === 0 || w.source !== 'trained') {
