@@ -1,0 +1,38 @@
+/**
+ * A task of one's own in class mode: the teacher's task reaches every student with the room's
+ * experiment (the real room server; students in their own browser contexts), each student's page
+ * shows it in the task picker and the editor, and every seat trains it to its end.
+ */
+import { expect, test } from '@playwright/test';
+import { Presenter, Student } from './helpers/classRoom';
+import { roomServerPerTest } from './helpers/roomServer';
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+const perTest = roomServerPerTest<Student>();
+
+test("a class room with the teacher's own task gives every student the task, and every seat trains it", async ({ page, browser }) => {
+  test.setTimeout(300_000);
+  const presenter = await Presenter.open(page);
+  await page.getByTestId('task-own').click();
+  await page.getByTestId('task-title').fill('Last digit');
+  await page.getByTestId('task-template').fill('{a}=');
+  await page.getByTestId('task-vars').fill('a = 100..999');
+  await page.getByTestId('task-answer').fill('a%10');
+  await page.getByTestId('task-scratchpad').fill('');
+  await expect(page.getByTestId('task-count')).toHaveText(/^900 distinct problems/);
+  await page.getByTestId('task-use').click();
+  await expect(page.getByTestId('task-select').locator('option:checked')).toHaveText('Your own: Last digit');
+  const link = await presenter.createRoom(perTest.server.url);
+
+  for (let i = 0; i < 2; i++) {
+    const s = await Student.join(browser, link);
+    perTest.students.push(s);
+    await expect(s.page.getByTestId('task-select').locator('option:checked')).toHaveText('Your own: Last digit');
+    await expect(s.page.getByTestId('task-template')).toHaveValue('{a}=');
+    await expect(s.page.getByTestId('task-answer')).toHaveValue('a%10');
+    await s.seatAndSeed();
+  }
+  await presenter.startForEverybody();
+  await presenter.waitAllDone(2, 6);
+});
