@@ -58,7 +58,7 @@ export function App() {
     root.classList.toggle('presenter', presenter);
   }, [theme, presenter]);
 
-  // The presenter's projector view of a room is the whole window (issue 29): the class alone.
+  // The presenter's projector view of a room is the whole window: the class alone.
   if (projector) {
     return (
       <ErrorBoundary where="The projector view">
@@ -89,7 +89,7 @@ export function App() {
           </ErrorBoundary>
           <ReferenceBar />
         </ErrorBoundary>
-        {/* The phenomenon first, beside the workshop card when one is open (issue 23). */}
+        {/* The phenomenon first, beside the workshop card when one is open. */}
         <div className={`stage${workshopOpen ? ' with-workshop' : ''}`}>
           <ErrorBoundary where="The hero view">
             <HeroView />

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { draftLinkProblem, flushDraftToUrl } from '../shareLink';
+import { isLoopbackHost } from '../room/roomLink';
 
 type CopyState = { kind: 'idle' } | { kind: 'copied'; note: string } | { kind: 'manual'; url: string } | { kind: 'too-long'; why: string };
 
@@ -14,7 +15,11 @@ async function writeClipboard(text: string): Promise<void> {
   ]);
 }
 
-/** Copies the page's URL (which holds the experiment); without a clipboard, shows it to copy by hand. */
+/**
+ * Copies the page's URL (which holds the experiment); without a clipboard, shows it to copy by hand.
+ * The link is the page's own address, so on a web host it is the hosted one; on this computer
+ * (`npm start`, 127.0.0.1) it opens only here, and the note says how to share it instead.
+ */
 export function CopyLinkButton() {
   const [state, setState] = useState<CopyState>({ kind: 'idle' });
   const input = useRef<HTMLInputElement>(null);
@@ -47,6 +52,11 @@ export function CopyLinkButton() {
       {state.kind === 'copied' && (
         <span role="status" className="copy-link-note" data-testid="copy-link-status">
           {state.note}
+        </span>
+      )}
+      {(state.kind === 'copied' || state.kind === 'manual') && isLoopbackHost(window.location.hostname) && (
+        <span className="copy-link-note" data-testid="copy-link-local">
+          It names this computer ({window.location.host}), so it opens only here: to share it, put the lab online (docs/LAB.md).
         </span>
       )}
       {state.kind === 'too-long' && (
