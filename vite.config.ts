@@ -13,6 +13,10 @@ const crossOriginIsolation = {
 };
 
 export default defineConfig({
+  // The base path is Vite's own `--base` (default '/'): `npm run build -- --base /cohort-lab/` builds
+  // for a static host under that path, and every URL the lab makes follows it (import.meta.env.BASE_URL
+  // for the warm starts and reference runs, the worker's and wasm's URLs, the manifest relative to
+  // itself); e2e/pages.spec.ts serves such a build from a plain static server.
   // Offline and installable: service worker and web manifest (src/pwa/pwaOptions.ts).
   // Content-Security-Policy (src/pwa/csp.ts): a <meta> in the built page; the dev server has none
   // (its HMR client is an inline script).
