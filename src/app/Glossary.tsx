@@ -9,6 +9,8 @@ export const TERMS: [string, string][] = [
   ['pass@1', 'The accuracy of one sample: the share of held-out problems a model answers correctly with a single answer drawn at temperature 1. Held-out means no model ever trains on these problems.'],
   ['Pseudo-label', 'The answer a model is rewarded for when no true label is used: the majority vote of its own samples (self), of a partner (peer), or of the rest of the cohort.'],
   ['Majority vote (maj@G)', 'Sample G answers to one prompt and take the most common one. maj@G is the accuracy of that vote, pass@1 the accuracy of a single sample; maj@G > pass@1 is what makes self-voting work at all.'],
+  ['Held-out', 'Problems kept apart from training: no model ever trains on them, so a score on them shows what a model learned rather than what it memorised. pass@1 and maj@G are measured on them.'],
+  ['Peer', "A partner model trained beside this one. Under peer reward (Co-RL) a model is rewarded for agreeing with its peer's majority vote instead of its own; both train at once."],
   ['Own vote', "The majority vote of a model's own G samples on a prompt. Own-vote accuracy is how often it is the right answer; under self-reward it is also the label the model is trained on."],
   ['Rescue rate', "Of the prompts where a model's own vote is wrong, the share where the label it is trained on is right: the partner knows something the model does not. Its opposite, the mislead rate, is the share of prompts where its own vote is right and the label is wrong."],
   ['Shared error', "A label that is wrong and equal to the model's own wrong vote: the model is paid for repeating its own mistake. Under self-reward every wrong label is a shared error, so the shared-error rate is the model's error rate."],

@@ -9,6 +9,10 @@ describe('glossary ids', () => {
     expect(termId('pass@1')).toBe('term-pass-at-1');
     expect(termId('tau (τ)')).toBe('term-tau');
   });
+  it('defines the terms the README and the first screen rely on', () => {
+    const terms = TERMS.map(([t]) => termId(t));
+    for (const t of ['pass@1', 'Majority vote', 'GRPO', 'Held-out', 'Peer', 'Oracle arm']) expect(terms, t).toContain(termId(t));
+  });
   it('every entry has its own id', () => {
     const ids = TERMS.map(([t]) => termId(t));
     expect(new Set(ids).size).toBe(ids.length);
