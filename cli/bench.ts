@@ -26,6 +26,9 @@
  *   --page-timeout MIN    give up waiting for the run's end after this long (default 60)
  *   --page-profile S      also sample every thread's JavaScript for S seconds from RL step 3 (Chrome
  *                         tracing, v8.cpu_profiler) and list where the training worker's time went
+ *   --task ID             also time a gallery task in the app (cli/bench-task.ts): from picking it to the
+ *                         first RL step, from reopening its link to the first step (cached warm start),
+ *                         and a 2,000-row CSV's preview; into bench/results/task.json, section <!-- task -->
  *   --out FILE            the Markdown to update (default docs/BENCHMARKS.md; only its marked sections
  *                         <!-- node -->, <!-- browser -->, <!-- torch -->, <!-- bundle -->, <!-- page -->
  *                         are replaced, the rest is kept)
@@ -37,6 +40,7 @@
  * Quick check: npm run bench -- --repeats 1 --no-browser
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { runTaskBench, taskSection, type TaskTiming } from './bench-task';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, intFlag, UsageError, runMain } from './args';
@@ -73,6 +77,7 @@ const FLAGS = {
   'page-query': 'string',
   'page-timeout': 'string',
   'page-profile': 'string',
+  task: 'string',
   out: 'string',
   json: 'string',
   help: 'boolean',
@@ -81,7 +86,7 @@ const FLAGS = {
 const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] [--cases collapse,quick,scaling,transformer,peers-teach]
                         [--repeats 5] [--warmup 2] [--browser webgpu,webgl,wasm | --no-browser]
                         [--browser-cases collapse,scaling-1] [--browser-timeout MIN] [--no-bundle] [--no-torch]
-                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]]
+                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]] [--task GALLERY_ID]
                         [--out docs/BENCHMARKS.md] [--json bench/results/latest.json]
 (flags: the comment at the top of cli/bench.ts)`;
 
@@ -323,6 +328,22 @@ async function main(): Promise<void> {
       writeSection(out, 'page', section);
     } catch (e) {
       skipped.push(`page: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+  }
+
+  // 5. A task of one's own in the app.
+  const taskId = args.flags.get('task') as string | undefined;
+  if (taskId !== undefined) {
+    try {
+      const t = await runTaskBench(taskId, pageTimeout * 60_000, log);
+      const taskPath = join(resultsDir, 'task.json');
+      const timings = [...readArray<TaskTiming>(taskPath).filter((x) => x.task !== t.task), t];
+      writeJson(taskPath, timings);
+      const section = taskSection(timings);
+      console.log(section);
+      writeSection(out, 'task', section);
+    } catch (e) {
+      skipped.push(`task: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
     }
   }
 

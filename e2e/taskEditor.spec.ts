@@ -1,6 +1,6 @@
 /**
  * A task of one's own in the page (docs/TASKS.md): a generator typed into the editor runs to its
- * end and its link reproduces the run in a fresh browser; a data file opened with the file input
+ * end, its link reopened finds the warm starts cached, and reproduces the run in a fresh browser; a data file opened with the file input
  * runs or ends in the out-of-reach sentence, from which the run goes on; every hostile file is
  * refused in words before any training, with nothing else on the page lost. wasm: fast and
  * deterministic.
@@ -63,6 +63,15 @@ test('a generator typed in the editor runs to its end, and its link reproduces t
   await expect(page.getByTestId('copy-link-status')).toHaveText('Link copied');
   const link = await page.evaluate(() => navigator.clipboard.readText());
   expect(new URL(link).search.length).toBeLessThan(8192);
+  await expect(page.getByTestId('base-source-A')).toHaveText(/^trained/);
+
+  // Reopened in the same browser, the link finds its warm starts in IndexedDB (by the task's content hash).
+  await lab.open(new URL(link).search);
+  await lab.button('start').click();
+  await expect(page.getByTestId('base-source-A')).toHaveText(/^cached/, { timeout: 60_000 });
+  await expect(page.getByTestId('base-source-B')).toHaveText(/^cached/);
+  await lab.waitForPhase('done', 150_000);
+  expect(await lastMetrics(page)).toBe(first);
   expect(errors).toEqual([]);
 
   const second = await inNewContext(browser, async (p) => {
