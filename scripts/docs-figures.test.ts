@@ -33,6 +33,11 @@ describe('the docs against their sources', () => {
     expect(where('references')).toEqual(['docs/LAB.md']);
     expect(where('workshop')).toEqual(['docs/CLASSROOM.md']);
     expect(where('warmstarts')).toEqual(['docs/WARMSTARTS.md']);
+    // The overlap verdict's own reading is named where a reader looks for commands.
+    for (const path of ['README.md', 'docs/CLI.md', 'docs/RESULTS.md']) expect(doc(path).text, path).toContain('cli/science-overlap.ts');
+    // The way to put the lab online is named on the front door and told in LAB.
+    expect(doc('README.md').text).toContain('npm run build -- --base /cohort-lab/');
+    expect(doc('docs/LAB.md').text).toContain('## Put the lab online');
   });
 
   it('every checked figure in prose agrees with its source', () => {
