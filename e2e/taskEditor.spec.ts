@@ -90,6 +90,25 @@ test('a generator typed in the editor runs to its end, and its link reproduces t
   expect(second).toBe(first);
 });
 
+test('a gallery task is one click away, with its paragraph for students, and runs', async ({ page }) => {
+  test.setTimeout(150_000);
+  const errors = collectErrors(page);
+  const lab = new LabPage(page);
+  await lab.open(QUICK);
+  await page.getByTestId('task-select').selectOption({ label: 'The largest of four digits' });
+  await expect(page.getByTestId('gallery-note')).toContainText('majority');
+  await expect(page.getByTestId('task-editor')).toHaveCount(0);
+  await lab.button('start').click();
+  await lab.waitForPhase('done', 120_000);
+  await expect(page.getByTestId('base-source-A')).toHaveText(/^trained/);
+  // A built-in task again: the gallery task and its paragraph go, the preset's sizes come back.
+  await page.getByTestId('task-select').selectOption('digitsum');
+  await expect(page.getByTestId('gallery-note')).toHaveCount(0);
+  await lab.openSection('Data and warm start');
+  await expect(page.getByTestId('field-data.heldOut')).toHaveValue('64');
+  expect(errors).toEqual([]);
+});
+
 /** 100 rows: the sum of two digits written side by side ("37=" -> 10); too few for the quick members' target. */
 function digitPairsCsv(): string {
   const rows = ['prompt,answer'];

@@ -83,6 +83,24 @@ describe('a task in the link', () => {
     expect(decodeShare(`?preset=quick&z=${good}`)).toMatchObject({ message: expect.stringMatching(/has changes \(z=\) but no format version/) });
   });
 
+  it('a task in a link is as untrusted as a file: one that cannot run is refused in words, unrun', () => {
+    const spec = withTask(lastDigit);
+    const hostile: [string, Record<string, unknown>, RegExp][] = [
+      ['a text built to be huge', { answer: 'pad(a, 1000000000)' }, /would have 1000000000 characters; the most is 64/],
+      ['an enormous range', { vars: { a: { min: 0, max: 1e12 } } }, /definition/],
+      ['a bidirectional override', { template: '{a}\u202e=' }, /U\+202E/],
+      ['a problem space that cannot fill the split', { vars: { a: { min: 1, max: 9 } } }, /distinct problems/],
+      ['a deep expression', { answer: '('.repeat(40) + 'a' + ')'.repeat(40) }, /deep|nest/],
+    ];
+    for (const [why, change, says] of hostile) {
+      const patched = { ...spec, task: { ...spec.task, definition: { ...spec.task.definition!, ...change } } };
+      const search = `?v=1&preset=quick&s=${Buffer.from(JSON.stringify({ task: patched.task })).toString('base64url')}`;
+      const r = decodeShare(search);
+      expect(r.kind, why).toBe('error');
+      expect(r.kind === 'error' && r.message, why).toMatch(says);
+    }
+  });
+
   it('any bytes as z=: an answer, never a throw (fuzz)', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 400 }), fc.boolean(), (bytes, deflated) => {
