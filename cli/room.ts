@@ -2,6 +2,7 @@
  * npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--no-fsync] [--feed-kib 128] [--limits k=v,...] [--proxied]
  * npm run room -- --load 300 [--step-ms 150] [--pairs 10] [--url ws://host:port/room]
  * npm run room -- --attack [--only id,id] [--root DIR]
+ * npm run room -- --check | --repair [--data .room-data]
  *
  * The room server of class mode (docs/ROOM.md): the WebSocket endpoint /room, and the built app
  * (dist/, from `npm run build`) on the same port, so a class on one network opens one address.
@@ -12,6 +13,9 @@
  * the data lives; rooms live --ttl-hours.
  * With --load N: the load check (server/load/loadCheck.ts), which exits 1 if any event was lost.
  * With --attack: the red-team (server/attack/), printing its table; exits 1 if any attack got through.
+ * With --check: reads every record of the data directory and names any damage (exits 1 if some);
+ * with --repair: copies the directory beside itself, runs LevelDB's repair and says what it recovered
+ * (server/storeRepair.ts). The server itself refuses to start over a damaged directory.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -23,6 +27,9 @@ import { DEFAULT_LIMITS, type ServerLimits } from '../server/limits';
 import { loadCheck } from '../server/load/loadCheck';
 import { originsToPrint } from '../server/operator';
 import { ROOM_PATH, startRoomServer } from '../server/server';
+import { StoreDamage } from '../server/storeCheck';
+import { checkDataDir, repairDataDir } from '../server/storeRepair';
+import { safeLogLine } from '../server/operator';
 
 const FLAGS = {
   port: 'string',
@@ -41,12 +48,15 @@ const FLAGS = {
   attack: 'boolean',
   only: 'string',
   root: 'string',
+  check: 'boolean',
+  repair: 'boolean',
   help: 'boolean',
 } as const;
 
 const USAGE = `usage: npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--no-fsync] [--feed-kib 128] [--limits name=value,...] [--proxied]
        npm run room -- --load N [--step-ms 150] [--pairs P] [--url ws://host:port/room]
        npm run room -- --attack [--only ${ATTACKS.map((a) => a.id).join(',')}] [--root DIR]
+       npm run room -- --check | --repair [--data .room-data]
 limits (server/limits.ts, docs/ROOM.md "Limits"): ${Object.entries(DEFAULT_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}`;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,6 +94,12 @@ async function main(): Promise<void> {
     const ok = await loadCheck({ clients: load, stepMs: intFlag(args, 'step-ms', 10, 10_000) ?? 150, pairs: intFlag(args, 'pairs', 0, Math.floor(load / 2)) ?? 0, url: url ?? null, log: (line) => console.log(line) });
     process.exit(ok ? 0 : 1);
   }
+  const dataDir = resolve((args.flags.get('data') as string | undefined) ?? join(root, '.room-data'));
+  if (args.flags.has('check') || args.flags.has('repair')) {
+    const report = args.flags.has('repair') ? await repairDataDir(dataDir, `${dataDir}.before-repair-${new Date().toISOString().replace(/[:.]/g, '-')}`) : await checkDataDir(dataDir);
+    for (const line of report.lines) console.log(safeLogLine(line));
+    process.exit(report.ok ? 0 : 1);
+  }
   for (const f of ['url', 'step-ms', 'pairs', 'only', 'root'] as const) if (args.flags.has(f)) throw new UsageError(`--${f} goes with --${f === 'only' || f === 'root' ? 'attack' : 'load'}`);
   const port = intFlag(args, 'port', 0, 65535) ?? 8787;
   const host = (args.flags.get('host') as string | undefined) ?? '0.0.0.0';
@@ -94,13 +110,16 @@ async function main(): Promise<void> {
   const limits = limitsFlag(args.flags.get('limits') as string | undefined);
   // Synced writes are the default now; --fsync is still accepted (it asks for what is done anyway).
   const fsync = !args.flags.has('no-fsync');
-  const dataDir = resolve((args.flags.get('data') as string | undefined) ?? join(root, '.room-data'));
   const dist = join(root, 'dist');
   const distDir = existsSync(join(dist, 'index.html')) ? dist : null;
   const server = await startRoomServer({ port, host, dataDir, ttlHours, distDir, fsync, limits, proxied: args.flags.has('proxied'), feedBytesPerSecond: feedKib * 1024, log: (line) => console.log(line) }).catch((e: unknown) => {
     const code = (e as { code?: string }).code;
+    if (e instanceof StoreDamage) {
+      throw new Error(`the room server did not start: its data directory ${dataDir} is damaged:\n${e.problems.map((p) => `  ${safeLogLine(p)}`).join('\n')}\n\`npm run room -- --check --data ${dataDir}\` reports what it holds, \`npm run room -- --repair --data ${dataDir}\` copies it and runs LevelDB's repair`);
+    }
+    if ((e as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED' || code === 'LEVEL_LOCKED') throw new Error(`cannot open the data directory ${dataDir}: another room server is using it (${(e as Error).message})`);
     if (code === 'EADDRINUSE') throw new Error(`port ${port} is in use: stop what uses it or choose another with --port`);
-    if (code === 'LEVEL_DATABASE_NOT_OPEN' || code === 'LEVEL_LOCKED') throw new Error(`cannot open the data directory ${dataDir}: is another room server using it? (${(e as Error).message})`);
+    if (code === 'LEVEL_DATABASE_NOT_OPEN') throw new Error(`cannot open the data directory ${dataDir}: ${(e as { cause?: Error }).cause?.message ?? (e as Error).message}`);
     throw e;
   });
   const { lan, local } = originsToPrint(host, server.port);

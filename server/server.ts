@@ -91,6 +91,10 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
     feedBytesPerSecond: o.feedBytesPerSecond ?? FEED_BYTES_PER_SECOND,
     roomDebounceMs: o.roomDebounceMs ?? 200,
     log,
+  }).catch(async (e: unknown) => {
+    // Damage found while loading (storeCheck.ts): the directory is let go, as it was, for --check or --repair.
+    await store.close().catch(() => undefined);
+    throw e;
   });
   // After its first request (timed below, with a log line), a kept-alive socket's next request
   // must have its headers within about upgradeMs too: Node's own check, every second rather than

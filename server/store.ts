@@ -15,10 +15,16 @@
  * callback, so an acknowledged event survives the server's process being killed (kill -9).
  * With `fsync` (the server's default) every write is also flushed to the disk before its callback
  * (survives a power cut; its cost: docs/ROOM.md, "Persistence").
+ *
+ * Beside LevelDB's files the store keeps a tally of what each room holds (storeCheck.ts), and
+ * reads every record at start: damage is named, and the server refuses to start over it.
  */
+import { existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
 import type { RoomStatus } from '../src/room/protocol';
+import { BEFORE_OPEN, StoreDamage, TALLY_FILE, levelFiles, readTally, scanStore, writeTally, type Counts, type StoreScan } from './storeCheck';
 
 export interface RoomRecord {
   id: string;
@@ -69,6 +75,27 @@ export const exchangeKey = (room: string, seat: number, step: number, kind: stri
 /** "~" sorts after every character a key uses, so [prefix, prefix + "~") is everything under prefix. */
 const under = (prefix: string) => ({ gte: prefix, lt: prefix + '~' });
 
+/**
+ * Hard links to LevelDB's files in `dir`/BEFORE_OPEN, made before LevelDB opens them: opening
+ * turns its write-ahead log into a table and deletes the log, so damage found only after the open
+ * (a truncated log) would otherwise leave nothing as it was. A clean load removes them; links
+ * kept from an earlier start that found damage are left as they are (they are the older files).
+ * Returns the sentence that says where they are (none if they could not be made).
+ */
+function keepFiles(dir: string, files: string[]): string[] {
+  const keep = join(dir, BEFORE_OPEN);
+  if (files.length === 0) return [];
+  if (existsSync(keep)) return [`LevelDB's files as they were before an earlier start are kept in ${keep}`];
+  try {
+    mkdirSync(keep);
+    for (const f of [...files, 'CURRENT', TALLY_FILE]) if (existsSync(join(dir, f))) linkSync(join(dir, f), join(keep, f));
+    return [`LevelDB's files as they were before this start are kept in ${keep} (hard links)`];
+  } catch {
+    rmSync(keep, { recursive: true, force: true });
+    return [];
+  }
+}
+
 export class RoomStore {
   /**
    * A write failed (a full disk): LevelDB may have left a torn record at the end of its log, and
@@ -80,10 +107,44 @@ export class RoomStore {
   private broken = false;
   private reopening: Promise<void> | null = null;
 
+  /** What each room holds at least (storeCheck.ts): counted after its writes, lowered before its deletes. */
+  private readonly tally: Map<string, Counts>;
+  private tallyTimer: ReturnType<typeof setTimeout> | null = null;
+
   private constructor(
     private readonly db: ClassicLevel<string, string>,
     private readonly sync: boolean,
-  ) {}
+    private readonly dir: string,
+    tally: Map<string, Counts> | null,
+  ) {
+    this.tally = tally ?? new Map();
+  }
+
+  /** Write the tally within a second (the writes it counts are already on disk). */
+  private tallyLater(): void {
+    this.tallyTimer ??= setTimeout(() => {
+      this.tallyTimer = null;
+      this.tallyNow();
+    }, 1000);
+    this.tallyTimer.unref?.();
+  }
+
+  /** Write the tally now; if it cannot be written (a full disk), remove it: no tally never reads as lost data. */
+  private tallyNow(): void {
+    if (this.tallyTimer) clearTimeout(this.tallyTimer);
+    this.tallyTimer = null;
+    try {
+      writeTally(this.dir, this.tally);
+    } catch {
+      rmSync(join(this.dir, TALLY_FILE), { force: true });
+    }
+  }
+
+  private count(room: string, what: keyof Counts, n: number): void {
+    const c = this.tally.get(room);
+    if (!c) return;
+    c[what] = Math.max(0, c[what] + n);
+  }
 
   /** Run a write, after reopening the database if an earlier write failed. */
   private async write(op: () => Promise<void>): Promise<void> {
@@ -115,38 +176,86 @@ export class RoomStore {
     return this.broken;
   }
 
+  /**
+   * Open the store in `dir`. Refuses (StoreDamage) a directory that holds LevelDB's files but no
+   * CURRENT (opened as new, LevelDB would delete them), one whose tally counts rooms but that
+   * holds no LevelDB files, and one LevelDB finds corrupt; a locked one fails as LevelDB says.
+   */
   static async open(dir: string, { fsync = false } = {}): Promise<RoomStore> {
-    const db = new ClassicLevel<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
-    await db.open();
-    return new RoomStore(db, fsync);
+    const files = levelFiles(dir);
+    const tally = readTally(dir);
+    if (files.data.length > 0 && !files.current) {
+      throw new StoreDamage([`LevelDB's CURRENT file is missing, and the directory holds ${files.data.length} of its files (${Math.ceil(files.bytes / 1024)} KiB): opened as it is, LevelDB would start empty and delete them`]);
+    }
+    if (files.data.length === 0 && tally && tally.size > 0) throw new StoreDamage([`the directory holds none of LevelDB's files, and its tally counts ${tally.size} rooms`]);
+    const kept = keepFiles(dir, files.data);
+    const db = new ClassicLevel<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8', createIfMissing: files.data.length === 0 });
+    try {
+      await db.open();
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      if (cause?.code === 'LEVEL_CORRUPTION') throw new StoreDamage([`LevelDB cannot read its own files (${cause.message})`, ...kept]);
+      throw e;
+    }
+    const store = new RoomStore(db, fsync, dir, tally);
+    store.kept = kept;
+    return store;
   }
 
-  /** Every room with its seats, in seat order. */
+  /** Where LevelDB's files as they were before this open are kept, in words (empty: not kept). */
+  private kept: string[] = [];
+
+  /**
+   * Read every record (storeCheck.ts): the rooms with their seats as the events stored say, and
+   * the damage found (with where LevelDB's files as they were are kept). A store found sound lets
+   * the kept files go.
+   */
+  async scan(): Promise<StoreScan> {
+    const scan = await scanStore(this.db, this.tally.size > 0 ? this.tally : null);
+    if (scan.problems.length === 0) rmSync(join(this.dir, BEFORE_OPEN), { recursive: true, force: true });
+    else scan.problems.push(...this.kept);
+    return scan;
+  }
+
+  /**
+   * Every room with its seats, in seat order, each seat's event count, last step, done and bytes
+   * derived from what the store holds; StoreDamage if the store holds less than its tally or is
+   * inconsistent. A clean load starts the tally again from what it read.
+   */
   async loadAll(): Promise<StoredRoom[]> {
-    const rooms = new Map<string, StoredRoom>();
-    for await (const value of this.db.values(under('r!'))) {
-      const room = JSON.parse(value) as RoomRecord;
-      rooms.set(room.id, { room, seats: [] });
-    }
-    for await (const [key, value] of this.db.iterator(under('s!'))) {
-      const stored = rooms.get(key.split('!')[1]);
-      if (stored) stored.seats.push(JSON.parse(value) as SeatRecord);
-    }
-    for (const r of rooms.values()) r.seats.sort((a, b) => a.index - b.index);
-    return [...rooms.values()];
+    const scan = await this.scan();
+    if (scan.problems.length > 0) throw new StoreDamage(scan.problems);
+    this.tally.clear();
+    for (const [id, c] of scan.counts) this.tally.set(id, { ...c });
+    this.tallyNow();
+    return scan.rooms;
   }
 
-  putRoom(room: RoomRecord): Promise<void> {
-    return this.write(() => this.db.put(roomKey(room.id), JSON.stringify(room), { sync: this.sync }));
+  /** After a repair: delete the events stored after a missing one, rewrite each seat's record as its events say, and start the tally again from the store. */
+  async rewriteFrom(scan: StoreScan): Promise<void> {
+    if (scan.orphans.length > 0) await this.db.batch(scan.orphans.map((key) => ({ type: 'del' as const, key })), { sync: true });
+    for (const { room, seats } of scan.rooms) for (const seat of seats) await this.db.put(seatKey(room.id, seat.index), JSON.stringify(seat), { sync: true });
+    this.tally.clear();
+    for (const [id, c] of scan.counts) this.tally.set(id, { ...c });
+    this.tallyNow();
   }
 
-  putSeat(room: string, seat: SeatRecord): Promise<void> {
-    return this.write(() => this.db.put(seatKey(room, seat.index), JSON.stringify(seat), { sync: this.sync }));
+  async putRoom(room: RoomRecord): Promise<void> {
+    await this.write(() => this.db.put(roomKey(room.id), JSON.stringify(room), { sync: this.sync }));
+    if (!this.tally.has(room.id)) this.tally.set(room.id, { seats: 0, events: 0, exchanges: 0 });
+    this.tallyLater();
+  }
+
+  /** Store a new seat. */
+  async putSeat(room: string, seat: SeatRecord): Promise<void> {
+    await this.write(() => this.db.put(seatKey(room, seat.index), JSON.stringify(seat), { sync: this.sync }));
+    this.count(room, 'seats', 1);
+    this.tallyLater();
   }
 
   /** Store event `seq` of a seat and the seat's record (its count already counting the event), atomically. */
-  appendEvent(room: string, seat: SeatRecord, seq: number, json: string): Promise<void> {
-    return this.write(() =>
+  async appendEvent(room: string, seat: SeatRecord, seq: number, json: string): Promise<void> {
+    await this.write(() =>
       this.db.batch(
         [
           { type: 'put', key: eventKey(room, seat.index, seq), value: json },
@@ -155,6 +264,8 @@ export class RoomStore {
         { sync: this.sync },
       ),
     );
+    this.count(room, 'events', 1);
+    this.tallyLater();
   }
 
   /** A seat's events [from, to) as the JSON strings stored. */
@@ -169,8 +280,8 @@ export class RoomStore {
   }
 
   /** Store a seat's exchange and the seat's record (its bytes counting it), atomically. */
-  putExchange(room: string, seat: SeatRecord, step: number, kind: string, json: string): Promise<void> {
-    return this.write(() =>
+  async putExchange(room: string, seat: SeatRecord, step: number, kind: string, json: string): Promise<void> {
+    await this.write(() =>
       this.db.batch(
         [
           { type: 'put', key: exchangeKey(room, seat.index, step, kind), value: json },
@@ -179,6 +290,8 @@ export class RoomStore {
         { sync: this.sync },
       ),
     );
+    this.count(room, 'exchanges', 1);
+    this.tallyLater();
   }
 
   /** Up to `limit` of a seat's exchanges after the key `after` (null: from the first), as [key, JSON] in step order. */
@@ -205,7 +318,14 @@ export class RoomStore {
   private async deleteSeatNow(room: string, seat: number): Promise<void> {
     // One atomic batch: a crash midway must not leave a seat's exchanges behind for its next
     // occupant's partner (a seat has at most 5,002 events and two exchanges a step).
-    const keys = [seatKey(room, seat), ...(await this.db.keys(under(eventPrefix(room, seat))).all()), ...(await this.db.keys(under(exchangePrefix(room, seat))).all())];
+    const events = await this.db.keys(under(eventPrefix(room, seat))).all();
+    const exchanges = await this.db.keys(under(exchangePrefix(room, seat))).all();
+    const keys = [seatKey(room, seat), ...events, ...exchanges];
+    // The tally goes down first: a crash between the two must not read as lost data.
+    if ((await this.db.get(seatKey(room, seat))) !== undefined) this.count(room, 'seats', -1);
+    this.count(room, 'events', -events.length);
+    this.count(room, 'exchanges', -exchanges.length);
+    this.tallyNow();
     await this.db.batch(
       keys.map((key) => ({ type: 'del' as const, key })),
       { sync: this.sync },
@@ -215,12 +335,40 @@ export class RoomStore {
   /** Delete a room and everything in it. */
   deleteRoom(room: string): Promise<void> {
     return this.write(async () => {
+      // The tally drops the room first: what a crash leaves of it is no damage (storeCheck.ts).
+      if (this.tally.delete(room)) this.tallyNow();
       for (const kind of ['e', 'x', 's']) await this.db.clear(under(`${kind}!${room}!`));
       await this.db.del(roomKey(room), { sync: this.sync });
     });
   }
 
-  close(): Promise<void> {
-    return this.db.close();
+  async close(): Promise<void> {
+    if (this.tallyTimer) this.tallyNow();
+    await this.db.close();
+  }
+
+  /**
+   * LevelDB's repair of `dir` (it rebuilds the MANIFEST from the table and log files it finds,
+   * keeping every record it can read), then a scan of what it kept; each seat's record is then
+   * rewritten as its events say, and the tally started again. Returns the scan and what the old
+   * tally counted (null: none), for the report. The caller copies the directory first.
+   */
+  static async repair(dir: string): Promise<{ scan: StoreScan; before: Map<string, Counts> | null }> {
+    let before: Map<string, Counts> | null = null;
+    try {
+      before = readTally(dir);
+    } catch {
+      before = null;
+    }
+    rmSync(join(dir, TALLY_FILE), { force: true });
+    await ClassicLevel.repair(dir);
+    const store = await RoomStore.open(dir);
+    try {
+      const found = await scanStore(store.db, before);
+      await store.rewriteFrom(found);
+      return { scan: found, before };
+    } finally {
+      await store.close();
+    }
   }
 }

@@ -5,7 +5,10 @@
  * bound it states; the runner (run.ts) also checks that the process is alive and that a
  * legitimate class (legit.ts) kept getting its acks meanwhile.
  */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import { join } from 'node:path';
 import { ROOM_PROTOCOL_VERSION, streamedEvent, type SeatEvent } from '../../src/room/protocol';
 import { presetSpec } from '../load/harness';
 import { syntheticRun } from '../load/syntheticRun';
@@ -75,6 +78,28 @@ function unfinishedMessage(n: number): Buffer {
     b[7 * i + 6] = 0x20;
   }
   return b;
+}
+
+/** Run `npm run room -- ARGS` of checkout `root` to its end: its exit code and output. */
+function roomCli(root: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli/room.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.once('exit', (code) => done({ code, out }));
+  });
+}
+
+/** Start the server of `root` over `dataDir`: null if it listened (it is stopped again, keeping the directory), else what it printed as it exited. */
+async function refusedStart(root: string, dataDir: string): Promise<string | null> {
+  try {
+    const t = await startTarget({ root, dataDir });
+    await t.kill();
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
 }
 
 /** Lines of the server's output from `start` on that name `address`. */
@@ -642,6 +667,71 @@ export const ATTACKS: Attack[] = [
       } finally {
         await small.stop();
       }
+    },
+  },
+  {
+    id: 'damaged-store',
+    what: "writes 2 seats' events, is killed, and is started again over three damaged copies of its data directory: CURRENT deleted, the write-ahead log truncated to 70%, the MANIFEST overwritten",
+    bound: 'each start refused with the damage named in words (the events lost counted) and no file deleted; `--repair` of each recovers what its files hold and the server then starts',
+    fast: true,
+    async run(t, addr) {
+      const own = await startTarget({ root: t.root });
+      const spec = { ...presetSpec('quick'), steps: 30 };
+      let acked = 0;
+      try {
+        const { room, presenter } = await attackerRoom(own.url, addr(1), spec);
+        for (const k of [2, 3]) {
+          const { s, index } = await attackerSeat(own.url, addr(k), room);
+          const run = syntheticRun(spec, 1 + index).map(streamedEvent);
+          run.forEach((event, seq) => s.send({ t: 'event', seq, event }));
+          if (await s.waitFor((m) => m.t === 'ack' && m.seq === run.length - 1, 10_000)) acked += run.length;
+          s.close();
+        }
+        presenter.close();
+        // The store counts what it holds within a second of each write.
+        await sleep(1500);
+      } finally {
+        await own.kill();
+      }
+      const harms: [string, (dir: string) => void, RegExp][] = [
+        ['CURRENT deleted', (d) => unlinkSync(join(d, 'CURRENT')), /CURRENT file is missing/],
+        [
+          'log truncated',
+          (d) => {
+            const log = join(d, readdirSync(d).find((f) => f.endsWith('.log'))!);
+            truncateSync(log, Math.floor(statSync(log).size * 0.7));
+          },
+          /lost \d+ of its \d+ events/,
+        ],
+        ['MANIFEST overwritten', (d) => writeFileSync(join(d, readdirSync(d).find((f) => f.startsWith('MANIFEST-'))!), 'garbage'.repeat(10)), /LevelDB cannot read its own files/],
+      ];
+      const saw: string[] = [];
+      let held = acked > 0;
+      for (const [what, harm, words] of harms) {
+        const dir = `${own.dataDir}-${what.split(' ')[0]}`;
+        cpSync(own.dataDir, dir, { recursive: true });
+        harm(dir);
+        const files = readdirSync(dir).filter((f) => /\.(ldb|log)$/.test(f));
+        const refused = await refusedStart(t.root, dir);
+        // Each table and log is still there, or kept as it was in before-open/ (opening LevelDB turns its log into a table).
+        const kept = files.every((f) => existsSync(join(dir, f)) || existsSync(join(dir, 'before-open', f)));
+        const named = refused !== null && words.test(refused);
+        let repaired = 'no repair';
+        if (named) {
+          const r = await roomCli(t.root, ['--repair', '--data', dir]);
+          const recovered = /recovered \d+ rooms, \d+ seats, (\d+) events/.exec(r.out)?.[1];
+          const starts = r.code === 0 && (await refusedStart(t.root, dir)) === null;
+          repaired = `repair recovered ${recovered ?? '?'} events${starts ? ', then started' : ', still refused'}`;
+          held &&= starts;
+        }
+        held &&= named && kept;
+        saw.push(`${what}: ${refused === null ? 'STARTED' : named ? 'refused, named' : `refused: "${refused.split('\n').find((l) => /error/.test(l))?.slice(0, 80)}"`}${kept ? '' : ', files deleted'}; ${repaired}`);
+      }
+      // The copies, and the copies --repair made of them, sit beside the directory.
+      const parent = join(own.dataDir, '..');
+      const base = own.dataDir.slice(parent.length + 1);
+      for (const f of readdirSync(parent)) if (f === base || f.startsWith(`${base}-`)) rmSync(join(parent, f), { recursive: true, force: true });
+      return { held, saw: `${acked} events acked before the kill; ${saw.join('; ')}` };
     },
   },
 ];
