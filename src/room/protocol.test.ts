@@ -85,4 +85,11 @@ describe('room protocol', () => {
     expect(parseClientMessage(JSON.stringify({ t: 'exchange', step: 1, kind: 'train', answers }))).toMatchObject({ ok: false, message: expect.stringMatching(/^answers: a list/) });
     expect(frameShapeProblem(JSON.parse(JSON.stringify(CLIENT[0])))).toBeNull();
   });
+
+  it('refuses a key named __proto__ anywhere, escaped or not (copied into a record, it would set the prototype)', () => {
+    for (const key of ['__proto__', '\\u005f_proto__']) {
+      const frame = `{"t":"event","seq":1,"event":{"type":"step","arms":[{"members":{"${key}":{"reward":1}}}]}}`;
+      expect(parseClientMessage(frame)).toEqual({ ok: false, code: 'bad-message', message: 'no key of a message may be named __proto__' });
+    }
+  });
 });

@@ -253,6 +253,9 @@ export const FRAME_SHAPE = {
   values: { create: 2048, event: 4096, exchange: 40_000, other: 16 } as Record<string, number>,
 } as const;
 
+/** The shape problem of a key named __proto__ (refused as bad-message, not too-large). */
+const PROTO_KEY = 'no key of a message may be named __proto__';
+
 /** Null if `doc` is within FRAME_SHAPE, or what it breaks. Iterative: no input deepens the stack. */
 export function frameShapeProblem(doc: unknown): string | null {
   const t = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { t?: unknown }).t : undefined;
@@ -270,6 +273,9 @@ export function frameShapeProblem(doc: unknown): string | null {
     } else {
       const keys = Object.keys(v);
       if (keys.length > FRAME_SHAPE.keys) return `an object in a message has at most ${FRAME_SHAPE.keys} keys`;
+      // JSON.parse keeps "__proto__" as a key, but copying it into a new object (as the schema
+      // does for a record) sets that object's prototype: the member it named vanished unseen.
+      if (Object.hasOwn(v, '__proto__')) return PROTO_KEY;
       for (const k of keys) stack.push([(v as Record<string, unknown>)[k], depth + 1]);
     }
   }
@@ -292,7 +298,7 @@ function parseFrame<M>(schema: z.ZodType<M>, frame: string, shaped: boolean): Pa
   }
   if (shaped) {
     const problem = frameShapeProblem(doc);
-    if (problem) return { ok: false, code: 'too-large', message: problem };
+    if (problem) return { ok: false, code: problem === PROTO_KEY ? 'bad-message' : 'too-large', message: problem };
   }
   try {
     const r = schema.safeParse(doc);
