@@ -57,4 +57,6 @@ export interface Task {
    * before it votes or is checked; absent = the answer as written (built-in tasks).
    */
   normaliseAnswer?(s: string): string | null;
+  /** A custom task whose every answer is an integer: its answers are compared as numbers (normalise.ts). */
+  numericAnswers?: boolean;
 }

@@ -11,7 +11,7 @@
 import { Rng } from '../../core/random';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import { experimentSplit, stepPromptIndices } from '../../core/experiment/data';
-import { getTask } from '../../core/tasks/index';
+import { resolveTask } from '../../core/tasks/index';
 import type { Problem, TaskId } from '../../core/tasks/types';
 import { modelCountProblem, modelIdProblem, sharedModelWarnings } from './modelIds';
 import { EXPORTED_SCHEMES, TRL_VERSION, grpoConfig, samplingSeed, skipReason } from './mapping';
@@ -137,7 +137,7 @@ function dataFiles(spec: ExperimentSpec): ExportFile[] {
 
 /** config.json: what train_cohort.py reads (format checked by cohort_plan.load_config). */
 function configJson(spec: ExperimentSpec, models: string[], skipped: SkippedArm[], presetId: string | null): string {
-  const task = getTask(spec.task.id);
+  const task = resolveTask(spec.task);
   const config = {
     format: 'cohort-lab-trl',
     version: 2,
@@ -145,7 +145,13 @@ function configJson(spec: ExperimentSpec, models: string[], skipped: SkippedArm[
     trl_version: TRL_VERSION,
     preset: presetId,
     seed: spec.seed,
-    task: { id: spec.task.id, difficulty: spec.task.difficulty, title: task.title },
+    task: {
+      id: spec.task.id,
+      difficulty: spec.task.difficulty,
+      title: task.title,
+      // A task of one's own: how its answers are compared (cohort_rewards.normalise_custom_answer).
+      ...(spec.task.id === 'custom' ? { numeric_answers: task.numericAnswers === true } : {}),
+    },
     members: spec.members.map((m, i) => ({
       id: m.id,
       model: models[i],

@@ -3,7 +3,7 @@
  * One table feeds config.json (what the training script uses) and the README (what users read).
  */
 import type { ArmSpec, ExperimentSpec } from '../../core/experiment/spec';
-import { getTask } from '../../core/tasks/index';
+import { resolveTask } from '../../core/tasks/index';
 
 /** The TRL release whose API the training script targets (checked against its v0.26.2 sources). */
 export const TRL_VERSION = '0.26.2';
@@ -109,7 +109,7 @@ const num = (x: number) => String(x);
 /** The README's table: every spec setting that reaches TRL, with its value on both sides. */
 export function mappingRows(spec: ExperimentSpec): MappingRow[] {
   const g = spec.grpo;
-  const task = getTask(spec.task.id);
+  const task = resolveTask(spec.task);
   const labL = g.maxNewTokens > 0 ? g.maxNewTokens : task.maxCompletionLength(spec.task.difficulty) + 2;
   const mu = g.updatesPerBatch;
   const taus = [...new Set(spec.arms.map((a) => a.tau))];

@@ -3,7 +3,7 @@
  * (launch.sh is launch.ts; the memory section memory.ts).
  */
 import type { ArmSpec, ExperimentSpec } from '../../core/experiment/spec';
-import { getTask } from '../../core/tasks/index';
+import { resolveTask } from '../../core/tasks/index';
 import { memorySection } from './memory';
 import { ACCELERATE_CONFIGS } from './launch';
 import { sharedModelWarnings } from './modelIds';
@@ -100,7 +100,7 @@ the shipped config on your machine; the memory and speed there; and any result o
 }
 
 export function readme(spec: ExperimentSpec, models: string[], skipped: Skipped[], presetId: string | null): string {
-  const task = getTask(spec.task.id);
+  const task = resolveTask(spec.task);
   const arms = spec.arms.filter((a) => !skipReason(a));
   const first = arms[0];
   const lr = spec.grpo.learningRate;

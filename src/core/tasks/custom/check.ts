@@ -242,7 +242,7 @@ function buildGenerator(def: GeneratorDefinition, findings: TaskFinding[]): Task
   findings.push({ severity: 'note', message: `${distinct} distinct problems; prompts up to ${promptMax} characters, completions up to ${completionMax}${count <= ENUMERATE_UP_TO ? '' : ` (longest of ${envs.length} sampled problems)`}; answers compared ${numeric ? 'as numbers' : 'as text'}` });
 
   const normalise = (s: string) => normaliseAnswer(s, numeric);
-  return customTask(def, vocabulary, normalise, {
+  return customTask(def, vocabulary, normalise, numeric, {
     promptLength: promptMax,
     completionLength: completionMax,
     count: distinct,
@@ -314,7 +314,7 @@ function buildData(def: DataDefinition, findings: TaskFinding[], lines?: readonl
   const normalise = (s: string) => normaliseAnswer(s, numeric);
   const canonical = rows.map((r) => ({ ...r, answer: normalise(r.answer)! }));
   findings.push({ severity: 'note', message: `${rows.length} distinct prompts; prompts up to ${promptMax} characters, completions up to ${completionMax}; answers compared ${numeric ? 'as numbers' : 'as text'}` });
-  return customTask(def, vocabulary, normalise, {
+  return customTask(def, vocabulary, normalise, numeric, {
     promptLength: promptMax,
     completionLength: completionMax,
     count: canonical.length,
@@ -328,6 +328,7 @@ function customTask(
   def: TaskDefinition,
   vocabulary: ReturnType<typeof makeVocabulary>,
   normalise: (s: string) => string | null,
+  numeric: boolean,
   shape: { promptLength: number; completionLength: number; count: number; generate(rng: Rng): Problem },
 ): Task {
   const one = (d: number) => {
@@ -346,5 +347,6 @@ function customTask(
     isWellFormedAnswer(s) { return s.length > 0 && s.length <= TASK_LIMITS.answerChars && !s.includes('>'); },
     vocabulary,
     normaliseAnswer: normalise,
+    numericAnswers: numeric,
   };
 }

@@ -389,16 +389,46 @@ def _after_last_marker(text: str) -> Optional[str]:
     return answer
 
 
-def extract_answer(text: str, task_id: str, difficulty: int, truncated: bool = False) -> Answer:
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_LEADING_ZEROS = re.compile(r"^0+(?=.)")
+# The longest answer a task of one's own may have (the lab's TASK_LIMITS.answerChars).
+CUSTOM_ANSWER_CHARS = 24
+
+
+def normalise_custom_answer(s: str, numeric: bool) -> Answer:
+    """A task of one's own compares answers after this (the lab's src/core/tasks/custom/normalise.ts):
+    spaces at either end dropped (an answer then empty casts no vote), letters keep their case, and
+    where every answer of the task is an integer, an integer is read as a number ('07', '+7' and '7'
+    are one answer; '-0' is '0')."""
+    t = s.strip()
+    if t == "":
+        return None
+    if numeric and _INTEGER.fullmatch(t):
+        negative = t[0] == "-"
+        digits = _LEADING_ZEROS.sub("", t.lstrip("+-"))
+        return "-" + digits if negative and digits != "0" else digits
+    return t
+
+
+def extract_answer(text: str, task_id: str, difficulty: int, truncated: bool = False, numeric_answers: bool = False) -> Answer:
     """The answer a completion votes for, or None.
 
     The lab's rule: a completion cut off at the length cap (no end-of-sequence token) casts no
     vote; otherwise the answer is the text after the LAST '>', and must be a well-formed answer of
     the task. For instruct models, surrounding whitespace and one trailing period are dropped
     first (the lab's tiny vocabulary has neither, so on lab completions the rule is the lab's).
+    A task of one's own (task_id "custom") normalises the text after the '>' as the lab does
+    (normalise_custom_answer; numeric_answers from config.json), with no period dropped: its
+    answers may end in one.
     """
     if truncated:
         return None
+    if task_id == "custom":
+        cut = text.rfind(">")
+        if cut < 0:
+            return None
+        answer = normalise_custom_answer(text[cut + 1 :], numeric_answers)
+        return answer if answer is not None and len(answer) <= CUSTOM_ANSWER_CHARS and ">" not in answer else None
     answer = _after_last_marker(text)
     if answer is None or not _DIGITS.fullmatch(answer):
         return None

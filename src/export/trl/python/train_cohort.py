@@ -105,7 +105,7 @@ def load_lab_data(config: dict, prompt_style: str, heldout_limit):
     task = config["task"]
 
     def answer_of(text: str, truncated: bool):
-        return cr.extract_answer(text, task["id"], task["difficulty"], truncated)
+        return cr.extract_answer(text, task["id"], task["difficulty"], truncated, bool(task.get("numeric_answers", False)))
 
     return rows, held, answer_of
 
