@@ -5,6 +5,7 @@
  * refused in words before any training, with nothing else on the page lost. wasm: fast and
  * deterministic.
  */
+import { deflateRawSync } from 'node:zlib';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { collectErrors } from './helpers';
 import { LabPage } from './helpers/lab';
@@ -185,6 +186,23 @@ test('hostile task files are refused in words before any training, and the exper
   await expect(page.getByTestId('task-select')).toHaveValue('digitsum');
   await expect(lab.button('start')).toBeEnabled();
   expect(await lab.step()).toBe(0);
+  expect(errors).toEqual([]);
+});
+
+test('a task in a link is untrusted too: a task built to be slow and a compressed bomb are refused in words, and the default experiment stays', async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = collectErrors(page);
+  const lab = new LabPage(page);
+  const slow = { task: { id: 'custom', difficulty: 1, definition: { kind: 'generator', title: 'Slow', template: '{a}=', vars: { a: { min: 0, max: 999999999 } }, answer: 'pad(a, 1000000000)' } } };
+  await lab.open(`${QUICK}&s=${Buffer.from(JSON.stringify(slow)).toString('base64url')}`);
+  await expect(page.getByTestId('link-message')).toContainText('would have 1000000000 characters; the most is 64');
+  await expect(page.getByTestId('link-message')).toContainText('Showing the default experiment instead.');
+  await expect(page.getByTestId('task-select')).toHaveValue('digitsum');
+
+  const bomb = deflateRawSync(Buffer.alloc((1 << 20) + 1, 0x20), { level: 9 }).toString('base64url');
+  await lab.open(`?backend=wasm&v=2&preset=quick&z=${bomb}`);
+  await expect(page.getByTestId('link-message')).toContainText('the changes (z=) inflate to 1048577 bytes; the limit is 1048576');
+  await expect(lab.button('start')).toBeEnabled();
   expect(errors).toEqual([]);
 });
 
