@@ -43,6 +43,11 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   const view = page.getByTestId('projector');
   await expect(view).toBeVisible();
 
+  // A page on 127.0.0.1: the address is this computer's only, said loudly before anything is projected.
+  await expect(page.getByTestId('projector-link-warning')).toContainText('Students cannot open this address');
+  await expect(page.getByTestId('room-qr')).toHaveCount(0);
+  await expect(page.getByTestId('projector-address')).toHaveCount(0);
+  await page.getByTestId('projector-link-anyway').click();
   // Before Start: a QR code a phone reads from the back of a room, the address, the count.
   const qr = page.getByTestId('room-qr');
   const box = await qr.boundingBox();

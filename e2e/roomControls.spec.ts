@@ -21,6 +21,10 @@ const perTest = roomServerPerTest<Student>();
 test('the teacher locks the room and removes a seat; the students are told in words', async ({ page, browser }) => {
   test.setTimeout(300_000);
   const presenter = await Presenter.open(page);
+  // The create panel names the experiment the room will run.
+  await page.getByTestId('room-toggle').click();
+  await expect(page.getByTestId('room-create-experiment')).toHaveText(/^The room will run [A-Z][^,]*, seed \d+: every student's browser trains it with a seed of its own\.$/);
+  await page.getByTestId('room-toggle').click();
   const link = await presenter.createRoom(perTest.server.url);
   // Item 6: this page is on 127.0.0.1 and the server (bound to 127.0.0.1) has no LAN address to offer.
   await expect(page.getByTestId('room-link-warning')).toHaveText(
@@ -38,9 +42,12 @@ test('the teacher locks the room and removes a seat; the students are told in wo
   await expect(page.getByTestId('room-lock')).toHaveText('Unlock');
   await expect(page.getByTestId('room-lock-state')).toHaveText('Locked: no new student can join; students already seated can still come back.');
   await expect(presenter.status).toHaveText('Online: room open, waiting for Start, locked to new students.');
+  await expect(page.getByTestId('room-join-locked')).toHaveText('The room is locked to new students: this link seats nobody new until you unlock it.');
   const late = await Student.join(browser, link);
   perTest.students.push(late);
-  await expect(late.status).toHaveText('The presenter locked the room to new students. Your run goes on here alone.');
+  // Locked out: no seat and no run, so not "your run goes on here alone".
+  await expect(late.status).toHaveText('The presenter has locked this room to new students, so you have no seat in it. Ask them to unlock it, then reload this page.');
+  await expect(late.status).toHaveAttribute('data-state', 'locked-out');
   await expect(presenter.seats).toHaveCount(1);
   // A seated student still comes back to its seat (a reload: back within the server's grace for a seat left before the start).
   await first.page.reload();
@@ -53,7 +60,8 @@ test('the teacher locks the room and removes a seat; the students are told in wo
   await expect(presenter.seat(0).getByTestId('room-seat-remove-confirm')).toHaveCount(0);
   await presenter.seat(0).getByTestId('room-seat-remove').click();
   await presenter.seat(0).getByTestId('room-seat-remove-confirm').click();
-  await expect(first.status).toHaveText('The presenter removed this seat from the room. Your run goes on here alone.', { timeout: 30_000 });
+  await expect(first.status).toHaveText('The presenter removed your seat: you are no longer in the class, and nothing more is sent to the room.', { timeout: 30_000 });
+  await expect(first.status).toHaveAttribute('data-state', 'removed');
   await expect(page.getByTestId('room-no-seats')).toHaveText('No browser has joined yet.', { timeout: 30_000 });
   // The removed page does not come back by itself.
   await first.page.waitForTimeout(2000);
@@ -65,6 +73,16 @@ test('the teacher locks the room and removes a seat; the students are told in wo
   await late.open(link);
   expect(await late.seatAndSeed()).toEqual({ seat: 0, seed });
   await expect(presenter.seats).toHaveCount(1);
+
+  // Closed: said as closed to both; no join link or code left to share, no "connections unknown".
+  await page.getByTestId('room-close').click();
+  await expect(presenter.status).toHaveText('The room is closed: nobody can join it and nothing more is stored. Create a new room for another run.', { timeout: 30_000 });
+  await expect(page.getByTestId('room-join')).toHaveCount(0);
+  await expect(page.getByTestId('room-qr')).toHaveCount(0);
+  await expect(page.getByTestId('room-panel')).not.toContainText('unknown');
+  await expect(late.status).toHaveText('The room is closed: nothing more is sent to it.', { timeout: 30_000 });
+  await expect(late.status).toHaveAttribute('data-state', 'closed');
+  await expect(late.page.getByTestId('room-panel')).not.toContainText('unknown');
 });
 
 test('a second tab of a seat says so and waits; "Use this tab here" moves the seat, and the first tab waits in turn', async ({ page, browser }) => {
@@ -98,4 +116,48 @@ test('a second tab of a seat says so and waits; "Use this tab here" moves the se
   await expect(one.status).toHaveText(elsewhere);
   await expect(presenter.seats).toHaveCount(1);
   await expect(presenter.seat(0)).toHaveAttribute('data-connected', 'true');
+});
+
+test('End the run now closes the class with what finished; Run again with new seeds is a second run, not the first re-sent', async ({ page, browser }) => {
+  test.setTimeout(300_000);
+  const presenter = await Presenter.open(page);
+  const link = await presenter.createRoom(perTest.server.url);
+  const quick = await Student.join(browser, link);
+  const slow = await Student.join(browser, link);
+  perTest.students.push(quick, slow);
+  const seeds = [(await quick.seatAndSeed()).seed, (await slow.seatAndSeed()).seed];
+  // One RL step a second, then paused: the slow browser is still training when the quick one is done.
+  await slow.page.getByTestId('speed').selectOption('1');
+  await presenter.startForEverybody();
+  await slow.lab.waitForStep(1);
+  await slow.lab.button('pause').click();
+  await expect(page.getByTestId('room-run-again')).toHaveCount(0);
+  await quick.lab.waitForPhase('done');
+  await expect(presenter.seat(0)).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+  await expect(presenter.seat(1)).toHaveAttribute('data-done', 'false');
+
+  // End now: the room closes, the class's numbers are over the one run that finished.
+  await page.getByTestId('room-end-now').click();
+  await expect(presenter.status).toHaveText('The room is closed: nobody can join it and nothing more is stored. Create a new room for another run.', { timeout: 30_000 });
+  await expect(page.getByTestId('room-progress')).toHaveText("The run was ended: 1 of 2 browsers had finished 6 RL steps; the class's numbers are over those that finished.");
+  // The projector's class scoreboard: over the one run that finished.
+  await page.getByTestId('room-projector').click();
+  await expect(page.getByTestId('projector-progress')).toHaveText("The run was ended: 1 of 2 browsers had finished 6 RL steps; the class's numbers are over those that finished.");
+  await expect(page.getByTestId('scoreboard-mean')).toHaveAttribute('data-seeds', '1', { timeout: 30_000 });
+  await page.getByTestId('projector-exit').click();
+
+  // Run again: a new room (a new link), seeds after every seed of the first run.
+  await page.getByTestId('room-run-again').click();
+  await expect(presenter.status).toHaveText('Online: room open, waiting for Start.', { timeout: 30_000 });
+  const again = await page.getByTestId('room-link').inputValue();
+  expect(new URL(again).searchParams.get('room')).not.toBe(new URL(link).searchParams.get('room'));
+  await expect(page.getByRole('heading', { name: `Class room: Quick look, seed ${Math.max(...seeds) + 1}` })).toBeVisible();
+  await quick.open(again);
+  expect((await quick.seatAndSeed()).seed).toBe(Math.max(...seeds) + 1);
+  await presenter.startForEverybody();
+  // A fresh run of a new seed: it trains (the first round's saved run is not re-sent as this one).
+  await expect(quick.lab.phase).not.toHaveAttribute('data-phase', 'idle', { timeout: 60_000 });
+  await quick.lab.waitForPhase('done');
+  await expect(presenter.status).toHaveText('Online: the class run is over.', { timeout: 60_000 });
+  await expect(page.getByTestId('room-run-again')).toBeVisible();
 });

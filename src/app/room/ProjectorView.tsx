@@ -33,16 +33,42 @@ function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null
   const connected = info?.seats.filter((x) => x.connected).length ?? 0;
   const online = useLab((s) => s.room.status === 'online');
   const presetId = useLab((s) => s.presetId);
+  // A link students' devices cannot open (this computer only): said loudly, and not projected until the presenter says so.
+  const warning = useLab((s) => s.room.linkWarning);
+  const [projectAnyway, setProjectAnyway] = useState(false);
+  const locked = info?.locked ?? false;
+  const hold = warning != null && !projectAnyway;
   return (
-    <section className="projector-join" aria-label="Join the class" data-testid="projector-join">
-      {link ? <RoomQr link={link} /> : <p>Waiting for the room server…</p>}
+    <section className="projector-join" aria-label={locked ? 'The room is locked' : 'Join the class'} data-testid="projector-join" data-locked={locked ? 'yes' : 'no'}>
+      {hold ? (
+        <div role="alert" className="projector-warning" data-testid="projector-link-warning">
+          <h2>Students cannot open this address</h2>
+          <p>{warning}</p>
+          <button type="button" data-testid="projector-link-anyway" onClick={() => setProjectAnyway(true)}>
+            Project it anyway
+          </button>
+        </div>
+      ) : link && !locked ? (
+        <RoomQr link={link} />
+      ) : !link ? (
+        <p>Waiting for the room server…</p>
+      ) : null}
       <div className="projector-join-words">
-        <h2>Join the class</h2>
-        <p>Scan the code with a phone, or open this address on a laptop on the same network:</p>
-        {link && (
-          <p className="projector-address" data-testid="projector-address">
-            {link}
-          </p>
+        {locked ? (
+          <>
+            <h2>The room is locked</h2>
+            <p data-testid="projector-locked">No new student can join; students already seated can come back. Unlock it under Seats and room.</p>
+          </>
+        ) : (
+          <>
+            <h2>Join the class</h2>
+            <p>Scan the code with a phone, or open this address on a laptop on the same network:</p>
+            {link && !hold && (
+              <p className="projector-address" data-testid="projector-address">
+                {link}
+              </p>
+            )}
+          </>
         )}
         <p className="projector-count" data-testid="projector-count" data-seats={seats}>
           {seats} joined{!online && seats > 0 ? ` (${connectedCount({ seats: info!.seats }, false)})` : seats > connected ? ` (${connected} connected now)` : ''}
@@ -112,7 +138,7 @@ export function ProjectorView() {
       <header className="projector-head">
         <h1>{info ? info.name : 'Class room'}</h1>
         <p role="status" className="projector-progress" data-testid="projector-progress">
-          {r.status === 'online' && info ? classProgress(info) : statusText(r)}
+          {info && (r.status === 'online' || info.status === 'closed') ? classProgress(info) : statusText(r)}
         </p>
         <div className="projector-buttons">
           <button type="button" aria-expanded={drawer} aria-controls="projector-drawer" data-testid="projector-drawer-toggle" onClick={() => setDrawer(!drawer)}>

@@ -7,12 +7,14 @@
  */
 import { useId, useState } from 'react';
 import { useLab } from '../store';
+import { getPreset } from '../../core/experiment/presets';
 import { checkServerUrl } from './roomLink';
 import { RoomQr } from './RoomQr';
-import { RoomStatusLine } from './RoomStatusLine';
+import { RoomStatusLine, roomWord } from './RoomStatusLine';
 import { SeatsTable } from './SeatsTable';
 import { connectedCount } from './seatConnection';
 import { pairOf } from './classRecords';
+import { classProgress } from './classProgress';
 import { room } from './roomController';
 import { setProjector } from './projectorActions';
 import { runAlone } from './runAlone';
@@ -46,6 +48,8 @@ export function Presenter() {
   const running = r.info?.status === 'running';
   const closed = r.info?.status === 'closed' || r.status === 'closed';
   const projector = r.projector;
+  const over = running && (r.info?.seats.length ?? 0) > 0 && r.info!.seats.every((x) => x.done);
+  const experiment = useLab((s) => `${s.edited ? 'an edited experiment' : (getPreset(s.presetId)?.title ?? s.presetId)}, seed ${s.draft.seed}`);
   return (
     <>
       {!inRoom || closed ? (
@@ -68,12 +72,20 @@ export function Presenter() {
             <input type="checkbox" data-testid="room-pairing" checked={r.pairing} onChange={(e) => room.setPairing(e.target.checked)} /> Pair students: two
             browsers train the peer arm's two members and teach each other through the room
           </label>
+          <p data-testid="room-create-experiment">
+            The room will run <strong>{experiment}</strong>: every student&apos;s browser trains it with a seed of its own.
+          </p>
           <button type="button" className="primary" data-testid="room-create" disabled={!checked.ok} onClick={() => room.create()}>
             Create room
           </button>
         </div>
       ) : null}
       {inRoom && <RoomStatusLine room={r} />}
+      {inRoom && r.info && r.info.status !== 'open' && (
+        <p className="room-progress" data-testid="room-progress">
+          {classProgress(r.info)}
+        </p>
+      )}
       {inRoom && r.error && r.status !== 'offline' && r.status !== 'closed' && (
         <p className="notice notice-warn" data-testid="room-error">
           {r.error}
@@ -84,14 +96,18 @@ export function Presenter() {
           {r.error}
         </p>
       )}
-      {inRoom && r.link && (
+      {inRoom && r.link && !closed && (
         // Folded once the room runs, so the class's charts come back to the first screen; a
         // latecomer's link is one click away. (The key opens it again if the room is reopened.)
         <details className="room-join" open={!running} key={running ? 'running' : 'open'} data-testid="room-join">
           <summary>Join link and QR code</summary>
-          <p>
-            Students open this link (phones: scan the code). The experiment is locked while the room runs.
-          </p>
+          {r.info?.locked ? (
+            <p className="notice notice-warn" data-testid="room-join-locked">
+              The room is locked to new students: this link seats nobody new until you unlock it.
+            </p>
+          ) : (
+            <p>Students open this link (phones: scan the code). The experiment is locked while the room runs.</p>
+          )}
           <div className="room-link-row">
             <input readOnly aria-label="Join link" data-testid="room-link" value={r.link} onFocus={(e) => e.target.select()} />
             <CopyLink link={r.link} />
@@ -111,6 +127,22 @@ export function Presenter() {
           <button type="button" className="primary" data-testid="room-start" disabled={r.status !== 'online' || running || closed} onClick={() => room.startForEverybody()}>
             Start for everybody
           </button>
+          {running && !closed && !over && (
+            <button
+              type="button"
+              data-testid="room-end-now"
+              disabled={r.status !== 'online'}
+              title="Close the room now: the class's numbers are over the runs that have finished"
+              onClick={() => room.endNow()}
+            >
+              End the run now
+            </button>
+          )}
+          {(over || closed) && r.info && (
+            <button type="button" data-testid="room-run-again" title="A new room for the same experiment, with seeds no one has trained yet; students join it with its new code" onClick={() => room.runAgain()}>
+              Run again with new seeds
+            </button>
+          )}
           <button type="button" data-testid="room-close" disabled={r.status !== 'online' || closed} onClick={() => room.closeRoom()}>
             Close room
           </button>
@@ -162,6 +194,9 @@ function Student() {
   // This page's own run is ahead of what the room last said of its seat (the class feed leaves
   // a student's own events out): its row shows the run's step.
   const myStep = useLab((s) => (s.room.started ? (s.run.step ?? 0) : 0));
+  // A partner is waited for only in a room this seat is still in (not removed, locked out or closed).
+  const word = roomWord(r);
+  const waits = word !== 'removed' && word !== 'locked-out' && word !== 'closed' && word !== 'left';
   return (
     <>
       <RoomStatusLine room={r} />
@@ -175,12 +210,12 @@ function Student() {
           {r.started ? ` Sent to the room: ${r.stream.acked} events.` : ''}
         </p>
       )}
-      {r.partnerWait && r.partnerWait.partner !== null && (
+      {waits && r.partnerWait && r.partnerWait.partner !== null && (
         <p role="status" className="notice" data-testid="room-partner-wait">
           {r.partnerWait.left ? `Your partner (seat ${r.partnerWait.partner}) left; the run waits for them to come back.` : `Waiting for your partner (seat ${r.partnerWait.partner})…`}
         </p>
       )}
-      {r.partnerWait && r.partnerWait.partner === null && <NoPartner />}
+      {waits && r.partnerWait && r.partnerWait.partner === null && <NoPartner />}
       {seat?.done && (
         <p role="status" className="notice" data-testid="room-class-over">
           Your run for the class is done and the room has all of it. The class run is over; a new run here is yours alone: it is not sent to the room.

@@ -9,23 +9,72 @@ import { useLab } from '../store';
 import type { RoomState } from '../store/roomSlice';
 import { room } from './roomController';
 import { serverHost } from './roomLink';
+import { errorText } from '../../room/errors';
 
-export function statusText(r: Pick<RoomState, 'status' | 'error' | 'info' | 'role'> & { streaming?: boolean }): string {
-  const alone = r.role === 'student' ? ' Your run goes on here alone.' : '';
-  if (r.info?.status === 'closed') return `The room is closed.${alone}`;
+/** The client's words for the two refusals a student's page must tell apart (src/room/errors.ts). */
+const LOCKED_OUT = errorText('room-locked', '');
+const REMOVED = errorText('seat-removed', '');
+
+/** The room's state as this page knows it, one word each: what the status line says follows it. */
+export type RoomWord = 'none' | 'connecting' | 'open' | 'locked' | 'running' | 'over' | 'closed' | 'locked-out' | 'removed' | 'offline' | 'elsewhere' | 'left';
+
+type StatusInput = Pick<RoomState, 'status' | 'error' | 'info' | 'role'> & { streaming?: boolean; started?: boolean };
+
+export function roomWord(r: StatusInput): RoomWord {
+  if (r.role === 'student' && r.status === 'closed' && r.error === LOCKED_OUT) return 'locked-out';
+  if (r.role === 'student' && r.status === 'closed' && r.error === REMOVED) return 'removed';
+  if (r.info?.status === 'closed') return 'closed';
   switch (r.status) {
     case 'connecting':
-      return 'Connecting to the room server…';
-    case 'online':
-      return r.info
-        ? `Online: room ${r.info.status === 'running' ? 'running' : 'open, waiting for Start'}${r.info.locked ? ', locked to new students' : ''}.${r.error ? ` ${r.error}` : ''}`
-        : 'Online.';
+      return 'connecting';
     case 'offline':
-      return `Offline: ${(r.error ?? 'the room server cannot be reached').replace(/\.$/, '')}. Trying again…${r.role !== 'student' ? '' : r.streaming === false ? ' Your run goes on here alone (the room refused part of it) and is saved in this browser.' : ' Your run goes on, and its results are sent when the room is back.'}`;
+      return 'offline';
+    case 'elsewhere':
+      return 'elsewhere';
+    case 'closed':
+      return 'left';
+    case 'online':
+      if (!r.info) return 'connecting';
+      if (r.info.status === 'running') return r.info.seats.length > 0 && r.info.seats.every((x) => x.done) ? 'over' : 'running';
+      return r.info.locked ? 'locked' : 'open';
+    default:
+      return 'none';
+  }
+}
+
+/**
+ * The status line's words: the room's true state (open, locked, running, over, closed) and, for a
+ * student, what becomes of their run (only one that started goes on here; a student locked out
+ * has none, a removed one is no longer in the class).
+ */
+export function statusText(r: StatusInput): string {
+  const student = r.role === 'student';
+  const goesOn = student && r.started ? ' Your run goes on here alone and is saved in this browser.' : '';
+  const locked = r.info?.locked ? ', locked to new students' : '';
+  const error = r.error ? ` ${r.error}` : '';
+  switch (roomWord(r)) {
+    case 'locked-out':
+      return 'The presenter has locked this room to new students, so you have no seat in it. Ask them to unlock it, then reload this page.';
+    case 'removed':
+      return `The presenter removed your seat: you are no longer in the class, and nothing more is sent to the room.${goesOn}`;
+    case 'closed':
+      return student ? `The room is closed: nothing more is sent to it.${goesOn}` : 'The room is closed: nobody can join it and nothing more is stored. Create a new room for another run.';
+    case 'connecting':
+      return r.status === 'online' ? 'Online.' : 'Connecting to the room server…';
+    case 'open':
+      return `Online: room open, waiting for Start.${error}`;
+    case 'locked':
+      return `Online: room open, waiting for Start, locked to new students.${error}`;
+    case 'running':
+      return `Online: room running${locked}.${error}`;
+    case 'over':
+      return `Online: the class run is over${locked}.${error}`;
+    case 'offline':
+      return `Offline: ${(r.error ?? 'the room server cannot be reached').replace(/\.$/, '')}. Trying again…${!student ? '' : r.streaming === false ? ' Your run goes on here alone (the room refused part of it) and is saved in this browser.' : ' Your run goes on, and its results are sent when the room is back.'}`;
     case 'elsewhere':
       return `${r.error ?? 'This seat is open in another tab.'} The seat streams from one tab at a time: to go on in this one, use it here (the other tab then waits).`;
-    case 'closed':
-      return `${r.error ?? 'Left the room.'}${alone}`;
+    case 'left':
+      return `${r.error ?? 'Left the room.'}${goesOn}`;
     default:
       return 'Not in a room.';
   }
@@ -50,13 +99,13 @@ function AskServer({ server }: { server: string }) {
   );
 }
 
-export function RoomStatusLine({ room: r }: { room: Pick<RoomState, 'status' | 'error' | 'info' | 'role'> }) {
+export function RoomStatusLine({ room: r }: { room: Pick<RoomState, 'status' | 'error' | 'info' | 'role' | 'streaming' | 'started'> }) {
   const askServer = useLab((s) => s.room.askServer);
   const linkWarning = useLab((s) => (s.room.role === 'presenter' ? s.room.linkWarning : null));
   if (askServer) return <AskServer server={askServer} />;
   return (
     <>
-      <p role="status" className={`room-status room-${r.status ?? 'none'}`} data-testid="room-status" data-status={r.status ?? 'none'}>
+      <p role="status" className={`room-status room-${r.status ?? 'none'}`} data-testid="room-status" data-status={r.status ?? 'none'} data-state={roomWord(r)}>
         {statusText(r)}
       </p>
       {r.status === 'elsewhere' && r.role === 'student' && (

@@ -96,7 +96,7 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
         <tbody>
           {info.seats.map((seat) => {
             const x = seat.index === mine && mineStep > seat.lastStep ? { ...seat, lastStep: mineStep } : seat;
-            const link = seatConnected(x.connected, online);
+            const link = seatConnected(x.connected, online, info.status === 'closed');
             return (
               <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-pair={info.pairing ? pairOf(x.index) : undefined} data-connected={link.known ? x.connected : 'unknown'} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
                 <th scope="row">

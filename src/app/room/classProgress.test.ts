@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { roomSpec, seatInfo } from '../../room/fakeSocket.testkit';
 import type { RoomInfo } from '../../room/protocol';
-import { classMeanThrough, classProgress } from './classProgress';
+import { classMeanThrough, classProgress, runAgainSeed } from './classProgress';
 import { aggregateSeedLines } from '../charts/seedAggregate';
 
 const room = (status: RoomInfo['status'], seats: RoomInfo['seats']): RoomInfo =>
@@ -19,6 +19,14 @@ describe('the class in words', () => {
   it('at the end: over, in words', () => {
     const seats = [0, 1].map((i) => ({ ...seatInfo(i), lastStep: roomSpec.steps, done: true }));
     expect(classProgress(room('running', seats))).toBe(`The class run is over: all 2 browsers finished ${roomSpec.steps} RL steps.`);
+  });
+  it('ended early: how many finished, and that the numbers are over those', () => {
+    const seats = [{ ...seatInfo(0), lastStep: roomSpec.steps, done: true }, { ...seatInfo(1), lastStep: 2 }];
+    expect(classProgress(room('closed', seats))).toBe(`The run was ended: 1 of 2 browsers had finished ${roomSpec.steps} RL steps; the class's numbers are over those that finished.`);
+  });
+  it('run again: the base seed after every seed the room handed out', () => {
+    expect(runAgainSeed({ baseSeed: 100, seats: [seatInfo(0), seatInfo(1), seatInfo(2)] })).toBe(103);
+    expect(runAgainSeed({ baseSeed: 100, seats: [] })).toBe(100);
   });
   it('a running room nobody joined says so (no "step Infinity")', () => {
     expect(classProgress(room('running', []))).toBe('No browser has joined: nothing trains.');

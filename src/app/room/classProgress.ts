@@ -12,11 +12,12 @@ export function classProgress(info: RoomInfo): string {
   if (n === 0) return info.status === 'closed' ? 'Room closed: no browser joined.' : 'No browser has joined: nothing trains.';
   const done = seats.filter((x) => x.done).length;
   if (done === n) return `The class run is over: ${n === 1 ? 'the 1 browser' : `all ${n} browsers`} finished ${info.spec.steps} RL steps.`;
+  if (info.status === 'closed') return `The run was ended: ${done} of ${n} ${info.pairing ? 'seats' : 'browsers'} had finished ${info.spec.steps} RL steps; the class's numbers are over those that finished.`;
   const steps = seats.filter((x) => !x.done).map((x) => x.lastStep);
   const lo = Math.min(...steps);
   const hi = Math.max(...steps);
   const at = lo === hi ? `RL step ${lo}` : `RL steps ${lo} to ${hi}`;
-  return `${info.status === 'closed' ? 'Room closed. ' : ''}${joined}; training at ${at} of ${info.spec.steps}${done ? `, ${done} done` : ''}.`;
+  return `${joined}; training at ${at} of ${info.spec.steps}${done ? `, ${done} done` : ''}.`;
 }
 
 /**
@@ -32,4 +33,9 @@ export function classMeanThrough(results: readonly Pick<SeedResult, 'finished' |
     through = through === null ? last : Math.min(through, last);
   }
   return through;
+}
+
+/** The base seed of a room run again: after every seed this room handed out, so no seat's earlier run is resumed. */
+export function runAgainSeed(info: Pick<RoomInfo, 'baseSeed' | 'seats'>): number {
+  return info.seats.reduce((m, x) => Math.max(m, x.seed), info.baseSeed - 1) + 1;
 }

@@ -30,7 +30,8 @@ import { type Relay, memberPartOf, relayExchanges, startPairedSeat } from './pai
 import { type PageLocation, checkServerUrl, defaultPortServer, joinAddress, joinLink, linkRole, sameOriginServer, withoutRoom } from './roomLink';
 import { roomRunFile } from './roomExport';
 import { SeatStream } from './seatStream';
-import { projectorRemembered } from './projector';
+import { projectorRemembered, rememberProjector } from './projector';
+import { runAgainSeed } from './classProgress';
 import { seatPresetFor } from './seatPreset';
 
 /** How often the class's results are rebuilt, at most. */
@@ -65,7 +66,9 @@ function resultsSoon(): void {
     resultsTimer = null;
     const info = state().room.info;
     if (!info) return;
-    const results = records.results(info);
+    // A room ended before every run finished: the class's numbers are over the runs that finished.
+    const all = records.results(info);
+    const results = info.status === 'closed' ? all.filter((r) => r.finished) : all;
     const dropped = records.dropped.map((d) => `${d.label} (${d.reason})`);
     setRoom(
       dropped.length > 0
@@ -97,6 +100,8 @@ function follow(c: RoomConnection): void {
       case 'created': {
         // A reload opens the room's link, and this browser (it holds the key) presents the room again.
         showInAddressBar(joinLink(window.location.href, ev.room, c.url));
+        // A room made by "Run again" keeps the projector view on (and after a reload).
+        if (state().room.projector) rememberProjector(pageStorage(), ev.room, true);
         shareLink(c, ev.room);
         return;
       }
@@ -230,6 +235,37 @@ export const room = {
     const ok = client?.closeRoom() ?? false;
     if (!ok) setRoom({ error: 'The room server cannot be reached now: try again when the status says online.' });
     return ok;
+  },
+
+  /**
+   * End the class's run now (one missing partner or a slow browser no longer holds everybody): the
+   * room closes, and the class's numbers are over the runs that had finished (resultsSoon).
+   */
+  endNow(): boolean {
+    return room.closeRoom();
+  },
+
+  /**
+   * Run the same experiment again with new seeds: this room closes and a new one opens with the
+   * base seed after every seed this room handed out (runAgainSeed), so no seat's saved run of the
+   * last round is taken for this one; students join it through its new link and code.
+   */
+  runAgain(): boolean {
+    const s = state();
+    const info = s.room.info;
+    if (s.room.role !== 'presenter' || !info || (s.room.status !== 'online' && info.status !== 'closed')) {
+      setRoom({ error: 'The room server cannot be reached now: try again when the status says online.' });
+      return false;
+    }
+    const base = runAgainSeed(info);
+    if (info.status !== 'closed') client?.closeRoom();
+    const { serverUrl, projector } = s.room;
+    leave();
+    const name = `${info.name.replace(/, seed \d+$/, '')}, seed ${base}`;
+    client = connectRoom(serverUrl, { kind: 'presenter', create: { name, preset: info.preset, spec: { ...info.spec, seed: base }, baseSeed: base, pairing: info.pairing } });
+    state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl, pairing: info.pairing, status: client.status, projector });
+    follow(client);
+    return true;
   },
 
   // ---- H2: the teacher's controls, a seat in two tabs, a foreign server

@@ -6,14 +6,16 @@
  */
 import type { RoomInfo } from '../../room/protocol';
 
-/** `online`: this page's connection to the room server is up (room status 'online'). */
-export function seatConnected(connected: boolean, online: boolean): { text: string; known: boolean } {
+/** `online`: this page's connection to the room server is up (room status 'online'). A closed room has no connections to tell. */
+export function seatConnected(connected: boolean, online: boolean, closed = false): { text: string; known: boolean } {
+  if (closed) return { text: 'no: the room is closed', known: true };
   if (!online) return { text: 'unknown: the room server is unreachable', known: false };
   return { text: connected ? 'yes' : 'no', known: true };
 }
 
 /** "3 connected", or that nobody can tell while the server is unreachable. */
-export function connectedCount(info: Pick<RoomInfo, 'seats'>, online: boolean): string {
+export function connectedCount(info: Pick<RoomInfo, 'seats'> & Partial<Pick<RoomInfo, 'status'>>, online: boolean): string {
+  if (info.status === 'closed') return 'the room is closed';
   if (!online) return 'connections unknown while the room server is unreachable';
   return `${info.seats.filter((x) => x.connected).length} connected`;
 }
