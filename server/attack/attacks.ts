@@ -618,7 +618,7 @@ export const ATTACKS: Attack[] = [
     id: 'disk-quota',
     what: 'one address with 4 seats in its own room streams the largest events it may into a server whose quota is 16 MiB (--limits diskBytes=16777216)',
     bound: 'that address stores at most a quarter of the quota; then an honest class (another room) stores its next event and a new class its first',
-    fast: true,
+    fast: false,
     async run(t, addr) {
       const small = await startTarget({ root: t.root, args: ['--limits', `diskBytes=${16 * MiB}`] });
       try {
@@ -673,7 +673,7 @@ export const ATTACKS: Attack[] = [
     id: 'damaged-store',
     what: "writes 2 seats' events, is killed, and is started again over three damaged copies of its data directory: CURRENT deleted, the write-ahead log truncated to 70%, the MANIFEST overwritten",
     bound: 'each start refused with the damage named in words (the events lost counted) and no file deleted; `--repair` of each recovers what its files hold and the server then starts',
-    fast: true,
+    fast: false,
     async run(t, addr) {
       const own = await startTarget({ root: t.root });
       const spec = { ...presetSpec('quick'), steps: 30 };
