@@ -211,6 +211,8 @@ export interface PageTiming {
   load?: number;
   /** --page-profile: where each thread spent the profiled seconds (trace-profile.ts). */
   profile?: ThreadProfile[];
+  /** The page's own start-up timeline (src/app/store/progress.ts, StartupTimeline): ms from Start to each phase. */
+  startup?: { openToStartMs: number | null; marks: { phase: string; atMs: number }[] };
 }
 
 /** Function names totalled inclusively in a page profile: the readback under tfjs-wasm's Slice and the like. */
@@ -255,11 +257,18 @@ export async function runPageBench(
     let doneS: number | null = null;
     let lastLogged = 0;
     let profile: ThreadProfile[] | undefined;
+    let startup: PageTiming['startup'];
     while (since() * 1000 < timeoutMs) {
       const step = await stepShown(page);
       if (firstStepS === null && step >= 1) {
         firstStepS = since();
         log(`page: first RL step shown at ${firstStepS.toFixed(1)} s`);
+        const json = await page.getByTestId('startup-timeline').getAttribute('data-timeline', { timeout: 5000 }).catch(() => null);
+        if (json) {
+          const t = JSON.parse(json) as NonNullable<PageTiming['startup']>;
+          startup = { openToStartMs: t.openToStartMs, marks: t.marks };
+          log(`page: start-up ${startup.marks.map((m) => `${m.phase} ${(m.atMs / 1000).toFixed(2)} s`).join(', ')}`);
+        }
       }
       if (opts.profileSeconds && !profile && step >= 3) {
         // Past the first steps (compilation, optimiser state): sample every thread's JavaScript.
@@ -289,6 +298,7 @@ export async function runPageBench(
       load: Math.round(loadavg()[0] * 100) / 100,
       secondsPerStep: doneS != null && firstStepS != null && steps > 1 ? (doneS - firstStepS) / (steps - 1) : null,
       profile,
+      startup,
       startEnabledS,
       firstStepS,
       doneS,

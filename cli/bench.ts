@@ -196,6 +196,25 @@ function pageSection(timings: PageTiming[]): string {
     '',
   ];
   for (const p of timings.filter((t) => t.measurement)) lines.push(`- \`/${p.query}\`, the lab's own backend measurement: ${p.measurement}`);
+  const timed = timings.filter((t) => t.startup?.marks.length);
+  if (timed.length) {
+    // The page's own start-up timeline (Details, "Start-up"): seconds each phase took after the one before.
+    const phases = ['backend', 'warm', 'base', 'step'] as const;
+    const words: Record<(typeof phases)[number], string> = { backend: 'backend chosen', warm: 'warm start began', base: 'warm starts ready, base evaluated', step: 'first RL step shown' };
+    lines.push('', 'Where the seconds from Start to the first RL step went (the page\'s start-up timeline; seconds each phase took after the one before, a dash where it was not a phase of that run):', '');
+    lines.push(`| link | Start pressed (s after opening) | ${phases.map((p) => words[p]).join(' | ')} |`, `|---|---:|${phases.map(() => '---:').join('|')}|`);
+    for (const t of timed) {
+      let before = 0;
+      const cells = phases.map((p) => {
+        const m = t.startup!.marks.find((x) => x.phase === p);
+        if (!m) return '–';
+        const took = m.atMs - before;
+        before = m.atMs;
+        return (took / 1000).toFixed(2);
+      });
+      lines.push(`| \`/${t.query}\` | ${t.startup!.openToStartMs == null ? '–' : (t.startup!.openToStartMs / 1000).toFixed(2)} | ${cells.join(' | ')} |`);
+    }
+  }
   for (const p of timings.filter((t) => t.profile?.length)) {
     lines.push('', `Profile of \`/${p.query}\` (\`--page-profile\`), self time per thread:`, '');
     for (const t of p.profile!.filter((x) => x.totalMs - x.idleMs > 50)) {

@@ -102,6 +102,11 @@ test('a gallery task is one click away, with its paragraph for students, and run
   await lab.button('start').click();
   await lab.waitForPhase('done', 120_000);
   await expect(page.getByTestId('base-source-A')).toHaveText(/^trained/);
+  // The Details say where the start-up seconds went, phase by phase, in order (a backend forced by
+  // the link is not chosen, and a warm start that reached its target before its first report sends none).
+  const phases = await page.getByTestId('startup-timeline').locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-phase')));
+  expect(phases.slice(-2)).toEqual(['base', 'step']);
+  expect(phases).toEqual(['backend', 'warm', 'base', 'step'].filter((p) => phases.includes(p)));
   // A built-in task again: the gallery task and its paragraph go, the preset's sizes come back.
   await page.getByTestId('task-select').selectOption('digitsum');
   await expect(page.getByTestId('gallery-note')).toHaveCount(0);

@@ -1,3 +1,4 @@
+import { StartupTimeline } from './StartupTimeline';
 import { cohortSignature, measurementText } from '../../engine/backendChoice';
 import { readBackendParam } from '../../engine/protocol';
 import { validationOf } from '../controls/validation';
@@ -159,6 +160,7 @@ export function RunStatus() {
                 : `Probe failed: ${probe.error ?? 'unknown error'}`}
             </span>
           )}
+          <StartupTimeline />
           <CohortSummary />
           <div className="run-details-tools">
             <ExportTrlButton />

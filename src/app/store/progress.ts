@@ -106,3 +106,34 @@ export function nextWarmCurves(curves: readonly WarmCurve[], ev: WarmEvent): rea
   const next = { ...prev, points };
   return i >= 0 ? curves.map((c, k) => (k === i ? next : c)) : [...curves, next];
 }
+
+/**
+ * Where the seconds between Start and the first RL step went, as the page sees them: each mark is
+ * the first event of its kind after Start, in milliseconds since Start (page clock).
+ *   backend  the backend was chosen (measured now, or a remembered choice reused)
+ *   warm     the warm start began: models built, stored warm starts looked up
+ *   base     every member warm-started and the base evaluation done
+ *   step     the first RL step shown
+ */
+export type StartupPhase = 'backend' | 'warm' | 'base' | 'step';
+
+export interface StartupTimeline {
+  /** Milliseconds from opening the page to pressing Start (null where the page clock is not known). */
+  openToStartMs: number | null;
+  /** Page clock (Date.now()) when Start was pressed. */
+  startedAt: number;
+  marks: { phase: StartupPhase; atMs: number }[];
+}
+
+export const STARTUP_WORDS: Readonly<Record<StartupPhase, string>> = {
+  backend: 'backend chosen',
+  warm: 'warm start began (models built, stored warm starts looked up)',
+  base: 'warm starts ready and the base evaluation done',
+  step: 'first RL step shown',
+};
+
+/** The timeline with `phase` marked at `now`, unless it is marked already (the same object then). */
+export function markStartup(t: StartupTimeline | null, phase: StartupPhase, now: number): StartupTimeline | null {
+  if (!t || t.marks.some((m) => m.phase === phase)) return t;
+  return { ...t, marks: [...t.marks, { phase, atMs: Math.max(0, now - t.startedAt) }] };
+}

@@ -6,7 +6,7 @@ import type { BaseEvaluation, MemberInfo, RolloutSample, RunSummary, RunnerEvent
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { BackendReport, ProbeOutcome, RunPhase, WorkerEvent } from '../../engine/protocol';
 import type { LabSlice } from './types';
-import { type StepCost, type WarmCurve, type WarmProgress, RATE_WINDOW, nextWarmCurves, nextWarmProgress } from './progress';
+import { type StartupTimeline, type StepCost, type WarmCurve, type WarmProgress, RATE_WINDOW, markStartup, nextWarmCurves, nextWarmProgress } from './progress';
 import { type RunSeries, appendStep, emptySeries } from './series';
 import { emptySummary, foldEvent } from '../../core/experiment/summary';
 
@@ -61,6 +61,8 @@ export interface RunState {
   warm: WarmProgress | null;
   /** The warm start's validation curves, one per member that reported one (a trained warm start with a target). */
   warmCurves: readonly WarmCurve[];
+  /** Where the seconds from Start to the first RL step went (StartupTimeline); null before a Start. */
+  startup: StartupTimeline | null;
   members: MemberInfo[];
   base: BaseEvaluation[];
   baseKappa: Extract<RunnerEvent, { type: 'base' }>['baseKappa'];
@@ -99,6 +101,7 @@ export function initialRunState(): RunState {
     error: null,
     warm: null,
     warmCurves: [],
+    startup: null,
     members: [],
     base: [],
     baseKappa: [],
@@ -115,21 +118,26 @@ export function initialRunState(): RunState {
   };
 }
 
-/** The state right after Start: a fresh run with the given id and spec. */
-export function startedRunState(runId: number, spec: ExperimentSpec): RunState {
-  return { ...initialRunState(), runId, spec, phase: 'preparing', steps: spec.steps };
+/** The state right after Start: a fresh run with the given id and spec, its start-up timeline begun at `now`. */
+export function startedRunState(runId: number, spec: ExperimentSpec, now = Date.now(), openToStartMs: number | null = null): RunState {
+  return { ...initialRunState(), runId, spec, phase: 'preparing', steps: spec.steps, startup: { openToStartMs, startedAt: now, marks: [] } };
 }
 
 function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunState {
   switch (ev.type) {
     case 'warmstart': {
       const memberSteps = run.spec?.members.map((m) => m.warmStartSteps);
-      return { ...run, warm: nextWarmProgress(run.warm, ev, now, memberSteps), warmCurves: nextWarmCurves(run.warmCurves, ev) };
+      return {
+        ...run,
+        warm: nextWarmProgress(run.warm, ev, now, memberSteps),
+        warmCurves: nextWarmCurves(run.warmCurves, ev),
+        startup: markStartup(run.startup, 'warm', now),
+      };
     }
     case 'base': {
       // The run summary, kept live by the fold the runner and the CLI use (core/experiment/summary.ts).
       const summary = run.spec ? foldEvent(emptySummary(run.spec, ''), ev, run.spec) : null;
-      return { ...run, members: ev.members, base: ev.base, baseKappa: ev.baseKappa, summary, version: run.version + 1 };
+      return { ...run, members: ev.members, base: ev.base, baseKappa: ev.baseKappa, summary, version: run.version + 1, startup: markStartup(run.startup, 'base', now) };
     }
     case 'step': {
       const appended = appendStep(run.series, ev);
@@ -140,6 +148,7 @@ function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunStat
         ...run,
         step: ev.step,
         steps: ev.steps,
+        startup: markStartup(run.startup, 'step', now),
         stepsReceived: run.stepsReceived + (appended ? 1 : 0),
         stepRequested: false,
         samples: samples.length > MAX_SAMPLE_STEPS ? samples.slice(samples.length - MAX_SAMPLE_STEPS) : samples,
@@ -176,7 +185,12 @@ export function reduceEngineEvent(engine: EngineState, ev: WorkerEvent): EngineS
  * events fill the charts, they never move the phase.
  */
 export function reduceWorkerEvent(run: RunState, ev: WorkerEvent, now: number): RunState {
-  if (ev.type === 'backend' || ev.type === 'measurement') return run;
+  if (ev.type === 'measurement') {
+    // A choice made (or reused) while this run prepares is the run's backend phase.
+    const chose = ev.status !== 'measuring' && run.phase === 'preparing' && run.runId !== 0;
+    return chose ? { ...run, startup: markStartup(run.startup, 'backend', now) } : run;
+  }
+  if (ev.type === 'backend') return run;
   if (ev.runId !== run.runId && !(ev.type === 'error' && ev.runId === 0)) return run;
   switch (ev.type) {
     case 'state':
@@ -219,7 +233,7 @@ export interface RunSlice {
 export const createRunSlice: LabSlice<RunSlice> = (set) => ({
   engine: initialEngineState(),
   run: initialRunState(),
-  beginRun: (runId, spec) => set({ run: startedRunState(runId, spec) }),
+  beginRun: (runId, spec) => set({ run: startedRunState(runId, spec, Date.now(), typeof performance === 'undefined' ? null : Math.round(performance.now())) }),
   applyWorkerEvents: (events, now = Date.now()) =>
     set((s) => {
       let run = s.run;
