@@ -17,9 +17,9 @@
  * A message begun must be complete within messageMs and in at most messageFragments frames (ws
  * holds every fragment of an unfinished message: 31 connections each leaving a 16,000-fragment
  * message unfinished held 80 MiB), else the connection is cut: `read` sees each TCP chunk's frame
- * headers before ws does (frameGate.ts). The heartbeat's pings carry a
- * random payload, and only a pong that echoes the last one counts as an answer (a client that
- * sent pongs unasked stayed "alive" while it held an unfinished message).
+ * headers before ws does (frameGate.ts). The heartbeat's pings carry a random payload, and only a
+ * pong that echoes the last one counts as an answer (a client that sent pongs unasked stayed
+ * "alive" while it held an unfinished message).
  */
 import type { RawData, WebSocket } from 'ws';
 import { randomBytes } from 'node:crypto';
@@ -132,12 +132,12 @@ export class Connection implements HubClient {
    * holds those fragments).
    */
   read(chunk: Buffer): boolean {
-    if (this.ended) return false;
     if (this.frames.feed(chunk)) {
+      // A connection closing for another reason still reads its peer's close frame.
       this.checkMessage();
-      return !this.ended;
+      return true;
     }
-    this.cut(`a message in more than ${this.limits.messageFragments} fragments`);
+    if (!this.ended) this.cut(`a message in more than ${this.limits.messageFragments} fragments`);
     return false;
   }
 
