@@ -212,7 +212,7 @@ function pageSection(timings: PageTiming[]): string {
         before = m.atMs;
         return (took / 1000).toFixed(2);
       });
-      lines.push(`| \`/${t.query}\` | ${t.startup!.openToStartMs == null ? '–' : (t.startup!.openToStartMs / 1000).toFixed(2)} | ${cells.join(' | ')} |`);
+      lines.push(`| start-up of \`/${t.query}\` | ${t.startup!.openToStartMs == null ? '–' : (t.startup!.openToStartMs / 1000).toFixed(2)} | ${cells.join(' | ')} |`);
     }
   }
   for (const p of timings.filter((t) => t.profile?.length)) {
