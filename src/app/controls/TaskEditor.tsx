@@ -111,7 +111,7 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
         {(['generator', 'data'] as const).map((m) => (
           <label key={m} className="task-mode">
             <input type="radio" name="task-mode" value={m} checked={mode === m} data-testid={`task-mode-${m}`} onChange={() => (setUsed(null), setMode(m))} />
-            {m === 'generator' ? 'Generator' : 'Data (CSV, JSON Lines)'}
+            {m === 'generator' ? 'Generator' : 'Data rows'}
           </label>
         ))}
       </div>
