@@ -119,8 +119,18 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   await expect(page.getByTestId('hero-key')).toContainText('reference: 8 seeds, mean (dashed)');
   expect(await outsideFirstScreen(page, [...CLASS_ON_SCREEN, 'scoreboard-mean', 'seed-claim-a']), 'after the run').toEqual([]);
   expect(await horizontalOverflow(page)).toEqual([]);
+  // The story in plain words, from the class's numbers, and each word of the screen defined once.
+  await expect(page.getByTestId('projector-headline')).toHaveText(/^In (none|\d) of 2 browsers.* went up\. The models graded by a partner got better in \d of 2 browsers\.$/);
+  await expect(page.getByTestId('projector-terms')).toContainText('held-out pass@1: the share of new problems');
+  await expect(page.getByTestId('projector-terms')).toContainText('seed: the random start');
   // A 1080p projector: the same, larger.
   await page.setViewportSize({ width: 1920, height: 1080 });
+  // Presenter type on the projector: the axis label at 16 px (the page's is 12).
+  await expect(page.locator('[data-testid="chart-hero-self"][data-label-font], [data-testid="chart-hero-self"] [data-label-font]').first()).toHaveAttribute('data-label-font', /^600 16px/);
+  await page.screenshot({ path: test.info().outputPath('projector-1920.png') });
+  // No empty lower third: the side column reaches the lower third of the screen.
+  const side = await page.locator('.projector-side').boundingBox();
+  expect(side!.y + side!.height, 'the side column reaches the lower third').toBeGreaterThan(1080 * 0.67);
   expect(await outsideFirstScreen(page, [...CLASS_ON_SCREEN, 'scoreboard-mean', 'seed-claim-a']), 'after the run at 1920x1080').toEqual([]);
   expect(await horizontalOverflow(page)).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 720 });

@@ -7,7 +7,10 @@
  * room controls (Start, Close, Export, the join link for latecomers) are in a side drawer. The
  * view is remembered per room (projector.ts), so a reload of the presenter's page reopens it.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { RunSummary } from '../../core/experiment/events';
+import { bandUnit } from '../store/roomSlice';
+import { PROJECTOR_TERMS, classHeadline } from './headline';
 import type { RoomInfo } from '../../room/protocol';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { HeroView } from '../hero/HeroView';
@@ -90,28 +93,81 @@ function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null
   );
 }
 
+/** The story in one or two sentences, from the class's numbers (headline.ts). */
+function Headline() {
+  const results = useLab((s) => s.room.results);
+  const unit = useLab(bandUnit);
+  const text = useMemo(
+    () =>
+      classHeadline(
+        results.map((r) => r.summary).filter((x): x is RunSummary => x != null),
+        unit,
+        results.some((r) => !r.finished),
+      ),
+    [results, unit],
+  );
+  if (!text) return null;
+  return (
+    <p className="projector-headline" data-testid="projector-headline">
+      {text}
+    </p>
+  );
+}
+
+/** The words on screen, each defined once. */
+function Terms() {
+  return (
+    <section className="panel projector-terms" aria-label="The words on this screen" data-testid="projector-terms">
+      <h2>The words on this screen</h2>
+      <dl>
+        {PROJECTOR_TERMS.map(([term, meaning]) => (
+          <div key={term}>
+            <dt>{term}:</dt> <dd>{meaning}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** The presenter's own run, if this laptop trains one: its solid lines on the class's charts, labelled. */
+function OwnRunNote() {
+  const own = useLab((s) => (s.run.runId > 0 && s.run.phase !== 'idle' ? (s.run.spec?.seed ?? null) : null));
+  if (own === null) return null;
+  return (
+    <p className="projector-own" data-testid="projector-own-run">
+      Solid lines: the teacher&apos;s own run on this laptop (seed {own}), not one of the class&apos;s runs.
+    </p>
+  );
+}
+
 function ClassScreen() {
   return (
-    <div className="projector-class" data-testid="projector-class">
-      <ErrorBoundary where="The class's charts">
-        <HeroView classView />
-      </ErrorBoundary>
-      <div className="projector-side">
-        <ErrorBoundary where="The reference run">
-          <ProjectorReveal />
+    <>
+      <Headline />
+      <OwnRunNote />
+      <div className="projector-class" data-testid="projector-class">
+        <ErrorBoundary where="The class's charts">
+          <HeroView classView />
         </ErrorBoundary>
-        <ErrorBoundary where="The class scoreboard">
-          <Scoreboard classOnly />
-        </ErrorBoundary>
-        <ErrorBoundary where="The claims over the class">
-          <SeedClaims compact />
-        </ErrorBoundary>
-        {/* Only for a room of an overlap experiment: the class's points, one per seat and level. */}
-        <ErrorBoundary where="The class's overlap points">
-          <OverlapPanel />
-        </ErrorBoundary>
+        <div className="projector-side">
+          <ErrorBoundary where="The reference run">
+            <ProjectorReveal />
+          </ErrorBoundary>
+          <ErrorBoundary where="The class scoreboard">
+            <Scoreboard classOnly />
+          </ErrorBoundary>
+          <ErrorBoundary where="The claims over the class">
+            <SeedClaims compact />
+          </ErrorBoundary>
+          {/* Only for a room of an overlap experiment (issue 30): the class's points, one per seat and level. */}
+          <ErrorBoundary where="The class's overlap points">
+            <OverlapPanel />
+          </ErrorBoundary>
+          <Terms />
+        </div>
       </div>
-    </div>
+    </>
   );
 }
 
@@ -120,6 +176,18 @@ export function ProjectorView() {
   const [drawer, setDrawer] = useState(false);
   // The page's reference bar is not on screen here: the projector keeps the reference in step itself.
   useEffect(() => startReferences(), []);
+  // Presenter type on a 1080p projector (the charts' axis numbers 16 px, not 12: read from the back of
+  // a room); a 720p one keeps the page's type, or the class would not fit its one screen.
+  useEffect(() => {
+    const before = useLab.getState().ui.presenter;
+    const fit = () => useLab.getState().setPresenter(before || window.innerWidth >= 1600);
+    fit();
+    window.addEventListener('resize', fit);
+    return () => {
+      window.removeEventListener('resize', fit);
+      useLab.getState().setPresenter(before);
+    };
+  }, []);
   const drawerRef = useRef<HTMLElement>(null);
   // The drawer takes the focus when it opens (keyboard users land in it), Escape closes it.
   useEffect(() => {
