@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
 import type { RoomStatus } from '../src/room/protocol';
-import { BEFORE_OPEN, StoreDamage, TALLY_FILE, levelFiles, readTally, scanStore, writeTally, type Counts, type StoreScan } from './storeCheck';
+import { BEFORE_OPEN, StoreDamage, TALLY_FILE, levelFiles, plural, readTally, scanStore, writeTally, type Counts, type StoreScan } from './storeCheck';
 
 export interface RoomRecord {
   id: string;
@@ -187,7 +187,7 @@ export class RoomStore {
     if (files.data.length > 0 && !files.current) {
       throw new StoreDamage([`LevelDB's CURRENT file is missing, and the directory holds ${files.data.length} of its files (${Math.ceil(files.bytes / 1024)} KiB): opened as it is, LevelDB would start empty and delete them`]);
     }
-    if (files.data.length === 0 && tally && tally.size > 0) throw new StoreDamage([`the directory holds none of LevelDB's files, and its tally counts ${tally.size} rooms`]);
+    if (files.data.length === 0 && tally && tally.size > 0) throw new StoreDamage([`the directory holds none of LevelDB's files, and its tally counts ${plural(tally.size, 'room')}`]);
     const kept = keepFiles(dir, files.data);
     const db = new ClassicLevel<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8', createIfMissing: files.data.length === 0 });
     try {
@@ -213,7 +213,7 @@ export class RoomStore {
   async scan(): Promise<StoreScan> {
     const scan = await scanStore(this.db, this.tally.size > 0 ? this.tally : null);
     if (scan.problems.length === 0) rmSync(join(this.dir, BEFORE_OPEN), { recursive: true, force: true });
-    else scan.problems.push(...this.kept);
+    else scan.notes.push(...this.kept);
     return scan;
   }
 
@@ -224,7 +224,7 @@ export class RoomStore {
    */
   async loadAll(): Promise<StoredRoom[]> {
     const scan = await this.scan();
-    if (scan.problems.length > 0) throw new StoreDamage(scan.problems);
+    if (scan.problems.length > 0) throw new StoreDamage([...scan.problems, ...scan.notes]);
     this.tally.clear();
     for (const [id, c] of scan.counts) this.tally.set(id, { ...c });
     this.tallyNow();

@@ -85,7 +85,7 @@ describe('a damaged data directory', () => {
     expect(readdirSync(dir).sort()).toEqual(files);
     expect((await checkDataDir(dir)).ok).toBe(false);
     const repaired = await repairDataDir(dir, `${dir}.before`);
-    expect(repaired.lines[1]).toBe(`LevelDB's repair recovered 1 rooms, 2 seats, ${2 * events} events and 0 sets of answers`);
+    expect(repaired.lines[1]).toBe(`LevelDB's repair recovered 1 room, 2 seats, ${2 * events} events and 0 sets of answers`);
     expect(repaired.lines.some((l) => /lost/.test(l))).toBe(false);
     expect(readdirSync(`${dir}.before`).sort()).toEqual(files);
     expect(await seatEvents(dir)).toEqual([events, events]);
@@ -98,7 +98,7 @@ describe('a damaged data directory', () => {
     });
     const log = fileOf(dir, /\.log$/);
     const problems = await startOver(dir);
-    expect(problems?.join('\n')).toMatch(new RegExp(`room ${room.slice(0, 4)}… lost \\d+ of its ${2 * events} events`));
+    expect(problems?.join('\n')).toMatch(new RegExp(`room ${room.slice(0, 4)}… \\("Class"\\) lost \\d+ of its ${2 * events} events`));
     // Opening LevelDB turned the log into a table; the log as it was is kept.
     expect(problems?.at(-1)).toBe(`LevelDB's files as they were before this start are kept in ${join(dir, 'before-open')} (hard links)`);
     expect(statSync(join(dir, 'before-open', log)).size).toBeGreaterThan(0);
@@ -124,7 +124,7 @@ describe('a damaged data directory', () => {
     const dir = damaged((d) => {
       for (const f of readdirSync(d)) if (f !== 'room-tally.json') unlinkSync(join(d, f));
     });
-    expect(await startOver(dir)).toEqual(["the directory holds none of LevelDB's files, and its tally counts 1 rooms"]);
+    expect(await startOver(dir)).toEqual(["the directory holds none of LevelDB's files, and its tally counts 1 room"]);
   });
 
   it("names an event missing between others, and the repair drops what follows the gap", async () => {
@@ -136,7 +136,7 @@ describe('a damaged data directory', () => {
     const problems = await startOver(dir);
     expect(problems).toContain(`seat 1 of room ${room.slice(0, 4)}…: event 3 is missing, and ${events - 4} events after it are stored`);
     const repaired = await repairDataDir(dir, `${dir}.before`);
-    expect(repaired.lines).toContain(`${events - 4} events stored after a missing one were deleted (no page can read past the gap)`);
+    expect(repaired.lines).toContain(`${events - 4} events stored after a missing one deleted (no page can read past the gap)`);
     expect(await seatEvents(dir)).toEqual([events, 3]);
   });
 });

@@ -77,6 +77,8 @@ export interface StoreScan {
   problems: string[];
   /** Keys of events stored after a missing one: no page can read them (a repair deletes them). */
   orphans: string[];
+  /** Where LevelDB's files as they were before this open are kept, when damage was found (store.ts). */
+  notes: string[];
 }
 
 interface SeatScan {
@@ -167,9 +169,10 @@ export async function scanStore(db: ClassicLevel<string, string>, tally: Map<str
       continue;
     }
     const lost = (['seats', 'events', 'exchanges'] as const).filter((k) => now[k] < was[k]).map((k) => `${was[k] - now[k]} of its ${plural(was[k], k === 'exchanges' ? 'set of answers' : k.slice(0, -1), k === 'exchanges' ? 'sets of answers' : k)}`);
-    if (lost.length > 0) problems.push(`room ${short(id)} lost ${lost.join(', ')}`);
+    const name = rooms.get(id)?.room.name;
+    if (lost.length > 0) problems.push(`room ${short(id)}${name ? ` ("${name.slice(0, 40)}")` : ''} lost ${lost.join(', ')}`);
   }
-  return { rooms: [...rooms.values()], counts, problems, orphans };
+  return { rooms: [...rooms.values()], counts, problems, orphans, notes: [] };
 }
 
 /** A seat's count, last step, done and bytes from the events the store holds (diskUse.ts counts the seat record's rewrites too). */
@@ -190,6 +193,8 @@ function derive(room: string, record: SeatRecord, s: SeatScan): void {
 }
 
 /** The report of a scan: what the store holds, and each problem. */
+export { plural };
+
 export function describeScan(dir: string, scan: StoreScan): string[] {
   let seats = 0;
   let events = 0;
@@ -201,6 +206,6 @@ export function describeScan(dir: string, scan: StoreScan): string[] {
   }
   const lines = [`${dir}: ${plural(scan.rooms.length, 'room')}, ${plural(seats, 'seat')}, ${plural(events, 'event')}, ${plural(exchanges, 'set')} of answers`];
   if (scan.problems.length === 0) lines.push('no damage found');
-  else lines.push(`${plural(scan.problems.length, 'problem')}:`, ...scan.problems.map((p) => `  ${p}`));
+  else lines.push(`${plural(scan.problems.length, 'problem')}:`, ...scan.problems.map((p) => `  ${p}`), ...scan.notes);
   return lines;
 }

@@ -6,7 +6,7 @@
  */
 import { cpSync, existsSync } from 'node:fs';
 import { RoomStore } from './store';
-import { StoreDamage, describeScan, type Counts } from './storeCheck';
+import { StoreDamage, describeScan, plural, type Counts } from './storeCheck';
 
 export interface DirReport {
   /** No damage found (check), or the server can start over the directory now (repair). */
@@ -61,13 +61,12 @@ export async function repairDataDir(dir: string, copyTo: string): Promise<DirRep
   }
   const { scan, before } = result;
   const now = total(scan.counts.values());
-  const lines = [`copied ${dir} as it was to ${copyTo}`, `LevelDB's repair recovered ${now.rooms} rooms, ${now.seats} seats, ${now.events} events and ${now.exchanges} sets of answers`];
-  if (before) {
-    const was = total(before.values());
-    lines.push(`the directory last counted ${was.rooms} rooms, ${was.seats} seats, ${was.events} events and ${was.exchanges} sets of answers`);
-  } else lines.push('the directory kept no tally, so what was lost cannot be counted');
+  const counted = (t: ReturnType<typeof total>) => `${plural(t.rooms, 'room')}, ${plural(t.seats, 'seat')}, ${plural(t.events, 'event')} and ${plural(t.exchanges, 'set')} of answers`;
+  const lines = [`copied ${dir} as it was to ${copyTo}`, `LevelDB's repair recovered ${counted(now)}`];
+  if (before) lines.push(`the directory last counted ${counted(total(before.values()))}`);
+  else lines.push('the directory kept no tally, so what was lost cannot be counted');
   if (scan.problems.length > 0) lines.push('lost or changed:', ...scan.problems.map((p) => `  ${p}`));
-  if (scan.orphans.length > 0) lines.push(`${scan.orphans.length} events stored after a missing one were deleted (no page can read past the gap)`);
+  if (scan.orphans.length > 0) lines.push(`${plural(scan.orphans.length, 'event')} stored after a missing one deleted (no page can read past the gap)`);
   lines.push("each seat's event count now follows the events the store holds; the server starts over this directory again");
   return { ok: true, lines };
 }

@@ -719,7 +719,7 @@ export const ATTACKS: Attack[] = [
         let repaired = 'no repair';
         if (named) {
           const r = await roomCli(t.root, ['--repair', '--data', dir]);
-          const recovered = /recovered \d+ rooms, \d+ seats, (\d+) events/.exec(r.out)?.[1];
+          const recovered = /recovered \d+ rooms?, \d+ seats?, (\d+) events?/.exec(r.out)?.[1];
           const starts = r.code === 0 && (await refusedStart(t.root, dir)) === null;
           repaired = `repair recovered ${recovered ?? '?'} events${starts ? ', then started' : ', still refused'}`;
           held &&= starts;
