@@ -1,7 +1,7 @@
 /**
  * The gallery: generator tasks a student can open with one click, chosen to differ in what makes
  * self-reward fail or hold (a yes/no answer, a count, letters, a long answer, a carry the model
- * gets wrong the same way every time, an easy answer its majority usually gets right). Every task
+ * may get wrong the same way every time, answers crowded on a few digits). Every task
  * fits the default experiment's split (600 labeled, 300 RL and 100 held-out problems) and the
  * default members: windowed MLPs that see the last 6 characters, so each character of a
  * completion depends on characters at most 6 back (a scratchpad carries what is further away).
@@ -50,10 +50,11 @@ export const GALLERY: readonly GalleryTask[] = [
       answer: 'max(a, b, c, d)',
     },
     forStudents:
-      'Most of these questions have 9 or 8 as the answer, so even a half-trained model votes for ' +
-      'the right answer on most of them: a task where the majority vote is usually right. This is ' +
-      'the case label-free training was invented for. Watch whether self-reward holds up here, and ' +
-      'what happens to the rarer questions whose answer is small.',
+      'Most of these questions have 9 or 8 as the answer, so a model can look good by leaning ' +
+      'towards big digits, and its majority vote agrees with the truth on many questions without ' +
+      'having learned to compare. This is the case label-free training hopes for, a vote that is ' +
+      'often right. Watch the rarer questions whose answer is small: does self-reward teach the model ' +
+      'to compare, or pay it to lean even harder towards 9?',
   },
   {
     id: 'count-big-digits',
