@@ -73,7 +73,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   connectionsPerAddress: 32,
   connections: 900,
   socketsPerAddress: 48,
-  sockets: 960,
+  sockets: 940,
   upgradeMs: 10_000,
   messageMs: 15_000,
   messageFragments: 64,

@@ -96,6 +96,9 @@ function keepFiles(dir: string, files: string[]): string[] {
   }
 }
 
+/** LevelDB's open files at most (its table cache; limits.ts's `sockets` is sized beside it). */
+export const MAX_OPEN_FILES = 24;
+
 export class RoomStore {
   /**
    * A write failed (a full disk): LevelDB may have left a torn record at the end of its log, and
@@ -189,7 +192,9 @@ export class RoomStore {
     }
     if (files.data.length === 0 && tally && tally.size > 0) throw new StoreDamage([`the directory holds none of LevelDB's files, and its tally counts ${plural(tally.size, 'room')}`]);
     const kept = keepFiles(dir, files.data);
-    const db = new ClassicLevel<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8', createIfMissing: files.data.length === 0 });
+    // LevelDB keeps up to maxOpenFiles tables open (1,000 by default): with the server's 940 sockets
+    // that could pass `ulimit -n` 1,024, so it keeps at most 24 (its files and about 25 of Node's own: under 1,024).
+    const db = new ClassicLevel<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8', createIfMissing: files.data.length === 0, maxOpenFiles: MAX_OPEN_FILES });
     try {
       await db.open();
     } catch (e) {
