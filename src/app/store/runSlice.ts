@@ -118,9 +118,14 @@ export function initialRunState(): RunState {
   };
 }
 
-/** The state right after Start: a fresh run with the given id and spec, its start-up timeline begun at `now`. */
-export function startedRunState(runId: number, spec: ExperimentSpec, now = Date.now(), openToStartMs: number | null = null): RunState {
-  return { ...initialRunState(), runId, spec, phase: 'preparing', steps: spec.steps, startup: { openToStartMs, startedAt: now, marks: [] } };
+/**
+ * The state right after Start: a fresh run with the given id and spec. `pressed`: when Start was
+ * pressed (page clock) and how long after the page opened, which begins the start-up timeline; a
+ * run replayed from a record has none.
+ */
+export function startedRunState(runId: number, spec: ExperimentSpec, pressed?: { now: number; openToStartMs: number | null }): RunState {
+  const startup = pressed ? { openToStartMs: pressed.openToStartMs, startedAt: pressed.now, marks: [] } : null;
+  return { ...initialRunState(), runId, spec, phase: 'preparing', steps: spec.steps, startup };
 }
 
 function reduceRunnerEvent(run: RunState, ev: RunnerEvent, now: number): RunState {
@@ -233,7 +238,8 @@ export interface RunSlice {
 export const createRunSlice: LabSlice<RunSlice> = (set) => ({
   engine: initialEngineState(),
   run: initialRunState(),
-  beginRun: (runId, spec) => set({ run: startedRunState(runId, spec, Date.now(), typeof performance === 'undefined' ? null : Math.round(performance.now())) }),
+  beginRun: (runId, spec) =>
+    set({ run: startedRunState(runId, spec, { now: Date.now(), openToStartMs: typeof performance === 'undefined' ? null : Math.round(performance.now()) }) }),
   applyWorkerEvents: (events, now = Date.now()) =>
     set((s) => {
       let run = s.run;

@@ -19,7 +19,7 @@ const step = (n: number) => stepEvent(n, spec.arms.map((a) => armMetrics(a.id, a
 
 describe('the start-up timeline', () => {
   it('marks each phase once, at the first event of its kind after Start', () => {
-    let run = startedRunState(1, spec, 10_000, 1200);
+    let run = startedRunState(1, spec, { now: 10_000, openToStartMs: 1200 });
     const at = (ev: WorkerEvent, now: number) => (run = reduceWorkerEvent(run, ev, now));
     at(measured, 10_400);
     at({ type: 'state', runId: 1, phase: 'warmstart', paused: false, step: 0, halted: false }, 10_450);
@@ -41,11 +41,12 @@ describe('the start-up timeline', () => {
     });
   });
 
-  it('has nothing before a Start, and a remembered choice counts as the backend phase', () => {
+  it('has nothing before a Start or in a replayed run, and a remembered choice counts as the backend phase', () => {
     expect(reduceWorkerEvent(initialRunState(), measured, 5).startup).toBeNull();
-    const run = reduceWorkerEvent(startedRunState(1, spec, 100), { ...measured, status: 'remembered' }, 130);
+    expect(reduceWorkerEvent(startedRunState(1, spec), measured, 5).startup).toBeNull();
+    const run = reduceWorkerEvent(startedRunState(1, spec, { now: 100, openToStartMs: null }), { ...measured, status: 'remembered' }, 130);
     expect(run.startup?.marks).toEqual([{ phase: 'backend', atMs: 30 }]);
-    expect(reduceWorkerEvent(startedRunState(1, spec, 100), { ...measured, status: 'measuring' }, 130).startup?.marks).toEqual([]);
+    expect(reduceWorkerEvent(startedRunState(1, spec, { now: 100, openToStartMs: null }), { ...measured, status: 'measuring' }, 130).startup?.marks).toEqual([]);
     const t = run.startup;
     expect(markStartup(t, 'backend', 500)).toBe(t);
   });

@@ -145,7 +145,10 @@ describe('lab store', () => {
     expect(useLab.getState().engine.measurement).toMatchObject({ status: 'measuring', current: 'wasm' });
     const before = useLab.getState().run;
     run({ type: 'measurement', status: 'measured', key: 'K', rows, current: null, chosen: 'wasm', reason: 'fastest measured', measuredAt: 7 });
-    expect(useLab.getState().run).toBe(before);
+    // The run only notes when its backend was chosen (its start-up timeline).
+    const after = useLab.getState().run;
+    expect({ ...after, startup: before.startup }).toEqual(before);
+    expect(after.startup?.marks.map((m) => m.phase)).toEqual(['backend']);
     expect(useLab.getState().engine.measurement).toEqual({ status: 'measured', key: 'K', rows, current: null, chosen: 'wasm', reason: 'fastest measured', measuredAt: 7 });
     run({ type: 'backend', report, probe: null, warning: null, deviceLost: null });
     useLab.getState().resetRun();
