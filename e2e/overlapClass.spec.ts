@@ -60,6 +60,27 @@ test("a room of the overlap preset: the presenter's panel and the projector fill
   const projector = page.getByTestId('projector');
   await expect(projector.getByTestId('overlap-plot')).toHaveAttribute('data-points', String(2 * LEVELS));
   await expect(projector.getByTestId('overlap-summary')).toContainText('from 2 runs');
+  // No more than RESULTS: no fitted line through the points, the ends' difference in words.
+  expect(await projector.getByTestId('overlap-plot').locator('line[data-testid]').count()).toBe(0);
+  await expect(projector.getByTestId('overlap-summary')).toContainText("A's gain next to S minus next to T");
+  await expect(projector.getByTestId('panel-overlap')).toContainText('a steady fall over the five levels was not shown');
+  // One colour per partner everywhere: the panel's legend has each arm's colour of the scoreboard.
+  const colours = await page.evaluate(() => {
+    const out: Record<string, [string, string]> = {};
+    for (const li of document.querySelectorAll<HTMLElement>('[data-testid="overlap-legend-item"]')) {
+      const arm = li.dataset.arm!;
+      const swatch = document.querySelector<HTMLElement>(`[data-testid="score-mean-${arm}"] .arm-swatch`);
+      out[arm] = [getComputedStyle(li.querySelector('span')!).color, swatch ? getComputedStyle(swatch).backgroundColor : 'none'];
+    }
+    return out;
+  });
+  expect(Object.keys(colours)).toHaveLength(LEVELS);
+  for (const [arm, [legend, board]] of Object.entries(colours)) expect(legend, arm).toBe(board);
+  // The panel fits a 1080 px projector.
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.screenshot({ path: test.info().outputPath('overlap-projector-1920.png') });
+  const box = await projector.getByTestId('panel-overlap').boundingBox();
+  expect(box!.y + box!.height, 'the overlap panel ends on a 1080 px screen').toBeLessThanOrEqual(1080);
   // The room panel's first probe for a room server on the page's own origin (the preview server, no
   // room there) is the one expected failure; anything else is an error.
   const origin = new URL(page.url()).host;

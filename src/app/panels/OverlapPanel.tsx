@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { useLab } from '../store';
 import { bandResults } from '../store/roomSlice';
 import { Panel } from './Panel';
-import { fitLine, isOverlapSpec, overlapDots, type OverlapDot } from './overlapPoints';
+import { useRunView } from '../charts/useRunView';
+import { endsContrast, isOverlapSpec, overlapDots } from './overlapPoints';
 import { OVERLAP_REFERENCE, OVERLAP_REFERENCE_BLOCK } from './overlapReference';
 
 /** Axes: kappa from -0.4 to 1, gain from -0.4 to +0.6 (every measured point so far lies inside). */
@@ -12,26 +13,21 @@ const Y0 = -0.4;
 const Y1 = 0.6;
 const W = 460;
 const H = 280;
-const PAD = { l: 44, r: 12, t: 10, b: 34 };
+const PAD = { l: 50, r: 14, t: 10, b: 40 };
 const px = (k: number) => PAD.l + ((Math.min(X1, Math.max(X0, k)) - X0) / (X1 - X0)) * (W - PAD.l - PAD.r);
 const py = (g: number) => H - PAD.b - ((Math.min(Y1, Math.max(Y0, g)) - Y0) / (Y1 - Y0)) * (H - PAD.t - PAD.b);
 
-/** One colour per level, least overlapping (by design) first; the cross-family partner in grey-blue. */
-const LEVEL_COLOURS = ['#1b7837', '#5aae61', '#d6a300', '#e66101', '#b2182b'];
-const CROSS_COLOUR = '#4575b4';
-
-function line(fit: { slope: number; intercept: number } | null, testId: string, stroke: string, dash?: string) {
-  if (!fit) return null;
-  return <line data-testid={testId} stroke={stroke} strokeWidth={2} strokeDasharray={dash} x1={px(X0)} y1={py(fit.intercept + fit.slope * X0)} x2={px(X1)} y2={py(fit.intercept + fit.slope * X1)} />;
-}
 
 const fmt = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
 
 /**
- * "Does a more different partner teach more?" (issue 30): every finished run of the overlap preset
- * adds one point per dial level (the partner's measured base kappa with A, A's held-out gain next
- * to it), drawn over the points of the preset's reference block and its fitted line. The class's
- * runs (a room) count as well as this browser's seeds. Shown only for a spec with an overlap dial.
+ * "Does a more different partner teach more?": every finished run of the overlap preset adds one
+ * point per dial level (the partner's measured base kappa with A, A's held-out gain next to it),
+ * drawn over the points of the preset's reference block. It says no more than RESULTS: the two
+ * ends differ (A gains more next to the least overlapping partner than next to the most), and a
+ * steady fall over the levels is not shown, so no fitted line is drawn. Each partner has its arm's
+ * colour, as in the scoreboard and the charts. The class's runs (a room) count as well as this
+ * browser's seeds. Shown only for a spec with an overlap dial.
  */
 export function OverlapPanel() {
   // The run's spec once it started, else a class room's experiment (the presenter's page trains
@@ -42,6 +38,7 @@ export function OverlapPanel() {
   const summary = useLab((s) => s.run.summary);
   const results = useLab(bandResults);
   const classRuns = useLab((s) => s.room.results.length > 0);
+  const { styles } = useRunView();
   const dots = useMemo(() => {
     const runs = results.filter((r) => r.finished && r.summary && isOverlapSpec(r.record.spec)).map((r) => ({ spec: r.record.spec, summary: r.summary! }));
     if (phase === 'done' && summary && isOverlapSpec(spec)) runs.push({ spec, summary });
@@ -49,9 +46,21 @@ export function OverlapPanel() {
   }, [results, phase, summary, spec]);
   if (!isOverlapSpec(spec)) return null;
   const arms = spec.arms.filter((a) => a.scheme === 'peer' && a.members.includes(spec.members[0].id)).map((a) => a.id);
-  const colour = (d: OverlapDot) => (d.sameFamily ? LEVEL_COLOURS[Math.min(arms.indexOf(d.arm), LEVEL_COLOURS.length - 1)] ?? '#666' : CROSS_COLOUR);
-  const refFit = fitLine(OVERLAP_REFERENCE);
-  const liveFit = fitLine(dots);
+  const colour = (arm: string) => styles.arm[arm] ?? '#666';
+  // The ends RESULTS tests: the least overlapping same-family partner by design (the first level) and the most (the last).
+  const anchor = spec.members[0];
+  const partnerMember = (a: string) => spec.members.find((m) => m.id === spec.arms.find((x) => x.id === a)!.members.find((id) => id !== anchor.id));
+  // Another shape than the anchor's: the cross-family partner, not a level of the dial.
+  const isCross = (a: string) => {
+    const p = partnerMember(a);
+    return p != null && (p.family !== anchor.family || p.dModel !== anchor.dModel || p.window !== anchor.window || p.layers !== anchor.layers);
+  };
+  const levels = arms.filter((a) => !isCross(a));
+  const least = levels[0] ?? null;
+  const most = levels.at(-1) ?? null;
+  const ends = least && most && least !== most ? endsContrast(dots, least, most) : null;
+  const refEnds = least && most && least !== most ? endsContrast(OVERLAP_REFERENCE, least, most) : null;
+  const partnerOf = (arm: string | null) => (arm ? spec.arms.find((x) => x.id === arm)?.members.find((m) => m !== spec.members[0].id) ?? arm : '');
   const seeds = new Set(dots.map((d) => d.seed)).size;
   return (
     <Panel
@@ -62,8 +71,9 @@ export function OverlapPanel() {
         <p>
           Each peer arm pairs A with a partner whose errors overlap A's by a different amount. Every finished run adds one
           point per partner: how much its errors overlapped A's before training (kappa, across) and how much A gained on
-          held-out problems next to it (up). Grey: the lab's {OVERLAP_REFERENCE_BLOCK} and their line. If a more
-          different partner teaches more, the points fall from left to right.
+          held-out problems next to it (up). Grey: the lab's {OVERLAP_REFERENCE_BLOCK}. What they showed: A gained more next to
+          its least overlapping partner than next to its most ({refEnds ? `${fmt(refEnds.mean)} on average, above 0 in ${refEnds.above} of ${refEnds.seeds} seeds` : 'see docs/RESULTS.md'});
+          a steady fall over the five levels was not shown, so no line is drawn through the points.
         </p>
       }
     >
@@ -73,20 +83,18 @@ export function OverlapPanel() {
         <line x1={PAD.l} y1={H - PAD.b} x2={W - PAD.r} y2={H - PAD.b} stroke="#333" />
         <line x1={PAD.l} y1={PAD.t} x2={PAD.l} y2={H - PAD.b} stroke="#333" />
         {[-0.4, 0, 0.5, 1].map((k) => (
-          <text key={`x${k}`} x={px(k)} y={H - PAD.b + 14} fontSize="10" textAnchor="middle">{k}</text>
+          <text key={`x${k}`} x={px(k)} y={H - PAD.b + 16} fontSize="13" textAnchor="middle">{k}</text>
         ))}
         {[-0.4, -0.2, 0, 0.2, 0.4, 0.6].map((g) => (
-          <text key={`y${g}`} x={PAD.l - 4} y={py(g) + 3} fontSize="10" textAnchor="end">{fmt(g)}</text>
+          <text key={`y${g}`} x={PAD.l - 4} y={py(g) + 3} fontSize="13" textAnchor="end">{fmt(g)}</text>
         ))}
-        <text x={(PAD.l + W - PAD.r) / 2} y={H - 4} fontSize="11" textAnchor="middle">partner's base kappa with A (error overlap)</text>
-        <text x={10} y={(PAD.t + H - PAD.b) / 2} fontSize="11" textAnchor="middle" transform={`rotate(-90 10 ${(PAD.t + H - PAD.b) / 2})`}>A's gain</text>
+        <text x={(PAD.l + W - PAD.r) / 2} y={H - 4} fontSize="14" textAnchor="middle">partner's base kappa with A (error overlap)</text>
+        <text x={10} y={(PAD.t + H - PAD.b) / 2} fontSize="14" textAnchor="middle" transform={`rotate(-90 10 ${(PAD.t + H - PAD.b) / 2})`}>A's gain</text>
         {OVERLAP_REFERENCE.map((d, i) => (
           <circle key={`r${i}`} cx={px(d.kappa)} cy={py(d.gain)} r={2.5} fill="#bbb" />
         ))}
-        {line(refFit, 'overlap-ref-line', '#bbb', '5 4')}
-        {line(liveFit, 'overlap-live-line', '#333')}
         {dots.map((d, i) => (
-          <circle key={`d${i}`} cx={px(d.kappa)} cy={py(d.gain)} r={4.5} fill={colour(d)} stroke="#fff" data-arm={d.arm}>
+          <circle key={`d${i}`} cx={px(d.kappa)} cy={py(d.gain)} r={4.5} fill={colour(d.arm)} stroke="#fff" data-arm={d.arm}>
             <title>{`seed ${d.seed}, ${d.partner}: kappa ${d.kappa.toFixed(2)}, A's gain ${fmt(d.gain)}`}</title>
           </circle>
         ))}
@@ -94,23 +102,28 @@ export function OverlapPanel() {
       <p className="sub" data-testid="overlap-summary">
         {dots.length === 0
           ? 'No finished run yet: the points appear when a run of this experiment ends.'
-          : `${dots.length} points from ${seeds} run${seeds === 1 ? '' : 's'}${liveFit ? `; the line through the same-family points falls ${fmt(-liveFit.slope)} of gain per +1 of kappa` : ''}${refFit ? ` (reference: ${fmt(-refFit.slope)})` : ''}.`}
+          : `${dots.length} points from ${seeds} run${seeds === 1 ? '' : 's'}${
+              ends
+                ? `; A's gain next to ${partnerOf(least)} minus next to ${partnerOf(most)}: ${fmt(ends.mean)} on average, above 0 in ${ends.seeds === 1 ? 'the 1 run' : `${ends.above} of ${ends.seeds} runs`} (too few runs to tell from noise: the lab's 12 seeds are what showed it)`
+                : ''
+            }.`}
       </p>
-      <ul className="overlap-legend">
-        {arms.map((a, i) => {
-          const partner = spec.arms.find((x) => x.id === a)!.members.find((m) => m !== spec.members[0].id)!;
-          const same = spec.members.find((m) => m.id === partner);
-          const cross = same && (same.family !== spec.members[0].family || same.dModel !== spec.members[0].dModel || same.window !== spec.members[0].window || same.layers !== spec.members[0].layers);
+      <ul className="overlap-legend" style={{ display: 'flex', flexWrap: 'wrap', gap: '0.2rem 0.9rem', listStyle: 'none', paddingLeft: 0, margin: '0.3rem 0' }}>
+        {arms.map((a) => {
+          const partner = partnerOf(a);
+          const cross = isCross(a);
           return (
-            <li key={a}>
-              <span aria-hidden="true" style={{ color: cross ? CROSS_COLOUR : LEVEL_COLOURS[Math.min(i, LEVEL_COLOURS.length - 1)] }}>●</span> {partner}
+            <li key={a} data-testid="overlap-legend-item" data-arm={a} data-colour={colour(a)}>
+              <span aria-hidden="true" style={{ color: colour(a) }}>●</span> {partner}
               {cross ? ' (another shape)' : ''}
             </li>
           );
         })}
       </ul>
       {dots.length > 0 && (
-        <div className="table-scroll">
+        // Folded: one row per point runs below a 1080 px projector; the plot above carries them.
+        <details className="table-scroll" data-testid="overlap-points">
+          <summary>The points as a table</summary>
           <table data-testid="overlap-table">
             <caption>{classRuns ? "The class's points (a run per browser)" : "Your runs' points"}</caption>
             <thead>
@@ -132,7 +145,7 @@ export function OverlapPanel() {
               ))}
             </tbody>
           </table>
-        </div>
+        </details>
       )}
     </Panel>
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getPreset } from '../../core/experiment/presets';
 import type { RunSummary } from '../../core/experiment/events';
-import { fitLine, isOverlapSpec, overlapDots } from './overlapPoints';
+import { endsContrast, fitLine, isOverlapSpec, overlapDots } from './overlapPoints';
 import { OVERLAP_REFERENCE } from './overlapReference';
 
 /** A finished run of the overlap preset in which A gains `gains[i]` next to level i and the base kappas are `kappas`. */
@@ -55,5 +55,14 @@ describe('the overlap panel points', () => {
   it('the shipped reference points are the preset levels', () => {
     expect(OVERLAP_REFERENCE.length).toBeGreaterThan(0);
     for (const d of OVERLAP_REFERENCE) expect(spec.arms.map((a) => a.id)).toContain(d.arm);
+  });
+
+  it("the ends, as RESULTS tests them: the shipped block gives its +0.15, above 0 in 10 of 12 seeds", () => {
+    const ends = endsContrast(OVERLAP_REFERENCE, 'peer-S', 'peer-T')!;
+    expect(ends.seeds).toBe(12);
+    expect(ends.mean).toBeCloseTo(0.15, 2);
+    expect(ends.above).toBe(10);
+    expect(endsContrast([{ seed: 1, arm: 'peer-S', gain: 0.1 }], 'peer-S', 'peer-T')).toBeNull();
+    expect(endsContrast([{ seed: 1, arm: 'peer-S', gain: 0.1 }, { seed: 1, arm: 'peer-T', gain: 0.3 }], 'peer-S', 'peer-T')).toEqual({ seeds: 1, mean: -0.19999999999999998, above: 0 });
   });
 });

@@ -48,3 +48,23 @@ export function fitLine(dots: readonly { kappa: number; gain: number; sameFamily
   const my = same.reduce((s, d) => s + d.gain, 0) / same.length;
   return { slope, intercept: my - slope * mx };
 }
+
+/**
+ * What RESULTS tests of the dose-response, read off the points: per seed with both, A's gain next
+ * to the least overlapping partner (by design) minus next to the most; their mean and in how many
+ * seeds it was above 0. Null: no seed has both. (The graded slope over the levels is not shown in
+ * RESULTS, so the panel draws no line through the points.)
+ */
+export function endsContrast(dots: readonly Pick<OverlapDot, 'seed' | 'arm' | 'gain'>[], least: string, most: string): { seeds: number; mean: number; above: number } | null {
+  const bySeed = new Map<number, { least?: number; most?: number }>();
+  for (const d of dots) {
+    if (d.arm !== least && d.arm !== most) continue;
+    const e = bySeed.get(d.seed) ?? {};
+    if (d.arm === least) e.least = d.gain;
+    else e.most = d.gain;
+    bySeed.set(d.seed, e);
+  }
+  const diffs = [...bySeed.values()].filter((e) => e.least !== undefined && e.most !== undefined).map((e) => e.least! - e.most!);
+  if (diffs.length === 0) return null;
+  return { seeds: diffs.length, mean: diffs.reduce((s, x) => s + x, 0) / diffs.length, above: diffs.filter((x) => x > 0).length };
+}

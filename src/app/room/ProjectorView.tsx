@@ -15,6 +15,7 @@ import type { RoomInfo } from '../../room/protocol';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { HeroView } from '../hero/HeroView';
 import { OverlapPanel } from '../panels/OverlapPanel';
+import { isOverlapSpec } from '../panels/overlapPoints';
 import { Scoreboard } from '../run/Scoreboard';
 import { SeedClaims } from '../run/SeedClaims';
 import { useLab } from '../store';
@@ -142,11 +143,19 @@ function OwnRunNote() {
 }
 
 function ClassScreen() {
+  // A room of an overlap experiment: its dose-response panel gets a column of its own (on a 1080p
+  // projector), so it fits the screen beside the charts and the scoreboard.
+  const overlap = useLab((s) => isOverlapSpec(s.room.info?.spec ?? null));
+  const overlapPanel = (
+    <ErrorBoundary where="The class's overlap points">
+      <OverlapPanel />
+    </ErrorBoundary>
+  );
   return (
     <>
       <Headline />
       <OwnRunNote />
-      <div className="projector-class" data-testid="projector-class">
+      <div className={`projector-class${overlap ? ' with-overlap' : ''}`} data-testid="projector-class">
         <ErrorBoundary where="The class's charts">
           <HeroView classView />
         </ErrorBoundary>
@@ -160,12 +169,10 @@ function ClassScreen() {
           <ErrorBoundary where="The claims over the class">
             <SeedClaims compact />
           </ErrorBoundary>
-          {/* Only for a room of an overlap experiment (issue 30): the class's points, one per seat and level. */}
-          <ErrorBoundary where="The class's overlap points">
-            <OverlapPanel />
-          </ErrorBoundary>
           <Terms />
         </div>
+        {/* Only for a room of an overlap experiment: the class's points, one per run and level. */}
+        {overlap && <div className="projector-third">{overlapPanel}</div>}
       </div>
     </>
   );
