@@ -30,13 +30,12 @@ test('the default link measures the backends, trains on wasm rather than SwiftSh
   await expect(choice).toHaveAttribute('data-chosen', 'wasm');
   const text = ((await choice.textContent()) ?? '').trim(); // in the run bar's folded Details
   console.log(`measured in ${measuredAfterS.toFixed(1)} s: ${text}`);
-  expect(text).toMatch(/wasm( \([^)]*\))?: [\d.]+ (ms|s)\/step/);
-  // SwiftShader (WebGPU and WebGL here) is given up once it is clearly slower than wasm; a software
-  // WebGL renderer is not timed at all (its step could not be given up mid-way).
-  const figure = '([\\d.]+ (ms|s)/step|over [\\d.]+ (ms|s)/step \\(stopped|stopped \\()';
-  expect(text).toMatch(new RegExp(`webgl( \\(swiftshader\\))?: ${figure}`));
-  expect(text).toMatch(new RegExp(`webgpu \\(swiftshader\\): ${figure}`));
-  expect(text).toContain('— chosen: wasm, fastest measured');
+  // SwiftShader (WebGPU and WebGL here) is a software emulation, so wasm is the only backend that
+  // could win: nothing is timed (machines with a GPU time both; measureBackends.test.ts).
+  expect(text).toMatch(/^wasm( \([^)]*\))?: not timed \(nothing else here could beat it\)/);
+  expect(text).toMatch(/webgl( \(swiftshader\))?: stopped \(not timed: a software renderer/);
+  expect(text).toMatch(/webgpu \(swiftshader\): stopped \(not timed: a software adapter/);
+  expect(text).toContain('— chosen: wasm, the only backend here that is not a software emulation');
   await expect(lab.backendStatus).toHaveText('Backend: wasm');
   await expect(page.getByTestId('backend-banner')).toHaveCount(0);
   await expect(page.getByTestId('emulation-hint')).toHaveCount(0);
@@ -46,12 +45,12 @@ test('the default link measures the backends, trains on wasm rather than SwiftSh
   expect(Number(measuredAt)).toBeGreaterThan(0);
   const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('cohort-lab.backend-choice.v1'))) ?? '[]');
   expect(stored).toHaveLength(1);
-  expect(stored[0]).toMatchObject({ chosen: 'wasm', reason: 'fastest measured', measuredAt: Number(measuredAt) });
+  expect(stored[0]).toMatchObject({ chosen: 'wasm', reason: 'the only backend here that is not a software emulation', measuredAt: Number(measuredAt) });
   expect(stored[0].key).toContain('swiftshader');
   for (const r of stored[0].rows) {
     console.log(`  ${r.backend}: ${r.status}, ${r.msPerStep ?? `over ${r.atLeastMs}`} ms/step, set-up + first step ${r.warmupMs} ms, ${r.spentMs} ms in all, ${r.leakedTensors} tensors left`);
     // A step given up mid-flight may leave a tensor on the device that was destroyed to stop it.
-    if (r.status !== 'stopped') expect(r.leakedTensors).toBe(0);
+    if (r.status === 'ok') expect(r.leakedTensors).toBe(0);
   }
   await lab.screenshot('backend-measured');
 
@@ -60,7 +59,7 @@ test('the default link measures the backends, trains on wasm rather than SwiftSh
   await expect(lab.backendStatus).toHaveText('Backend: wasm', { timeout: 90_000 });
   await expect(choice).toHaveAttribute('data-status', 'remembered');
   await expect(choice).toHaveAttribute('data-measured-at', String(measuredAt));
-  await expect(choice).toContainText('chosen: wasm, fastest measured (remembered');
+  await expect(choice).toContainText('chosen: wasm, the only backend here that is not a software emulation (remembered');
   await expect(page.getByTestId('field-steps')).toHaveValue('2');
   // Record every status the line shows from here on: a new measurement would show 'measuring'.
   await page.evaluate(() => {

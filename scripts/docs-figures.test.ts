@@ -184,8 +184,8 @@ describe('the checks can fail', () => {
   });
 
   it('a page time quoted from a browser the page benchmark did not time', () => {
-    const said = "chosen: wasm, fastest measured` (the time from a link to its first RL step, per preset:\ndocs/BENCHMARKS.md's page table).";
-    const old = 'chosen: wasm, fastest measured` (headless Chromium 156 on the 2-core machine: the first RL step\nis shown about 3 s after the page opens).';
+    const said = "software emulation` (the time from a link to its first RL step, per preset:\ndocs/BENCHMARKS.md's page table).";
+    const old = 'software emulation` (headless Chromium 156 on the 2-core machine: the first RL step\nis shown about 3 s after the page opens).';
     expect(figureProblems(planted('docs/LAB.md', said, old), src, FORMATS).join('\n')).toContain('docs/LAB.md: quotes a page time on Chromium 156, but the page benchmark\'s timings are Chromium 150');
   });
 

@@ -27,7 +27,7 @@ export const MEASURE_BUDGET_MS = 2000;
 /** A software WebGPU adapter must beat wasm by more than this fraction to be chosen. */
 export const SOFTWARE_MARGIN = 0.1;
 
-export type MeasureStatus = 'ok' | 'stopped' | 'failed';
+export type MeasureStatus = 'ok' | 'stopped' | 'failed' | 'untimed';
 
 /** One backend's measurement. Plain data (posted by the worker, stored by the page). */
 export interface MeasuredRow {
@@ -36,7 +36,11 @@ export interface MeasuredRow {
   detail: string | null;
   /** A software (CPU-emulated) WebGPU adapter such as SwiftShader. */
   software: boolean;
-  /** ok: timed; stopped: given up mid-step (too slow to win); failed: could not run. */
+  /**
+   * ok: timed; stopped: given up mid-step (too slow to win), or not timed because it cannot win;
+   * failed: could not run; untimed: the only backend that is not a software emulation, chosen
+   * without timing (nothing could beat it).
+   */
   status: MeasureStatus;
   /** Median wall-clock milliseconds of the timed RL steps (status ok). */
   msPerStep: number | null;
@@ -144,6 +148,8 @@ export function planBackend(input: {
  */
 export function chooseMeasured(rows: readonly MeasuredRow[]): { chosen: BackendName | null; reason: string } {
   const ok = rows.filter((r) => r.status === 'ok' && r.msPerStep != null && Number.isFinite(r.msPerStep));
+  const untimed = rows.filter((r) => r.status === 'untimed');
+  if (ok.length === 0 && untimed.length === 1) return { chosen: untimed[0].backend, reason: ONLY_REASON };
   if (ok.length === 0) return { chosen: null, reason: 'no backend finished a timed step' };
   const fastest = ok.reduce((a, b) => (b.msPerStep! < a.msPerStep! ? b : a));
   const wasm = ok.find((r) => r.backend === 'wasm');
@@ -152,6 +158,9 @@ export function chooseMeasured(rows: readonly MeasuredRow[]): { chosen: BackendN
   }
   return { chosen: fastest.backend, reason: 'fastest measured' };
 }
+
+/** Why an untimed backend was chosen (measureBackends: nothing could beat it). */
+export const ONLY_REASON = 'the only backend here that is not a software emulation';
 
 /** '180 ms', '2.9 s', '14 s'. */
 export function fmtStepMs(ms: number): string {
@@ -175,6 +184,8 @@ export function rowText(r: MeasuredRow): string {
       return `${label}: over ${fmtStepMs(r.atLeastMs)}/step (stopped${r.note ? `: ${r.note}` : ''})`;
     case 'failed':
       return `${label}: unavailable${r.note ? ` (${r.note})` : ''}`;
+    case 'untimed':
+      return `${label}: not timed${r.note ? ` (${r.note})` : ''}`;
   }
 }
 
@@ -202,7 +213,7 @@ export function measurementText(m: MeasurementSummary): string {
 // ---------------------------------------------------------------- remembered choices (untrusted)
 
 const BACKENDS: readonly string[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
-const STATUSES: readonly string[] = ['ok', 'stopped', 'failed'];
+const STATUSES: readonly string[] = ['ok', 'stopped', 'failed', 'untimed'];
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isNumOrNull = (x: unknown) => x === null || isNum(x);

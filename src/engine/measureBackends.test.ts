@@ -5,7 +5,7 @@ import { layered, member, PRESETS } from '../core/experiment/presets';
 import type { ExperimentRun, RunOptions } from '../core/experiment/runner';
 import type { ExperimentSpec } from '../core/experiment/spec';
 import type { BackendName } from './backend-common';
-import { chooseMeasured } from './backendChoice';
+import { chooseMeasured, rowText } from './backendChoice';
 import { measureBackends, probeSpecFor } from './measureBackends';
 import { initNodeBackend } from './node-backend';
 
@@ -113,7 +113,8 @@ describe('measureBackends (fake runs)', () => {
     expect(aborted).toEqual(['webgpu']);
     expect(log).toContain('webgpu disposed');
     expect(log).not.toContain('webgpu step 2');
-    expect(progress).toEqual(['wasm', 'webgl', 'webgpu', null]);
+    // Each backend is started first (a hardware adapter beside wasm: both could win), then timed.
+    expect(progress).toEqual(['wasm', 'webgl', 'webgpu', 'wasm', 'webgl', 'webgpu', null]);
     expect(chooseMeasured(rows).chosen).toBe('wasm');
   });
 
@@ -142,9 +143,9 @@ describe('measureBackends (fake runs)', () => {
 
   it('does not time a software WebGL renderer once a CPU backend works (its step cannot be given up)', async () => {
     const log: string[] = [];
-    const rows = await measureBackends(spec, ['wasm', 'webgl'], {
-      activate: async (name) => (name === 'webgl' ? { detail: 'swiftshader', software: true } : { detail: null, software: false }),
-      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 30 }, webgl: { setup: 5, first: 5, step: 5 } }, log),
+    const rows = await measureBackends(spec, ['wasm', 'webgl', 'webgpu'], {
+      activate: async (name) => (name === 'webgl' ? { detail: 'swiftshader', software: true } : { detail: 'nvidia', software: false }),
+      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 30 }, webgl: { setup: 5, first: 5, step: 5 }, webgpu: { setup: 5, first: 5, step: 50 } }, log),
       numTensors: () => 0,
       budgetMs: 200,
     });
@@ -155,18 +156,28 @@ describe('measureBackends (fake runs)', () => {
     expect(chooseMeasured(rows).chosen).toBe('wasm');
   });
 
-  it('does not time a software WebGPU adapter once a CPU backend works, nor build its run', async () => {
+  it('chooses the only backend that is not a software emulation without timing anything (nothing could beat it)', async () => {
     const log: string[] = [];
-    const rows = await measureBackends(spec, ['wasm', 'webgpu'], {
-      activate: async (name) => (name === 'webgpu' ? { detail: 'swiftshader', software: true } : { detail: null, software: false }),
-      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 30 }, webgpu: { setup: 5, first: 5, step: 5 } }, log),
+    const progress: (BackendName | null)[] = [];
+    const rows = await measureBackends(spec, ['wasm', 'webgl', 'webgpu'], {
+      activate: async (name) => (name === 'wasm' ? { detail: 'threaded simd', software: false } : { detail: 'swiftshader', software: true }),
+      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 30 }, webgl: { setup: 5, first: 5, step: 5 }, webgpu: { setup: 5, first: 5, step: 5 } }, log),
+      onProgress: (_, current) => progress.push(current),
       numTensors: () => 0,
-      budgetMs: 200,
     });
-    expect(rows[1]).toMatchObject({ backend: 'webgpu', status: 'stopped', msPerStep: null, software: true });
-    expect(rows[1].note).toBe('not timed: a software adapter (swiftshader), many times slower than wasm for models this small');
-    expect(log.some((l) => l.startsWith('webgpu'))).toBe(false);
-    expect(chooseMeasured(rows).chosen).toBe('wasm');
+    expect(rows.map((r) => [r.backend, r.status])).toEqual([
+      ['wasm', 'untimed'],
+      ['webgl', 'stopped'],
+      ['webgpu', 'stopped'],
+    ]);
+    expect(rows[2].note).toBe('not timed: a software adapter (swiftshader), many times slower than wasm for models this small');
+    expect(log).toEqual([]); // no run was built on any backend
+    expect(progress).toEqual(['wasm', 'webgl', 'webgpu', null]);
+    expect(chooseMeasured(rows)).toEqual({ chosen: 'wasm', reason: 'the only backend here that is not a software emulation' });
+    expect(rowText(rows[0])).toBe('wasm (threaded simd): not timed (nothing else here could beat it)');
+    // A failed backend beside it changes nothing; two that could win are both timed.
+    const failed = await measureBackends(spec, ['wasm', 'webgpu'], { activate: activate(['webgpu']), createRun: fakeRuns({}, []), numTensors: () => 0 });
+    expect(failed.map((r) => r.status)).toEqual(['untimed', 'failed']);
   });
 
   it('times a software adapter when nothing else works (it is all there is)', async () => {
