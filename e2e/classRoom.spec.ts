@@ -398,3 +398,38 @@ test('a paired room: two students each train one member of the peer arm, and the
     expect(Object.keys(e.arms![0].members).sort()).toEqual(['A', 'B']);
   }
 });
+
+/**
+ * The lesson's times (docs/CLASSROOM.md, "A 45-minute lesson"): a peers-learn room, three students
+ * joining one after another, Start, the first RL step on each, the class over. Printed as
+ * "lesson time: ..." lines; the bounds only catch a broken flow, the lines are the figures.
+ */
+test('a peers-learn lesson, timed: join, first RL step, the class over', async ({ page, browser }) => {
+  test.setTimeout(600_000);
+  const seconds = (t0: number) => Number(((Date.now() - t0) / 1000).toFixed(1));
+  const times: Record<string, number> = {};
+  const presenter = new Presenter(page);
+  await presenter.lab.open('?backend=wasm');
+  await presenter.lab.choosePreset('peers-learn');
+  let t0 = Date.now();
+  const link = await presenter.createRoom(perTest.server.url);
+  times['create the room'] = seconds(t0);
+  for (let i = 0; i < 3; i++) {
+    t0 = Date.now();
+    const s = await Student.join(browser, link);
+    perTest.students.push(s);
+    await s.seatAndSeed();
+    times[`student ${i + 1}: link opened to seat`] = seconds(t0);
+  }
+  t0 = Date.now();
+  await presenter.startForEverybody();
+  for (const [i, s] of perTest.students.entries()) {
+    await s.lab.waitForStep(1, 300_000);
+    times[`student ${i + 1}: Start to first RL step`] = seconds(t0);
+  }
+  await expect(presenter.status).toHaveText('Online: the class run is over.', { timeout: 540_000 });
+  times['Start to the class run over (120 RL steps, 3 browsers)'] = seconds(t0);
+  for (const [what, s] of Object.entries(times)) console.log(`lesson time: ${what}: ${s} s`);
+  await test.info().attach('lesson-times.json', { body: JSON.stringify(times, null, 2), contentType: 'application/json' });
+  for (let i = 1; i <= 3; i++) expect(times[`student ${i}: link opened to seat`], `student ${i}'s seat`).toBeLessThan(30);
+});
