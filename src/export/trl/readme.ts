@@ -105,7 +105,7 @@ export function readme(spec: ExperimentSpec, models: string[], skipped: Skipped[
   const first = arms[0];
   const lr = spec.grpo.learningRate;
   // The spec's rate suits the lab's tiny models; a real LLM needs ~1e-6 (Co-RL's), so the first
-  // command a user copies must carry it (issue 22).
+  // command a user copies must carry it.
   const lrFlag = lr > SAFE_LLM_LEARNING_RATE * 10 ? ` --learning_rate ${sci(SAFE_LLM_LEARNING_RATE)}` : '';
   const shared = sharedModelWarnings(spec.members.map((m) => m.id), models);
   const rows = mappingRows(spec).map((r) => [r.lab, r.value, r.trl, r.trlValue, r.note]);
