@@ -66,9 +66,9 @@ describe('the SwiftShader hint', () => {
     expect(emulationHint({ backend: 'wasm', adapter: null, reason: null, tried })).toBeNull();
   });
 
-  it('says the first Start measures, unless ?backend=webgpu forces WebGPU', () => {
+  it('says Start trains on wasm instead, unless ?backend=webgpu forces WebGPU', () => {
     const report = { backend: 'webgpu', adapter: 'swiftshader', reason: null, tried };
-    expect(emulationHint(report)).toMatch(/trains on the fastest/);
+    expect(emulationHint(report)).toMatch(/Start trains on wasm instead: a CPU emulation of a GPU never beats it/);
     expect(emulationHint(report, 'webgpu')).toMatch(/\?backend=wasm is much faster/);
   });
 });

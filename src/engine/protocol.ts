@@ -12,8 +12,9 @@
  *
  * The page sends `prepare` once on load, so the backend (and a one-step probe that proves it
  * computes and differentiates) is known before anyone presses Start. Unless ?backend= forces one,
- * the first Start of a cohort shape on a device times one RL step on each backend and trains on
- * the fastest (backendChoice.ts); the worker reports the figures in `measurement` events and the
+ * the first Start of a cohort shape on a device times one RL step on each backend that could win
+ * and trains on the fastest (backendChoice.ts; a software emulation of a GPU never beats wasm, so
+ * where wasm is the only other backend nothing is timed); the worker reports the figures in `measurement` events and the
  * page remembers the choice (localStorage) and hands it back in `prepare` and `start`, so a reload
  * does not measure again. Every event of a run carries
  * the `runId` the page gave in `start`, so after Reset the page can drop events still in flight

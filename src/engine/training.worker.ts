@@ -226,7 +226,17 @@ function reply(cmd: Extract<WorkerCommand, { type: 'exchange-reply' }>): void {
 /** Start the next run's pool workers now, on a CPU backend (none on a GPU backend: none needed). */
 function prewarmFor(report: BackendReport): void {
   if (!scope.location) return;
-  prewarm(workersFor(report.backend) - 1, scope.location.href);
+  prewarm(workersFor(likelyRunBackend(report)) - 1, scope.location.href);
+}
+
+/**
+ * The backend a run will train on, as far as the prepared one tells: an unforced start on a
+ * software emulation of a GPU (SwiftShader) trains on wasm (measureBackends: it never beats wasm),
+ * so the pool's spare workers for wasm start while the page is read, not after Start.
+ */
+function likelyRunBackend(report: BackendReport): string {
+  const forced = readBackendParam(lastBackendParam).preferred;
+  return !forced && report.backend === 'webgpu' && report.adapter === 'swiftshader' ? 'wasm' : report.backend;
 }
 
 function runOptionsFor(report: BackendReport, checkpoint: Checkpoint | null) {

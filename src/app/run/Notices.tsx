@@ -24,7 +24,7 @@ export function emulationHint(report: BackendReport, forced?: string | null): st
   return 'WebGPU is running on SwiftShader, a CPU emulation (no GPU found): training works but is slow. ' +
     (forced === 'webgpu'
       ? 'On this machine ?backend=wasm is much faster.'
-      : 'Start times one RL step on each backend and trains on the fastest.');
+      : 'Start trains on wasm instead: a CPU emulation of a GPU never beats it.');
 }
 
 /**

@@ -19,7 +19,7 @@ export interface BackendChoiceView {
  * or their start hung past the worker's time limit): the error itself is shown beside it.
  *
  * The item read "webgl" until Start, then "wasm": the page loads one backend, but an
- * unforced Start times each on the run's cohort and trains on the fastest (engine/measuredChoice.ts).
+ * unforced Start times each that could win on the run's cohort and trains on the fastest (engine/measuredChoice.ts).
  * So it names the backend that will run only when that is known (forced, or measured or
  * remembered for this cohort), says it is choosing while the worker times them, and otherwise
  * says the one loaded is kept only until Start.
