@@ -54,6 +54,8 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   expect(box!.width, 'the QR code is large').toBeGreaterThanOrEqual(400);
   expect(box!.y + box!.height).toBeLessThanOrEqual(720);
   await expect(page.getByTestId('projector-address')).toHaveText(link);
+  // A short code beside the QR, typeable from the back of a room.
+  await expect(page.getByTestId('projector-code')).toHaveText(/^[A-Z2-9]{3} [A-Z2-9]{3}$/);
   await expect(page.getByTestId('projector-count')).toHaveText('0 joined');
   // Predict first: the question is on the join screen; the measured answer is not.
   await expect(page.getByTestId('projector-question')).toHaveText(/^Predict first\. .+/);

@@ -122,6 +122,7 @@ test('End the run now closes the class with what finished; Run again with new se
   test.setTimeout(300_000);
   const presenter = await Presenter.open(page);
   const link = await presenter.createRoom(perTest.server.url);
+  const firstCode = ((await page.getByTestId('room-join-code').locator('strong').textContent()) ?? '').replace(' ', '');
   const quick = await Student.join(browser, link);
   const slow = await Student.join(browser, link);
   perTest.students.push(quick, slow);
@@ -160,4 +161,23 @@ test('End the run now closes the class with what finished; Run again with new se
   await quick.lab.waitForPhase('done');
   await expect(presenter.status).toHaveText('Online: the class run is over.', { timeout: 60_000 });
   await expect(page.getByTestId('room-run-again')).toBeVisible();
+
+  // The short join code: typed on the room server's own address, it seats a student; the first
+  // (closed) room's code leads nowhere.
+  const shown = (await page.getByTestId('room-join-code').locator('strong').textContent())!;
+  expect(shown).toMatch(/^[A-Z2-9]{3} [A-Z2-9]{3}$/);
+  const origin = perTest.server.url.replace(/^ws/, 'http').replace(/\/room$/, '');
+  await expect(page.getByTestId('room-join-code')).toContainText(`Or open ${origin} and type the code ${shown}`);
+  const typist = new Student(await (await browser.newContext()).newPage(), undefined as never);
+  await typist.page.goto(`${origin}/?backend=wasm`);
+  await typist.page.getByTestId('room-toggle').click();
+  await typist.page.getByTestId('room-code').fill(firstCode.toLowerCase());
+  await typist.page.getByTestId('room-code-join').click();
+  await expect(typist.page.getByTestId('room-error')).toHaveText('No open room has this code: check it, or ask for the link.');
+  await typist.page.getByTestId('room-code').fill(shown.toLowerCase());
+  await typist.page.getByTestId('room-code-join').click();
+  await expect(typist.page).toHaveURL(/[?&]room=[A-Za-z0-9_-]{22}/);
+  const seat = await typist.seatAndSeed();
+  expect(seat.seat).toBe(1);
+  await typist.page.context().close();
 });

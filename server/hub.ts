@@ -17,6 +17,7 @@
  * Replays (a room to its presenter, a partner's exchanges to a seat) go a page at a time, each
  * after the socket has drained.
  */
+import { joinCodeOf } from '../src/room/joinCode';
 import type { ClientMessage, RoomErrorCode } from '../src/room/protocol';
 import { ROOM_LIMITS } from '../src/room/protocol';
 import { flushFeed } from './feed';
@@ -120,6 +121,12 @@ export class RoomHub {
     }
     await hub.sweep();
     return hub;
+  }
+
+  /** The id of the open or running room whose join code is `code` (null: none; a closed room's code leads nowhere). */
+  roomIdByCode(code: string): string | null {
+    for (const room of this.rooms.values()) if (!room.deleting && room.record.status !== 'closed' && joinCodeOf(room.id) === code) return room.id;
+    return null;
   }
 
   get roomCount(): number {
@@ -260,9 +267,12 @@ export class RoomHub {
     if (msg.baseSeed + lastOffset > MAX_SEED) return this.fail(client, 'bad-message', `The base seed must be at most ${MAX_SEED - lastOffset}, so that every seat's seed (base + ${lastOffset} at most) is a valid seed.`);
     const now = this.opts.now();
     const key = newSecret();
+    // A new id until its join code is no live room's (joinCode.ts: a few live rooms, so almost never a second try).
+    let id = newSecret();
+    while (this.roomIdByCode(joinCodeOf(id)) !== null) id = newSecret();
     const room = new Room(
       {
-        id: newSecret(),
+        id,
         keyHash: secretHash(key),
         name: msg.name,
         preset: msg.preset,

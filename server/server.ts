@@ -11,7 +11,7 @@
  * Every logged line has its control characters escaped (a room's name once rewrote the operator's
  * terminal), and lines about an address are rate-limited per address (logLimit.ts).
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ROOM_LIMITS } from '../src/room/protocol';
@@ -21,6 +21,8 @@ import { RoomHub } from './hub';
 import { AddressBudgets, DEFAULT_LIMITS, type ServerLimits } from './limits';
 import { LogLimiter } from './logLimit';
 import { lanOrigins, safeLogLine } from './operator';
+import { readJoinCode } from '../src/room/joinCode';
+import { TokenBucket } from './rateLimit';
 import { staticHandler } from './static';
 import { RoomStore } from './store';
 
@@ -99,9 +101,32 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
   // After its first request (timed below, with a log line), a kept-alive socket's next request
   // must have its headers within about upgradeMs too: Node's own check, every second rather than
   // its default 30 s, a second later than ours so that ours sees the first request.
+  const serveStatic = await staticHandler(o.distDir);
+  // A join code typed on the lab's address (src/room/joinCode.ts): GET /code/K7Q3MX answers the
+  // room's id while it is open or running, at most one look-up a second per address (ten at once).
+  const codeLookups = new Map<string, TokenBucket>();
+  const answerCode = (req: IncomingMessage, res: ServerResponse, typed: string) => {
+    const address = addressOf(req);
+    if (codeLookups.size > 10_000) codeLookups.clear();
+    let bucket = codeLookups.get(address);
+    if (!bucket) codeLookups.set(address, (bucket = new TokenBucket(1, 10, Date.now())));
+    const send = (status: number, body: object) => {
+      res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+      res.end(JSON.stringify(body));
+    };
+    if (!bucket.take(Date.now())) return send(429, { error: 'Too many codes tried from this address: wait a minute.' });
+    const code = readJoinCode(typed);
+    const room = code ? hub.roomIdByCode(code) : null;
+    if (!room) return send(404, { error: 'No open room has this code: check it, or ask for the link.' });
+    send(200, { room });
+  };
   const http = createServer(
     { headersTimeout: limits.upgradeMs + 1000, requestTimeout: Math.max(60_000, limits.upgradeMs + 1000), connectionsCheckingInterval: 1000 },
-    await staticHandler(o.distDir),
+    (req, res) => {
+      const m = /^\/code\/([A-Za-z0-9-]{1,32})$/.exec(req.url ?? '');
+      if (m && req.method === 'GET') return answerCode(req, res, m[1]);
+      serveStatic(req, res);
+    },
   );
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   const conns = new Map<WebSocket, Connection>();

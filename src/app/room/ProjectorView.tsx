@@ -16,12 +16,14 @@ import { ErrorBoundary } from '../ErrorBoundary';
 import { HeroView } from '../hero/HeroView';
 import { OverlapPanel } from '../panels/OverlapPanel';
 import { isOverlapSpec } from '../panels/overlapPoints';
+import { joinCodeOf, showJoinCode } from '../../room/joinCode';
 import { Scoreboard } from '../run/Scoreboard';
 import { SeedClaims } from '../run/SeedClaims';
 import { useLab } from '../store';
 import { classProgress } from './classProgress';
 import { Presenter } from './RoomPanel';
 import { RoomQr } from './RoomQr';
+import { codeOrigin } from './roomLink';
 import { ProjectorReveal } from './ProjectorReveal';
 import { revealQuestion } from '../reference/reveal';
 import { startReferences } from '../reference/referenceStore';
@@ -70,6 +72,14 @@ function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null
             {link && !hold && (
               <p className="projector-address" data-testid="projector-address">
                 {link}
+              </p>
+            )}
+            {link && !hold && info && (
+              <p className="projector-code-line">
+                Or open <strong>{codeOrigin(link)}</strong>, choose Class room and type the code{' '}
+                <strong className="projector-code" data-testid="projector-code">
+                  {showJoinCode(joinCodeOf(info.id))}
+                </strong>
               </p>
             )}
           </>

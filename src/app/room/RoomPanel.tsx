@@ -8,7 +8,8 @@
 import { useId, useState } from 'react';
 import { useLab } from '../store';
 import { getPreset } from '../../core/experiment/presets';
-import { checkServerUrl } from './roomLink';
+import { joinCodeOf, showJoinCode } from '../../room/joinCode';
+import { checkServerUrl, codeOrigin } from './roomLink';
 import { RoomQr } from './RoomQr';
 import { RoomStatusLine, roomWord } from './RoomStatusLine';
 import { SeatsTable } from './SeatsTable';
@@ -40,6 +41,28 @@ function CopyLink({ link }: { link: string }) {
   );
 }
 
+/** A student on the lab's address: the room's join code from the projector, then Join. */
+function JoinWithCode() {
+  const [code, setCode] = useState('');
+  const id = useId();
+  return (
+    <form
+      className="room-code-join"
+      data-testid="room-code-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void room.joinWithCode(code);
+      }}
+    >
+      <label htmlFor={id}>Joining a class? Type the code on the projector:</label>{' '}
+      <input id={id} data-testid="room-code" value={code} maxLength={12} autoComplete="off" autoCapitalize="characters" spellCheck={false} size={9} onChange={(e) => setCode(e.target.value)} />{' '}
+      <button type="submit" className="primary" data-testid="room-code-join">
+        Join
+      </button>
+    </form>
+  );
+}
+
 export function Presenter() {
   const r = useLab((s) => s.room);
   const fieldId = useId();
@@ -52,6 +75,7 @@ export function Presenter() {
   const experiment = useLab((s) => `${s.edited ? 'an edited experiment' : (getPreset(s.presetId)?.title ?? s.presetId)}, seed ${s.draft.seed}`);
   return (
     <>
+      {!inRoom && <JoinWithCode />}
       {!inRoom || closed ? (
         <div className="room-create">
           <label htmlFor={fieldId}>Room server</label>
@@ -112,6 +136,11 @@ export function Presenter() {
             <input readOnly aria-label="Join link" data-testid="room-link" value={r.link} onFocus={(e) => e.target.select()} />
             <CopyLink link={r.link} />
           </div>
+          {r.info && (
+            <p data-testid="room-join-code">
+              Or open {codeOrigin(r.link)} and type the code <strong className="room-code-shown">{showJoinCode(joinCodeOf(r.info.id))}</strong> (it leads nowhere once the room is closed).
+            </p>
+          )}
           <RoomQr link={r.link} />
         </details>
       )}

@@ -25,6 +25,7 @@ import { inRoom } from '../store/roomSlice';
 import { lab, tapWorkerEvents } from '../trainingWorker';
 import { ClassRecords } from './classRecords';
 import { seatEvent } from '../../room/seatOutbox';
+import { readJoinCode } from '../../room/joinCode';
 import type { RecordedEvent } from '../store/record';
 import { type Relay, memberPartOf, relayExchanges, startPairedSeat } from './pairing';
 import { type PageLocation, checkServerUrl, defaultPortServer, joinAddress, joinLink, linkRole, sameOriginServer, withoutRoom } from './roomLink';
@@ -282,6 +283,40 @@ export const room = {
     const ok = client?.removeSeat(seat) ?? false;
     if (!ok) setRoom({ error: 'The room server cannot be reached now: try again when the status says online.' });
     return ok;
+  },
+
+  /**
+   * A student typed a room's join code on the lab's address: the room server (the panel's address,
+   * found as for a presenter) names the room, and the page opens its join link. False, with the
+   * reason in words, when the code cannot be one or leads to no open room.
+   */
+  async joinWithCode(typed: string): Promise<boolean> {
+    const code = readJoinCode(typed);
+    if (!code) {
+      setRoom({ error: 'A join code is six letters and digits, as the projector shows it (e.g. K7Q 3MX).' });
+      return false;
+    }
+    if (!state().room.serverUrl) await room.open();
+    const server = checkServerUrl(state().room.serverUrl);
+    if (!server.ok) {
+      setRoom({ error: `Check the room server's address: ${server.problem}.` });
+      return false;
+    }
+    const http = server.value.replace(/^ws/, 'http').replace(/\/room$/, '');
+    let answer: { room?: unknown; error?: unknown };
+    try {
+      const res = await fetch(`${http}/code/${code}`, { headers: { Accept: 'application/json' } });
+      answer = (await res.json()) as typeof answer;
+    } catch {
+      setRoom({ error: `The room server at ${http} could not be asked: open the address your teacher gave, or ask for the link.` });
+      return false;
+    }
+    if (typeof answer.room !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(answer.room)) {
+      setRoom({ error: typeof answer.error === 'string' ? answer.error.slice(0, 200) : 'No open room has this code.' });
+      return false;
+    }
+    window.location.assign(joinLink(window.location.href, answer.room, server.value));
+    return true;
   },
 
   /** A student whose seat is open in another tab: take it in this one ("Use this tab here"). */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { legacySecretsKey, readSecrets, writeSecrets } from '../../room/secrets';
 import { memoryStorage } from '../../room/fakeSocket.testkit';
-import { checkServerUrl, defaultPortServer, isLoopbackHost, joinAddress, joinLink, joinParams, linkRole, pageTrusts, sameOriginServer, withoutRoom } from './roomLink';
+import { checkServerUrl, codeOrigin, defaultPortServer, isLoopbackHost, joinAddress, joinLink, joinParams, linkRole, pageTrusts, sameOriginServer, withoutRoom } from './roomLink';
 
 const loc = { protocol: 'http:', host: '192.168.1.20:5173', hostname: '192.168.1.20', origin: 'http://192.168.1.20:5173', pathname: '/' };
 const ROOM = 'AbCdEfGhIjKlMnOpQrStUv';
@@ -163,5 +163,14 @@ describe("the students' join link of a page on localhost", () => {
 
   it('leaves a LAN page and server as they are', () => {
     expect(joinAddress('http://192.168.1.20:5173/', ROOM, 'ws://192.168.1.20:8787/room', lan)).toEqual({ link: joinLink('http://192.168.1.20:5173/', ROOM, 'ws://192.168.1.20:8787/room'), warning: null });
+  });
+});
+
+describe('where a join code is typed', () => {
+  it("the room server's own address, from the link's server; the page's without one", () => {
+    expect(codeOrigin('http://192.168.1.20:8787/?room=abc&server=ws%3A%2F%2F192.168.1.20%3A8787%2Froom')).toBe('http://192.168.1.20:8787');
+    expect(codeOrigin('https://lab.example/?room=abc&server=wss%3A%2F%2Flab.example%2Froom')).toBe('https://lab.example');
+    expect(codeOrigin('http://127.0.0.1:4174/?room=abc')).toBe('http://127.0.0.1:4174');
+    expect(codeOrigin('not a link')).toBe('');
   });
 });

@@ -209,3 +209,17 @@ export function withoutRoom(pageUrl: string): string {
   const q = url.searchParams.toString();
   return `${url.origin}${url.pathname}${q ? `?${q}` : ''}${url.hash}`;
 }
+
+/**
+ * Where a join code is typed: the room server's own address (it serves the lab and answers
+ * /code/...), read from the join link's server (ws → http); the link's page otherwise.
+ */
+export function codeOrigin(link: string): string {
+  try {
+    const url = new URL(link);
+    const server = url.searchParams.get('server');
+    return server ? new URL(server).origin.replace(/^ws/, 'http') : url.origin;
+  } catch {
+    return '';
+  }
+}
