@@ -17,6 +17,7 @@ import { DEFAULT_MODEL_ID, LOCAL_PATH_MAX, modelIdProblem, paramsFromId, sharedM
 import { memoryEstimateGb } from './memory';
 import { REQUIREMENTS, TRL_VERSION } from './mapping';
 import { PYTHON_FILES } from './sources';
+import { TRL_CPU_RUN } from './cpuRun';
 
 const QWEN = DEFAULT_MODEL_ID;
 const models = (spec: ExperimentSpec) => spec.members.map(() => QWEN);
@@ -156,8 +157,13 @@ describe('the TRL export builder', () => {
     expect(readme).not.toMatch(/needs no GPU, torch or TRL\)/);
     expect(readme).toMatch(/## What has run, on what, and what only a GPU run can show/);
     expect(readme).toMatch(/Not run: any GPU \(GPUs remain unmeasured/);
-    // The README claims no result of the CPU run that the lab has not recorded.
-    expect(readme).toMatch(/has not yet recorded the arms' results or times/);
+    // The README says what the CPU run gave, from the recorded run (cpuRun.ts, checked against
+    // bench/results by cli/trl-check-docs.test.ts): versions, seeds, arms, every claim's verdict.
+    expect(readme).not.toMatch(/has not yet recorded|never been run|has not been run where it was exported/);
+    expect(readme).toContain(`What ran, exactly (${TRL_CPU_RUN.date}): ${TRL_CPU_RUN.versions}`);
+    expect(readme).toContain(`on seeds ${TRL_CPU_RUN.seeds}`);
+    for (const a of TRL_CPU_RUN.arms) expect(readme).toContain(`${a.arm} ${a.start} -> ${a.end}`);
+    for (const c of TRL_CPU_RUN.claims) expect(readme).toContain(`- ${c.id} ${c.text}: ${c.mean}, **${c.verdict.toLowerCase()}**`);
     expect(file(build(base), 'requirements.txt')).toMatch(/^# Pinned: the versions the lab ran this project with .*GPUs remain unmeasured/s);
     expect(readme).toMatch(/stops every member's whole group when one member fails, on Ctrl-C and when it\nexits/);
     const safe = file(build({ ...base, grpo: { ...base.grpo, learningRate: 1e-6 } }), 'README.md');

@@ -5,6 +5,8 @@
 import type { ArmSpec, ExperimentSpec } from '../../core/experiment/spec';
 import { resolveTask } from '../../core/tasks/index';
 import { memorySection } from './memory';
+import { TRL_CPU_RUN } from './cpuRun';
+import type { TrlCpuRun } from './cpuRunType';
 import { ACCELERATE_CONFIGS } from './launch';
 import { sharedModelWarnings } from './modelIds';
 import {
@@ -62,6 +64,25 @@ function armLine(a: ArmSpec): string {
   return `- \`${a.id}\` (${a.scheme}${tau}): ${a.members.join(', ')}, each ${SCHEME_TEXT[a.scheme]}${teacher}`;
 }
 
+/** What the CPU run gave: the versions, the arms over seeds and the lab's verdicts, its time. */
+export function cpuRunSection(r: TrlCpuRun): string {
+  const arms = r.arms.map((a) => `${a.arm} ${a.start} -> ${a.end}`).join(', ');
+  const claims = r.claims.map((c) => `- ${c.id} ${c.text}: ${c.mean}, **${c.verdict.toLowerCase()}** (Holm over the ${r.claims.length} claims: ${c.holm.toLowerCase()})`).join('\n');
+  const install = r.installMinutes ? `, ${r.installMinutes} min of it installing the packages (${r.installGiB} GiB)` : '';
+  return `What ran, exactly (${r.date}): ${r.versions}; Python ${r.python}; torch the PyPI wheel (a CUDA
+build, run on CPU); a ${r.machine}. The experiment's three arms (oracle, self, peer), ${r.steps} RL steps
+each (the spec's), on seeds ${r.seeds}. Held-out pass@1 (scored as the lab scores it), mean over the seeds, start -> end:
+${arms}. The lab's claims, each a per-seed paired difference with its 95% interval (SHOWN: the
+interval lies above 0; NOT SHOWN: it contains 0; CONTRADICTED: below 0):
+
+${claims}
+
+One RL step took ${r.secondsPerStep} s per member process on one CPU thread (evaluations included), on a
+machine shared with other work; the lab's whole check (install, export, tiny models, ${r.wholeRunSeeds} seeds of
+three arms) took ${r.wholeRunMinutes} min${install}. These are models of ${r.parameters.toLocaleString('en-US')} parameters:
+they show that this code runs under TRL and what the arms do at that scale, not what your models will do.`;
+}
+
 /** What the lab ran on this export before handing it over, and what only a GPU run can show. */
 function checksSection(): string {
   return `## What has run, on what, and what only a GPU run can show
@@ -74,8 +95,9 @@ local folder (\`--model A=/path/to/A\`), launch.sh starting both members of an a
 processes (\`--grpo use_cpu=true --grpo bf16=false\`), the peer arm's members exchanging labels
 through the rendezvous; \`log_history.json\` in each member's output folder holds what TRL logged.
 That run found, and this code fixes, an evaluation at step 0 that stopped with an AttributeError
-(\`current_gradient_accumulation_steps\`, set by transformers only inside the training loop). The
-lab has not yet recorded the arms' results or times of such a run: \`npm run trl-check\` prints them.
+(\`current_gradient_accumulation_steps\`, set by transformers only inside the training loop).
+
+${cpuRunSection(TRL_CPU_RUN)}
 
 The lab's own tests also ran on the code that wrote this project (without a GPU; TRL stood in for):
 
