@@ -70,10 +70,11 @@ export function cpuRunSection(r: TrlCpuRun): string {
   const claims = r.claims.map((c) => `- ${c.id} ${c.text}: ${c.mean}, **${c.verdict.toLowerCase()}** (Holm over the ${r.claims.length} claims: ${c.holm.toLowerCase()})`).join('\n');
   const install = r.installMinutes ? `, ${r.installMinutes} min of it installing the packages (${r.installGiB} GiB)` : '';
   return `What ran, exactly (${r.date}): ${r.versions}; Python ${r.python}; torch the PyPI wheel (a CUDA
-build, run on CPU); a ${r.machine}. The experiment's three arms (oracle, self, peer), ${r.steps} RL steps
+build, run on CPU); a ${r.machine}. First the stand-in TRL of the lab's tests was compared with the
+installed TRL's classes (names, signatures, the reward-function call, GRPOConfig's fields): the same. The experiment's three arms (oracle, self, peer), ${r.steps} RL steps
 each (the spec's), on seeds ${r.seeds}. Held-out pass@1 (scored as the lab scores it), mean over the seeds, start -> end:
-${arms}. The lab's claims, each a per-seed paired difference with its 95% interval (SHOWN: the
-interval lies above 0; NOT SHOWN: it contains 0; CONTRADICTED: below 0):
+${arms}. The lab's claims, each a per-seed paired difference with its 95% interval (shown: the
+interval lies above 0; not shown: it contains 0; contradicted: below 0):
 
 ${claims}
 
