@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { errorHint } from './protocol';
-import { missMessage, outOfReach, WarmStartMissError } from '../core/experiment/warmStartCohort';
+import { missMessage, outOfReach, WarmStartMissError, type WarmStartMiss } from '../core/experiment/warmStartCohort';
 import { PRESETS } from '../core/experiment/presets';
 import { errorText } from './backend-common';
 
 describe('errorHint for a warm-start miss (docs/WARMSTARTS.md, "The guard")', () => {
   it('says what to change instead of "Start again"', () => {
-    const miss = { memberId: 'B', target: 0.4, steps: 800, best: 0.12, initSeeds: [7], onMiss: 'stop' } as const;
+    const miss: WarmStartMiss = { memberId: 'B', target: 0.4, steps: 800, best: 0.12, initSeeds: [7], onMiss: 'stop' };
     // The researcher's words (CLI) and the student's (the page: errorText gives the plain one).
     for (const message of [missMessage(miss), outOfReach(PRESETS.quick.spec, miss).message]) {
       for (const backend of ['wasm', 'webgpu', null]) {
@@ -21,7 +21,7 @@ describe('errorHint for a warm-start miss (docs/WARMSTARTS.md, "The guard")', ()
 
 describe('errorText of a warm-start miss', () => {
   it("is the student's sentence for every task: no spec field, the best reached and what would help", () => {
-    const miss = { memberId: 'A', target: 0.5, steps: 200, best: 0.0033, initSeeds: [3], onMiss: 'stop' } as const;
+    const miss: WarmStartMiss = { memberId: 'A', target: 0.5, steps: 200, best: 0.0033, initSeeds: [3], onMiss: 'stop' };
     const spec = { ...PRESETS['peers-learn'].spec, task: { id: 'addition' as const, difficulty: 2, scratchpad: 'always' as const } };
     const error = new WarmStartMissError(miss, undefined, outOfReach(spec, miss).message);
     expect(error.message).toMatch(/set warmStart\.onMiss to 'retry'$/);
