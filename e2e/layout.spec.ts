@@ -32,8 +32,10 @@ test.describe('1280x720', () => {
     // One Start on the screen (issue 29, problem 9: the hero card carried a second one); the hero card points to it.
     await expect(page.getByRole('button', { name: /Start$/ })).toHaveCount(1);
     await expect(page.getByTestId('hero-start-hint')).toContainText('Start in the run bar at the top');
+    // One step a second, so "during the run" is looked at during it (the 6 steps take a second or two at full speed).
+    await page.getByTestId('speed').selectOption('1');
     await lab.button('start').click();
-    // The keyboard's focus moves to Pause, not to the body (issue 29, problem 9).
+    // The keyboard's focus moves to Pause, not to the body.
     await expect(page.getByTestId('pause')).toBeFocused();
     await lab.waitForStep(2, 120_000);
     await expect(page.getByTestId('run-bar-progress')).toHaveAttribute('data-stage', 'RL steps');

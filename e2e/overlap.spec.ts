@@ -31,7 +31,10 @@ test('?preset=overlap runs from its shipped warm starts and its panel gets a poi
   await expect(page.getByTestId('overlap-table').locator('tbody tr')).toHaveCount(6);
   await expect(page.getByTestId('overlap-table').locator('tbody tr').first()).toContainText('S');
   await expect(page.getByTestId('overlap-summary')).toContainText('6 points from 1 run');
-  // The reference block's line is drawn behind.
-  await expect(page.getByTestId('overlap-ref-line')).toHaveCount(1);
+  // The reference block's points are drawn behind, grey; no line through them (a steady fall over
+  // the levels is not shown in RESULTS, so the panel draws none).
+  expect(await page.getByTestId('overlap-plot').locator('circle[fill="#bbb"]').count()).toBeGreaterThan(10);
+  await expect(page.getByTestId('overlap-plot').locator('polyline, path')).toHaveCount(0);
+  await expect(panel).toContainText('no line is drawn through the points');
   expect(errors).toEqual([]);
 });
