@@ -29,6 +29,9 @@
  *   --task ID             also time a gallery task in the app (cli/bench-task.ts): from picking it to the
  *                         first RL step, from reopening its link to the first step (cached warm start),
  *                         and a 2,000-row CSV's preview; into bench/results/task.json, section <!-- task -->
+ *   --startup N           open the link (--page-query) N times, each in a fresh profile, and record where the
+ *                         seconds from Start to the first RL step went (cli/bench-startup.ts): into
+ *                         bench/results/startup.json, section <!-- startup -->
  *   --out FILE            the Markdown to update (default docs/BENCHMARKS.md; only its marked sections
  *                         <!-- node -->, <!-- browser -->, <!-- torch -->, <!-- bundle -->, <!-- page -->
  *                         are replaced, the rest is kept)
@@ -41,6 +44,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { runTaskBench, taskSection, type TaskTiming } from './bench-task';
+import { startupOf, startupSection, type StartupTiming } from './bench-startup';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, intFlag, UsageError, runMain } from './args';
@@ -78,6 +82,7 @@ const FLAGS = {
   'page-timeout': 'string',
   'page-profile': 'string',
   task: 'string',
+  startup: 'string',
   out: 'string',
   json: 'string',
   help: 'boolean',
@@ -350,7 +355,25 @@ async function main(): Promise<void> {
     }
   }
 
-  // 5. A task of one's own in the app.
+  // 5. Where the start-up seconds go, over several fresh openings of the link.
+  const startupRuns = intFlag(args, 'startup', 1, 20);
+  if (startupRuns !== undefined) {
+    try {
+      const fresh: StartupTiming[] = [];
+      for (let i = 0; i < startupRuns; i++) fresh.push(startupOf(await runPageBench(pageQuery, pageTimeout * 60_000, log)));
+      const path = join(resultsDir, 'startup.json');
+      const same = (a: StartupTiming, b: StartupTiming) => a.query === b.query && a.browser === b.browser;
+      const runs = [...readArray<StartupTiming>(path).filter((r) => !fresh.some((f) => same(f, r))), ...fresh];
+      writeJson(path, runs);
+      const section = startupSection(runs);
+      console.log(section);
+      writeSection(out, 'startup', section);
+    } catch (e) {
+      skipped.push(`startup: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+  }
+
+  // 6. A task of one's own in the app.
   const taskId = args.flags.get('task') as string | undefined;
   if (taskId !== undefined) {
     try {
