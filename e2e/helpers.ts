@@ -1,4 +1,4 @@
-import { type Page, type Worker, expect } from '@playwright/test';
+import { type Browser, type Page, type Worker, expect } from '@playwright/test';
 
 /** Collects console errors and uncaught exceptions from the page and from its workers. */
 export function collectErrors(page: Page): string[] {
@@ -53,3 +53,13 @@ export async function trainingWorker(page: Page): Promise<Worker> {
   return page.workers().find((w) => /training\.worker/.test(w.url()))!;
 }
 
+
+/** Run `fn` on a page of a fresh browser context (nothing shared with other pages but what `fn` opens), then close it. */
+export async function inNewContext<T>(browser: Browser, fn: (p: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    return await fn(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}

@@ -3,8 +3,8 @@
  * reload, opens the same in another page, refuses tampered links in words, and the same link on
  * the same backend trains the same run. wasm throughout: it is fast and bit-deterministic.
  */
-import { type Browser, type Page, expect, test } from '@playwright/test';
-import { collectErrors } from './helpers';
+import { type Page, expect, test } from '@playwright/test';
+import { collectErrors, inNewContext } from './helpers';
 import { LabPage } from './helpers/lab';
 
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -140,11 +140,3 @@ test('the same link on the same backend trains the same run', async ({ page, bro
   expect(second).toEqual(first);
 });
 
-async function inNewContext<T>(browser: Browser, fn: (p: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  try {
-    return await fn(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}

@@ -6,8 +6,8 @@
  * deterministic.
  */
 import { deflateRawSync } from 'node:zlib';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { collectErrors } from './helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { collectErrors, inNewContext } from './helpers';
 import { LabPage } from './helpers/lab';
 
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -211,11 +211,3 @@ test('a task in a link is untrusted too: a task built to be slow and a compresse
   expect(errors).toEqual([]);
 });
 
-async function inNewContext<T>(browser: Browser, fn: (p: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  try {
-    return await fn(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}

@@ -126,20 +126,26 @@ async function startEach(order: readonly BackendName[], hooks: MeasureHooks): Pr
   for (const name of order) {
     if (hooks.cancelled?.()) return null;
     hooks.onProgress?.([], name);
-    const row: MeasuredRow = { backend: name, detail: null, software: false, status: 'failed', msPerStep: null, timedSteps: 0, atLeastMs: null, warmupMs: null, note: null };
     const t0 = now();
-    try {
-      const a = await hooks.activate(name);
-      row.detail = a.detail;
-      row.software = a.software;
-      row.status = 'stopped';
-    } catch (e) {
-      row.note = errorText(e);
-    }
+    const row = await activated(name, hooks);
+    if (row.note === null) row.status = 'stopped';
     row.spentMs = Math.round(now() - t0);
     rows.push(row);
   }
   return rows;
+}
+
+/** A fresh row for `name`, the backend activated: its detail and whether it is an emulation, or failed with the error as its note. */
+async function activated(name: BackendName, hooks: MeasureHooks): Promise<MeasuredRow> {
+  const row: MeasuredRow = { backend: name, detail: null, software: false, status: 'failed', msPerStep: null, timedSteps: 0, atLeastMs: null, warmupMs: null, note: null };
+  try {
+    const a = await hooks.activate(name);
+    row.detail = a.detail;
+    row.software = a.software;
+  } catch (e) {
+    row.note = errorText(e);
+  }
+  return row;
 }
 
 /** Why a software emulation is not timed next to `than`. */
@@ -171,14 +177,9 @@ async function measureOne(name: BackendName, probeSpec: ExperimentSpec, best: Me
   const numTensors = hooks.numTensors ?? (() => tf.memory().numTensors);
   const budget = hooks.budgetMs ?? MEASURE_BUDGET_MS;
   const firstCap = hooks.firstCapMs ?? 30_000;
-  const row: MeasuredRow = { backend: name, detail: null, software: false, status: 'failed', msPerStep: null, timedSteps: 0, atLeastMs: null, warmupMs: null, note: null };
   const started = now();
-  try {
-    const a = await hooks.activate(name);
-    row.detail = a.detail;
-    row.software = a.software;
-  } catch (e) {
-    row.note = errorText(e);
+  const row = await activated(name, hooks);
+  if (row.note !== null) {
     row.spentMs = Math.round(now() - started);
     return row;
   }

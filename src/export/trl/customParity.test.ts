@@ -13,7 +13,7 @@ import { specWithTask } from '../../core/experiment/withTask';
 import { GALLERY } from '../../core/tasks/custom/gallery';
 import { customTask, type TaskDefinition } from '../../core/tasks/custom/index';
 import { EOS_ID, completionText, extractAnswer } from '../../core/tasks/index';
-import { hasPython, runPython, writeExport } from './python.testkit';
+import { cohortRewards, hasPython, writeExport } from './python.testkit';
 import { buildTrlProject } from './build';
 import { nodePythonSources } from '../../../cli/export-sources';
 
@@ -52,9 +52,8 @@ describe.skipIf(!py)('a custom task in the exported cohort_rewards.py', () => {
     }
     expect(cases.filter((c) => c.expected !== null).length).toBeGreaterThan(200);
     expect(cases.some((c) => c.numeric && c.expected !== null && /^-?\d+$/.test(c.expected) && c.text.includes('>0'))).toBe(true);
-    const prelude = 'import sys, json\nsys.path.insert(0, sys.argv[1])\nimport cohort_rewards as cr\ncases = json.load(sys.stdin)\n';
     const code = 'print(json.dumps([cr.extract_answer(c["text"], "custom", 1, c["truncated"], c["numeric"]) for c in cases]))';
-    expect(JSON.parse(runPython(['-c', prelude + code, dir], JSON.stringify(cases)))).toEqual(cases.map((c) => c.expected));
+    expect(cohortRewards(dir, code, cases)).toEqual(cases.map((c) => c.expected));
   });
 });
 
@@ -63,9 +62,8 @@ describe.skipIf(!py)('the normalisation itself', () => {
     const { normaliseAnswer } = await import('../../core/tasks/custom/normalise');
     const texts = ['7', ' 07 ', '+7', '-0', '-007', '00', 'Yes', ' yes', '', '   ', '1 2', '3.', '+x', '-'];
     const cases = texts.flatMap((t) => [true, false].map((n) => ({ t, n, expected: normaliseAnswer(t, n) })));
-    const prelude = 'import sys, json\nsys.path.insert(0, sys.argv[1])\nimport cohort_rewards as cr\ncases = json.load(sys.stdin)\n';
     const code = 'print(json.dumps([cr.normalise_custom_answer(c["t"], c["n"]) for c in cases]))';
-    expect(JSON.parse(runPython(['-c', prelude + code, dir], JSON.stringify(cases)))).toEqual(cases.map((c) => c.expected));
+    expect(cohortRewards(dir, code, cases)).toEqual(cases.map((c) => c.expected));
   });
 });
 

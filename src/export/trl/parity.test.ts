@@ -14,7 +14,7 @@ import { EOS_ID, PAD_ID, BOS_ID, VOCAB, completionText, decode, extractAnswer, g
 import type { RolloutBatch } from '../../core/rollout';
 import { scoreHeldOut } from '../../core/evaluate';
 import type { TaskId } from '../../core/tasks/types';
-import { hasPython, runPython, writeExport } from './python.testkit';
+import { cohortRewards, hasPython, writeExport } from './python.testkit';
 
 const py = hasPython();
 let dir = '';
@@ -26,10 +26,7 @@ afterAll(() => {
 });
 
 /** Runs `code` with the exported folder on sys.path; `cases` in on stdin, JSON out on stdout. */
-function python(code: string, cases: unknown): any {
-  const prelude = 'import sys, json\nsys.path.insert(0, sys.argv[1])\nimport cohort_rewards as cr\ncases = json.load(sys.stdin)\n';
-  return JSON.parse(runPython(['-c', prelude + code, dir], JSON.stringify(cases)));
-}
+const python = (code: string, cases: unknown): any => cohortRewards(dir, code, cases);
 
 const voteJson = (v: PluralityVote) => ({ label: v.label, count: v.count, parseable: v.parseable, ratio: v.majorityRatio, tied: v.tied });
 const PY_VOTE = 'def vj(v): return {"label": v.label, "count": v.count, "parseable": v.parseable, "ratio": v.majority_ratio, "tied": v.tied}\n';

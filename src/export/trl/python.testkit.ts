@@ -43,3 +43,12 @@ export function writeExport(spec: ExperimentSpec = getPreset('collapse')!.spec, 
   }
   return { dir, built };
 }
+
+/**
+ * Run `code` with the exported folder `dir` on sys.path and `cohort_rewards` imported as `cr`;
+ * `cases` go in on stdin (as `cases`), the JSON the code prints comes back.
+ */
+export function cohortRewards(dir: string, code: string, cases: unknown): unknown {
+  const prelude = 'import sys, json\nsys.path.insert(0, sys.argv[1])\nimport cohort_rewards as cr\ncases = json.load(sys.stdin)\n';
+  return JSON.parse(runPython(['-c', prelude + code, dir], JSON.stringify(cases)));
+}
