@@ -21,6 +21,9 @@ export const TERMS: [string, string][] = [
   ['Collapse', 'The end of reward hacking: the reward reaches 1, entropy falls to 0, and held-out accuracy drops, because the model has converged on confident answers that are often wrong.'],
   ['Error overlap', 'How much two models fail on the same problems. If they make different mistakes, one can supply the right pseudo-label where the other is wrong.'],
   ["Cohen's kappa (κ)", "Agreement of two models' right/wrong patterns beyond chance: 0 = independent errors, 1 = identical, below 0 = they tend to fail on different problems. Co-RL found 0.31–0.42 for cross-family pairs and ≥ 0.51 for same-family pairs."],
+  ['Arm', "One way of rewarding the models, trained side by side with the others from the same starting weights: oracle (paid by the true answers), self (by its own majority vote), peer (by its partner's), and more. Each arm trains its own copies of the models."],
+  ['Warm start', 'Practice before the label-free training: each model learns from worked examples with their answers until it gets a set share of them right, so that it starts out right some of the time and a vote can mean something.'],
+  ['RL step', 'One round of training: every model answers a batch of problems several times, each answer gets its reward, and GRPO changes the model once.'],
   ['Oracle arm', 'Trained with the true answers. Not label-free: it is the ceiling the label-free arms are measured against.'],
   ['Compute-matched ensemble', 'Two independently trained models pooled by majority vote. It costs as much as a peer pair, so a peer arm must beat it to show that training together helped. The "untrained pair pooled" line is the same two models pooled before any RL: the starting point of every pooled line.'],
 ];

@@ -11,7 +11,7 @@ describe('glossary ids', () => {
   });
   it('defines the terms the README and the first screen rely on', () => {
     const terms = TERMS.map(([t]) => termId(t));
-    for (const t of ['pass@1', 'Majority vote', 'GRPO', 'Held-out', 'Peer', 'Oracle arm']) expect(terms, t).toContain(termId(t));
+    for (const t of ['pass@1', 'Majority vote', 'GRPO', 'Held-out', 'Peer', 'Oracle arm', 'Arm', 'Warm start', 'RL step']) expect(terms, t).toContain(termId(t));
   });
   it('every entry has its own id', () => {
     const ids = TERMS.map(([t]) => termId(t));

@@ -9,6 +9,7 @@ import { PRESETS } from '../../core/experiment/presets';
 import { presetRuntime } from '../controls/presetRuntimes';
 import { useLab } from '../store';
 import { useStartReason } from '../run/useStartReason';
+import { GlossaryTerm } from '../GlossaryTerm';
 
 export function HeroStart() {
   const phase = useLab((s) => s.run.phase);
@@ -24,8 +25,8 @@ export function HeroStart() {
   return (
     <div className="hero-start" data-testid="hero-start">
       <p>
-        <strong>{preset && !edited ? preset.title : 'Your experiment'}:</strong> {draft.steps} RL steps of the arms {arms}, all from the same
-        warm-started models
+        <strong>{preset && !edited ? preset.title : 'Your experiment'}:</strong> {draft.steps} <GlossaryTerm term="RL step">RL steps</GlossaryTerm> of the{' '}
+        <GlossaryTerm term="Arm">arms</GlossaryTerm> {arms}, all from the same <GlossaryTerm term="Warm start">warm-started</GlossaryTerm> models
         {runtime ? (
           <>
             ; about <span title={`Measured on ${runtime.measuredOn}`}>{runtime.range} on {runtime.machine}</span>
