@@ -1,7 +1,7 @@
 /**
  * No tracker history in the product: comments and docs say what is true now and why, never which
- * of this project's tracker entries asked for it. A reference to another project's tracker ("tfjs
- * #8057", "trl issue 3739") is a source and stays: the word before it names that project.
+ * of this project's tracker entries asked for it. A reference to another project's tracker (a tfjs
+ * or trl issue, by number) is a source and stays: the word before it names that project.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -29,7 +29,6 @@ function trackedLines(): { where: string; text: string }[] {
   const files = execFileSync('git', ['ls-files', '--', ...PLACES], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
   const out: { where: string; text: string }[] = [];
   for (const file of files) {
-    if (file === 'scripts/no-history.test.ts') continue;
     let body: string;
     try { body = readFileSync(resolve(ROOT, file), 'utf8'); } catch { continue; }
     body.split('\n').forEach((text, i) => out.push({ where: `${file}:${i + 1}`, text }));
@@ -39,11 +38,13 @@ function trackedLines(): { where: string; text: string }[] {
 
 describe('no tracker history in the product', () => {
   it('the matcher catches a planted reference and leaves other projects\' alone', () => {
-    expect(historyIn('the target (issue 36) holds')).toEqual(['issue 36']);
-    expect(historyIn('Issue 32: the targets')).toEqual(['Issue 32']);
-    expect(historyIn('see issues #12')).toEqual(['issues #12']);
-    expect(historyIn('tfjs issue #8057 and trl issue 3739')).toEqual([]);
-    expect(historyIn('a tissue 4 words')).toEqual([]);
+    // The planted lines are built here, so this file carries no citation of its own.
+    const n = (k: number) => String(k);
+    expect(historyIn(`the target (issue ${n(36)}) holds`)).toEqual([`issue ${n(36)}`]);
+    expect(historyIn(`Issue ${n(32)}: the targets`)).toEqual([`Issue ${n(32)}`]);
+    expect(historyIn(`see issues #${n(12)}`)).toEqual([`issues #${n(12)}`]);
+    expect(historyIn(`tfjs issue #${n(8057)} and trl issue ${n(3739)}`)).toEqual([]);
+    expect(historyIn(`a tissue ${n(4)} words`)).toEqual([]);
   });
 
   it('no tracked file in src, server, cli, scripts, docs or README cites this project\'s tracker', () => {
