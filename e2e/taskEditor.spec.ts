@@ -49,6 +49,11 @@ test('a generator typed in the editor runs to its end, and its link reproduces t
     expect(completion).toBe(prompt[2]);
   }
   await expect(page.getByTestId('task-findings')).not.toContainText('Error');
+  // An idle editor checks nothing: the count of checks stays put once the edits have settled.
+  const checks = async () => Number(await page.getByTestId('task-editor').getAttribute('data-checks'));
+  const settled = await checks();
+  await page.waitForTimeout(1500);
+  expect(await checks()).toBe(settled);
 
   await page.getByTestId('task-use').click();
   await expect(page.getByTestId('task-used')).toContainText('"Last digit"');

@@ -4,7 +4,7 @@
  * (docs/TASKS.md). "Use this task" puts it into the experiment; nothing reaches the draft while
  * an error finding stands. Every text here is untrusted and is shown as text.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { TASK_LIMITS, type TaskDefinition, type TaskFinding } from '../../core/tasks/custom/index';
 import { useLab } from '../store';
 import {
@@ -27,6 +27,7 @@ const CHECK_DELAY_MS = 200;
 /** Findings listed at most (the rest are counted). */
 const SHOWN_FINDINGS = 12;
 
+/** `value` once it has stayed the same (by identity) for `ms`. */
 function useDebounced<T>(value: T, ms: number): T {
   const [current, setCurrent] = useState(value);
   useEffect(() => {
@@ -50,14 +51,21 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
   const [fileNote, setFileNote] = useState<string | null>(null);
   const [used, setUsed] = useState<string | null>(null);
 
-  const input = useDebounced({ mode, fields, dataTitle, dataText, fileName }, CHECK_DELAY_MS);
+  // One object per edit (not per render): the debounce then settles, and the check runs once per edit.
+  const edited = useMemo(() => ({ mode, fields, dataTitle, dataText, fileName }), [mode, fields, dataTitle, dataText, fileName]);
+  const input = useDebounced(edited, CHECK_DELAY_MS);
   const read = useMemo((): { definition: TaskDefinition | null; findings: TaskFinding[] } => {
     if (input.mode === 'generator') return generatorOf(input.fields);
     const name = /\.(jsonl|json|csv)$/i.test(input.fileName) ? input.fileName : guessName(input.dataText);
     return dataOf(name, input.dataText, input.dataTitle);
   }, [input]);
   const base = useMemo(() => baseFor(draft, presetId), [draft, presetId]);
-  const review = useMemo(() => reviewTask(base, read.definition, read.findings), [base, read]);
+  // How many times the task was checked: once per settled edit (data-checks; an idle editor checks nothing).
+  const checks = useRef(0);
+  const review = useMemo(() => {
+    checks.current += 1;
+    return reviewTask(base, read.definition, read.findings);
+  }, [base, read]);
   const errors = review.findings.filter((f) => f.severity === 'error');
 
   async function openFile(file: File | undefined) {
@@ -100,7 +108,7 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
   };
 
   return (
-    <section className="task-editor" data-testid="task-editor" aria-label="Your own task">
+    <section className="task-editor" data-testid="task-editor" data-checks={checks.current} aria-label="Your own task">
       <div className="task-editor-head">
         <strong>Your own task</strong>
         <span className="sub">
