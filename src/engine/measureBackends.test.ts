@@ -115,6 +115,15 @@ describe('measureBackends (fake runs)', () => {
     expect(log).not.toContain('webgpu step 2');
     // Each backend is started first (a hardware adapter beside wasm: both could win), then timed.
     expect(progress).toEqual(['wasm', 'webgl', 'webgpu', 'wasm', 'webgl', 'webgpu', null]);
+    // Two that could win found early: the start-up pass stops there, and the last is started once.
+    const started: BackendName[] = [];
+    await measureBackends(spec, ['wasm', 'webgl', 'webgpu'], {
+      activate: async (name) => (started.push(name), { detail: null, software: false }),
+      createRun: fakeRuns({ wasm: { setup: 5, first: 5, step: 5 }, webgl: { setup: 5, first: 5, step: 5 }, webgpu: { setup: 5, first: 5, step: 5 } }, []),
+      numTensors: () => 0,
+      budgetMs: 100,
+    });
+    expect(started).toEqual(['wasm', 'webgl', 'wasm', 'webgl', 'webgpu']);
     expect(chooseMeasured(rows).chosen).toBe('wasm');
   });
 

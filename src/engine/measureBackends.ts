@@ -119,12 +119,17 @@ export async function measureBackends(spec: ExperimentSpec, order: readonly Back
   return timeEach(spec, order, hooks);
 }
 
-/** Each backend of `order` started once: failed with its error, or its detail and whether it is an emulation. Null when cancelled. */
+/**
+ * Each backend of `order` started once: failed with its error, or its detail and whether it is an
+ * emulation. It stops as soon as two could win (they are all timed then, and a WebGPU device is
+ * not requested twice where it comes last, as it does in the page's order). Null when cancelled.
+ */
 async function startEach(order: readonly BackendName[], hooks: MeasureHooks): Promise<MeasuredRow[] | null> {
   const now = hooks.now ?? (() => performance.now());
   const rows: MeasuredRow[] = [];
   for (const name of order) {
     if (hooks.cancelled?.()) return null;
+    if (rows.filter((r) => r.note === null && !r.software).length >= 2) break;
     hooks.onProgress?.([], name);
     const t0 = now();
     const row = await activated(name, hooks);
