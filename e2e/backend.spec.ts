@@ -13,7 +13,7 @@ test('runs tfjs on WebGPU (SwiftShader adapter) in the worker, no console errors
   const view = await waitForProbe(page);
   await page.screenshot({ path: 'test-results/screenshots/backend-webgpu.png', fullPage: true });
   expect(view.error).toBeNull();
-  // Loaded, not yet chosen: an unforced Start times each backend and keeps the fastest (issue 29: the label flipped webgl -> wasm).
+  // Loaded, not yet chosen: an unforced Start times each backend and keeps the fastest (the label flipped webgl -> wasm).
   expect(view.status).toBe(`Backend: webgpu (${expectedAdapter}) until Start, which times each backend and keeps the fastest`);
   expect(view.result).toMatch(/^Probe ok: loss [\d.]+ → [\d.]+ after one step/);
   expect(view.banner).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Class mode as a class would use it (issue 24, item 6): the real room server (cli/room.ts, a child
+ * Class mode as a class would use it: the real room server (cli/room.ts, a child
  * process on a free port with its own data directory, started and killed by each test), a
  * presenter's page, and students' pages each in their own browser context (own localStorage and
  * saved runs: own seat). The quick preset on wasm, so a student's run takes seconds.
@@ -233,7 +233,7 @@ test('the room server killed mid-run and started again: the pages say so, reconn
   // Every page says it is offline and trying again; a student's says its run goes on.
   for (const s of class_) await expect(s.status).toHaveText(/^Offline: .*Trying again… Your run goes on, and its results are sent when the room is back\.$/, { timeout: 30_000 });
   await expect(presenter.status).toHaveText(/^Offline: .*Trying again…$/, { timeout: 30_000 });
-  // The seats table does not repeat the server's last "connected: yes" while it is unreachable (issue 29, problem 9).
+  // The seats table does not repeat the server's last "connected: yes" while it is unreachable.
   for (let i = 0; i < class_.length; i++) {
     await expect(presenter.seat(i)).toHaveAttribute('data-connected', 'unknown');
     await expect(presenter.seat(i)).toContainText('unknown: the room server is unreachable');
@@ -353,7 +353,7 @@ test('a paired room: two students each train one member of the peer arm, and the
   await expect(presenter.seat(1)).toHaveAttribute('data-pair', '0');
   await expect(presenter.seat(0)).toContainText('trains A (partner: seat 1)');
   await expect(presenter.seat(1)).toContainText('trains B (partner: seat 0)');
-  // A third student is the odd one out (issue 29, problem 7): told so, not that a partner left.
+  // A third student is the odd one out: told so, not that a partner left.
   const odd = await join(browser, link);
   await expect(odd.seatLine).toContainText('pair 1: you train member A of the peer arm, your partner (not joined yet) trains the other');
 
@@ -364,7 +364,7 @@ test('a paired room: two students each train one member of the peer arm, and the
     await s.lab.waitForPhase('done', 300_000);
     // Each seat's own run: base, every step, done, all acknowledged by the room.
     await expect(s.seatLine).toContainText(`Sent to the room: ${STEPS + 2} events.`);
-    // Its sentences read the member it trained (issue 29, problem 1: "self went from NaN to NaN").
+    // Its sentences read the member it trained ("self went from NaN to NaN").
     await expect(s.page.getByTestId('claim-sentences')).toBeVisible();
     await expect(s.page.getByTestId('claim-sentences')).not.toContainText('NaN');
     await expect(s.page.getByTestId('claim-sentence-a')).toHaveCount(0);

@@ -15,7 +15,7 @@ test('Export for GPUs downloads the experiment on screen as a TRL project zip', 
   await lab.open('?backend=wasm');
   await lab.choosePreset('ring');
 
-  // In the run bar's Details (issue 23: out of the bar's main row).
+  // In the run bar's Details (out of the bar's main row).
   await page.getByTestId('run-details-toggle').click();
   await page.getByTestId('export-trl').click();
   const panel = page.getByTestId('export-trl-panel');

@@ -8,7 +8,7 @@ test('without WebGPU the banner says so and a fallback backend computes', async 
   const view = await waitForProbe(page);
   await page.screenshot({ path: 'test-results/screenshots/fallback-no-webgpu.png', fullPage: true });
   expect(view.error).toBeNull();
-  // Before Start the lab names the fallback it would run, and that Start times the backends (issue 29, problem 9).
+  // Before Start the lab names the fallback it would run, and that Start times the backends.
   expect(view.status).toMatch(/^Backend: (webgl|wasm)( until Start, which times each backend and keeps the fastest)?$/);
   expect(view.banner).toContain('WebGPU unavailable');
   expect(view.banner).toMatch(/no WebGPU adapter|navigator\.gpu is missing/);

@@ -1,5 +1,5 @@
 /**
- * The page as it is laid out (issue 23): no sideways scroll, the hero charts on the first screen
+ * The page as it is laid out: no sideways scroll, the hero charts on the first screen
  * from before Start to after the run (normal, presenter, workshop), legend keys of at most 6
  * entries, and no axis label cut. Checks on the browser's own layout, not on pixels.
  */
@@ -29,7 +29,7 @@ test.describe('1280x720', () => {
 
     // A short run of the same pair (quick: 6 steps) for during and after.
     await lab.choosePreset('quick');
-    // One Start on the screen (issue 29, problem 9: the hero card carried a second one); the hero card points to it.
+    // One Start on the screen (the hero card once carried a second one); the hero card points to it.
     await expect(page.getByRole('button', { name: /Start$/ })).toHaveCount(1);
     await expect(page.getByTestId('hero-start-hint')).toContainText('Start in the run bar at the top');
     // One step a second, so "during the run" is looked at during it (the 6 steps take a second or two at full speed).
@@ -85,7 +85,7 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 740 }
     await lab.open('?backend=wasm&v=1&preset=quick');
     expect(await horizontalOverflow(page), 'before the run').toEqual([]);
     expect(await heroOutsideFirstScreen(page)).toEqual([]);
-    // The one sentence that says what to watch stays on a phone, on the first screen (issue 29, problem 6).
+    // The one sentence that says what to watch stays on a phone, on the first screen.
     expect(await outsideFirstScreen(page, ['hero-watch'])).toEqual([]);
     await expect(page.getByTestId('hero-watch')).toHaveText('When the reward climbs while held-out pass@1 falls, the arm is fooling itself.');
     // The offline notice, where it shows, is a one-line chip, not a banner.

@@ -1,5 +1,5 @@
 /**
- * The overlap preset (issue 30) in the browser: `?preset=overlap` opens it with its shipped warm
+ * The overlap preset in the browser: `?preset=overlap` opens it with its shipped warm
  * starts (seven members, eight arms), it runs, and the panel "Does a more different partner teach
  * more?" gets one point per dial level of the finished run, drawn over the reference block.
  */

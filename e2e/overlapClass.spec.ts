@@ -1,5 +1,5 @@
 /**
- * The class measures the dose-response together (issue 30, "On the page"): a room of the overlap
+ * The class measures the dose-response together: a room of the overlap
  * preset on the real room server (cli/room.ts, a child process), two students in their own browser
  * contexts, each seat its own seed (base + join order). Each finished seat's run adds one point per
  * dial level to the panel "Does a more different partner teach more?" on the presenter's page, and

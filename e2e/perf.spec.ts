@@ -1,5 +1,5 @@
 /**
- * The page does not take the training worker's core (issue 20, item 4): folded or off-screen
+ * The page does not take the training worker's core: folded or off-screen
  * charts are not drawn while a run trains, a chart unfolded later draws then, and the page counts
  * its own main-thread time per RL step (window.cohortLab.perf(); printed here, never asserted
  * against a clock). The browser's own count of main-thread task time (CDP Performance.getMetrics,

@@ -1,5 +1,5 @@
 /**
- * The presenter's projector view of a class (issue 29, build 1) and what students see beside it
+ * The presenter's projector view of a class and what students see beside it
  * (build 2), with the real room server (cli/room.ts in a child process) and a class of two: a
  * laptop and a 390x844 phone, each in its own browser context. The presenter's window is
  * 1280x720, a projector's. The quick preset on wasm.
@@ -59,7 +59,7 @@ test('the projector view: join code, then the class on one 1280x720 screen; stud
   await expect(page.getByTestId('projector-count')).toHaveText('0 joined');
   // Predict first: the question is on the join screen; the measured answer is not.
   await expect(page.getByTestId('projector-question')).toHaveText(/^Predict first\. .+/);
-  // The room's title is the experiment's title, not an internal preset id ("peers-learn, seed 110": issue 29, problem 9).
+  // The room's title is the experiment's title, not an internal preset id ("peers-learn, seed 110").
   const title = (await page.getByRole('heading', { level: 1 }).textContent()) ?? '';
   expect(title).toMatch(/^[A-Z].*, seed \d+$/);
   expect(title).not.toMatch(/^[a-z0-9]+(-[a-z0-9]+)*, seed/);

@@ -1,5 +1,5 @@
 /**
- * A reload shows the last run of the experiment on screen again (issue 23, item 9): an unfinished
+ * A reload shows the last run of the experiment on screen again: an unfinished
  * one with Resume, a finished one as it ended. Saved runs themselves: e2e/savedRuns.spec.ts.
  */
 import { expect, test } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * The teacher's controls and one seat in two tabs (issue 28, item 5), in Chromium with the real
+ * The teacher's controls and one seat in two tabs, in Chromium with the real
  * room server (cli/room.ts); and the presenter's page on localhost warned that students' devices
  * cannot open its join link (item 6; the LAN link itself: roomLink.test.ts, no LAN address here):
  *   1. Lock to new students: a new student is refused in words, a seated one still comes back;

@@ -1,5 +1,5 @@
 /**
- * Secrets stay with their server (issue 28, item 4), in Chromium with the real room server: a
+ * Secrets stay with their server, in Chromium with the real room server: a
  * crafted join link `?room=<the real room's id>&server=<another server>` opened by the teacher's
  * page (it holds the room's presenter key) and by a student's page (it holds its seat token). The
  * other server is a plain `ws` server on 127.0.0.2 (another device on the network) that keeps

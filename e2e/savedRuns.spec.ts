@@ -65,7 +65,7 @@ test('a run survives a reload mid-run: listed, resumed from its checkpoint, whol
   expect(await lab.step()).toBeLessThan(12);
 
   await reload(lab);
-  // The last run of this experiment is back on the charts, to be resumed (issue 23, e2e/reload.spec.ts).
+  // The last run of this experiment is back on the charts, to be resumed (e2e/reload.spec.ts).
   await expect(page.getByTestId('hero-restored')).toHaveAttribute('data-resumable', 'true');
   await expect(lab.phase).toHaveAttribute('data-phase', 'stopped');
   await expect(row).toHaveCount(1);

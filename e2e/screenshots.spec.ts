@@ -1,5 +1,5 @@
 /**
- * Screenshots of the page for review by eye (issue 23, "tested by looking"): the default link at
+ * Screenshots of the page for review by eye: the default link at
  * 1280x720, 1440x900 and 390x844 before, during and after its run, the workshop, presenter type,
  * the dark theme, and a class (the projector view, a student's laptop and phone), written to
  * docs/screenshots/. Opt-in, as they change the working tree:
@@ -80,7 +80,7 @@ test('workshop at 1280x720: the first step after its run, the reveal beside the 
 });
 
 /**
- * A class (issue 29, build 7): the real room server, the presenter's projector view at 1280x720,
+ * A class: the real room server, the presenter's projector view at 1280x720,
  * a student's laptop (1280x720) and a student's phone (390x844), before, during and after the
  * default experiment's class run. The layout of the same views is checked in projector.spec.ts.
  */

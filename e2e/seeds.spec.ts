@@ -1,5 +1,5 @@
 /**
- * "Run N seeds" (issue 11): the quick preset over 2 seeds, one after another through the worker;
+ * "Run N seeds": the quick preset over 2 seeds, one after another through the worker;
  * every chart draws the mean and band of the seeds; the claims are counted over the seeds, and each
  * seed's numbers equal those of that seed's own saved run, opened on its own. wasm: fast, exact.
  */

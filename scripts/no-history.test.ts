@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
-const PLACES = ['src', 'server', 'cli', 'scripts', 'docs', 'README.md'];
+const PLACES = ['src', 'server', 'cli', 'scripts', 'docs', 'e2e', 'README.md'];
 const OTHER_PROJECTS = ['tfjs', 'trl', 'ws', 'playground', 'pytorch', 'torch', 'vite', 'vitest', 'uplot', 'zustand', 'react', 'playwright', 'chromium', 'dawn', 'transformers', 'node', 'github'];
 const REFERENCE = /\bissues?\s*#?\d+/gi;
 
@@ -47,7 +47,7 @@ describe('no tracker history in the product', () => {
     expect(historyIn(`a tissue ${n(4)} words`)).toEqual([]);
   });
 
-  it('no tracked file in src, server, cli, scripts, docs or README cites this project\'s tracker', () => {
+  it('no tracked file in src, server, cli, scripts, docs, e2e or README cites this project\'s tracker', () => {
     const hits = trackedLines().filter((l) => historyIn(l.text).length > 0).map((l) => `${l.where}: ${l.text.trim()}`);
     expect(hits, 'lines citing the tracker: say what the code does and why; history lives in git').toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * A room server somebody else runs (issue 28, item 4): a plain `ws` server on another loopback
+ * A room server somebody else runs: a plain `ws` server on another loopback
  * address (127.0.0.2 stands for another device on the class's network) that answers nothing and
  * keeps every connection and every frame a page sends it, so a test can check that no presenter
  * key or seat token ever reaches it, and that no page connects to it before its user said yes.

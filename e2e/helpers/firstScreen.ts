@@ -1,6 +1,6 @@
 /**
  * What of a page lies outside its first screen (the page scrolled to the top): the projector view
- * must hold the class's charts, scoreboard and claims on one 1280x720 screen (issue 29). Read
+ * must hold the class's charts, scoreboard and claims on one 1280x720 screen. Read
  * from the browser's own layout; each problem in words ([] when none).
  */
 import type { Page } from '@playwright/test';

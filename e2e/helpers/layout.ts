@@ -1,5 +1,5 @@
 /**
- * Layout checks of the lab page (issue 23), read from the page as a student's browser lays it out:
+ * Layout checks of the lab page, read from the page as a student's browser lays it out:
  * horizontal overflow, the hero charts on the first screen, legend keys over the limit, and axis
  * labels longer than the side of the plot they name (uPlot draws them on the canvas, centred on
  * that side: a longer one is cut). Each returns the problems found, in words ([] when none).
