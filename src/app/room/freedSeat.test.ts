@@ -2,7 +2,7 @@
  * A freed seat taken again, through the real room server (docs/ROOM.md "Freed seats"):
  * the presenter removes a seat whose run is over, the next student takes its index (the same
  * seed) and streams its own run from event 0, and the presenter's class records (ClassRecords, fed
- * as roomController.ts feeds them: each room message's seats, then the events) hold the
+ * as roomFeed.ts and classResults.ts feed them: each room message's seats, then the events) hold the
  * newcomer's run alone, not the old occupant's with the newcomer's merged into it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@
  * partner left; the run waits for them" while the partner's seat is disconnected.
  *
  * The worker's side (lab.start with a memberPart, lab.setExchangeHandler, lab.replyExchange) is
- * injected, so the tests drive it with a fake; roomController.ts wires it to the real `lab`
+ * injected, so the tests drive it with a fake; seatRun.ts wires it to the real `lab`
  * (src/app/trainingWorker.ts) for a paired seat's run, started or resumed.
  */
 import type { ExperimentSpec } from '../../core/experiment/spec';

@@ -1,14 +1,7 @@
 /** Turning the presenter's projector view on and off (ProjectorView.tsx), remembered per room. */
 import { useLab } from '../store';
 import { rememberProjector, roomIdOf } from './projector';
-
-function pageStorage() {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
+import { pageStorage } from './roomPage';
 
 export function setProjector(on: boolean): void {
   const s = useLab.getState();

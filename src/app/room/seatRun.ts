@@ -1,0 +1,93 @@
+/**
+ * A student's seat: the page shows the room's experiment with the seat's seed, and the seat's run
+ * starts when the room does (or at once if it already runs; a saved run of the seat is resumed, a
+ * finished one shown and sent again). In a paired room the seat trains its member of the peer arm
+ * and its exchanges go through the room (pairing.ts).
+ */
+import { isActivePhase } from '../../engine/protocol';
+import type { RoomInfo, SeatInfo } from '../../room/protocol';
+import { lastRunOf } from '../runs/lastRun';
+import { savedRuns, useSavedRuns } from '../runs/runsController';
+import { inRoom } from '../store/roomSlice';
+import { lab } from '../trainingWorker';
+import { memberPartOf, relayExchanges, startPairedSeat } from './pairing';
+import { seatPresetFor } from './seatPreset';
+import { session, setRoom, state, stream } from './roomSession';
+
+/** The seat's experiment: the room's, with the seat's seed. */
+function seatSpec(info: RoomInfo, seat: SeatInfo | null) {
+  return { ...info.spec, seed: seat?.seed ?? info.baseSeed };
+}
+
+/** The page shows the room's experiment with this seat's seed (the presenter's: the base seed, seat null). */
+export function showRoomExperiment(info: RoomInfo, seat: SeatInfo | null): void {
+  const spec = seatSpec(info, seat);
+  const { presetId, edited } = seatPresetFor(spec, info.preset, state().presetId);
+  state().loadSpec(presetId, spec, edited);
+}
+
+export function seatChanged(seat: SeatInfo): void {
+  const info = state().room.info;
+  if (info) showRoomExperiment(info, seat);
+  void maybeStartSeat();
+}
+
+/** A student whose seat is open in another tab: take it in this one ("Use this tab here"). */
+export function useThisTab(): boolean {
+  return session.client?.takeOver() ?? false;
+}
+
+let starting = false;
+
+/** Start (or resume) the seat's run once the room runs; never before the presenter's start. */
+export async function maybeStartSeat(): Promise<void> {
+  const s = state();
+  const { info, seat, started, role } = s.room;
+  if (role !== 'student' || started || starting || !info || !seat || !inRoom(s)) return;
+  if (info.status !== 'running') return;
+  if (!useSavedRuns.getState().loaded) return;
+  if (isActivePhase(s.run.phase)) return;
+  starting = true;
+  try {
+    const spec = seatSpec(info, seat);
+    // A paired room: this seat trains one member of the peer arm, its partner the other.
+    const memberPart = info.pairing ? memberPartOf(info.spec, seat) : null;
+    if (info.pairing && !memberPart) {
+      setRoom({ error: "This seat has no member of the room's peer arm to train: leave the room and join again." });
+      return;
+    }
+    const saved = lastRunOf(useSavedRuns.getState().metas, spec, memberPart);
+    // The relay is in place before the run starts: its first exchange (the base's evaluation) comes soon.
+    const client = session.client;
+    if (memberPart && client && !session.relay && saved?.status !== 'done') {
+      session.relay = relayExchanges(lab, client, { partner: partnerOfSeat, onWait: (partnerWait) => setRoom({ partnerWait }) });
+    }
+    if (saved && saved.status === 'done') {
+      // Finished before (a reload after the end): shown, and sent in case the room lacks some of it.
+      await savedRuns.open(saved.id);
+      const events = await savedRuns.events(saved.id);
+      if (events) stream.sendAll(events);
+    } else if (saved && saved.status !== 'halted') {
+      // The stream follows the resumed run before the worker starts it, at positions from the
+      // saved events the run keeps (not the run's step: that is null for a checkpoint of the base).
+      if (!(await savedRuns.resume(saved.id, { follow: (runId, kept) => stream.followResumed(runId, kept) }))) return;
+    } else {
+      showRoomExperiment(info, seat);
+      if (!(memberPart ? startPairedSeat(lab, info.spec, seat) : lab.start({ seed: seat.seed }))) {
+        setRoom({ error: 'This run could not be started: reload the page.' });
+        return;
+      }
+      stream.follow(state().run.runId);
+    }
+    setRoom({ started: true });
+  } finally {
+    starting = false;
+  }
+}
+
+/** The partner's seat and whether it is connected now (a paired seat's wait says it). */
+function partnerOfSeat(): { seat: number | null; connected: boolean } {
+  const { info, seat } = state().room;
+  const partner = seat?.partner ?? null;
+  return { seat: partner, connected: partner !== null && (info?.seats.find((x) => x.index === partner)?.connected ?? false) };
+}
