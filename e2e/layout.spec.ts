@@ -24,6 +24,12 @@ test.describe('1280x720', () => {
     await lab.open('?backend=wasm');
     await expect(page.getByTestId('hero')).toHaveAttribute('data-arms', 'self|peer');
     await expect(page.getByTestId('hero-start')).toContainText('Self-reward collapses, peers learn, the oracle leads');
+    // Plain words first: the tagline uses no term of the trade, and every term the hero's first
+    // sentences use opens its glossary entry.
+    const tagline = (await page.locator('.tagline').textContent()) ?? '';
+    for (const jargon of ['GRPO', 'pass@1', 'label', 'RL', 'self-reward', 'collapse', 'arm', 'peer', 'oracle']) expect(tagline, jargon).not.toMatch(new RegExp(`\\b${jargon}\\b`, 'i'));
+    const terms = await page.getByTestId('hero').locator('[data-term]').evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
+    for (const t of ['term-majority-vote', 'term-grpo', 'term-pass-at-1', 'term-held-out', 'term-warm-start', 'term-arm', 'term-rl-step']) expect(terms, t).toContain(t);
     expect(await heroOutsideFirstScreen(page), 'before the run').toEqual([]);
     expect(await horizontalOverflow(page)).toEqual([]);
 
@@ -87,7 +93,7 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 740 }
     expect(await heroOutsideFirstScreen(page)).toEqual([]);
     // The one sentence that says what to watch stays on a phone, on the first screen.
     expect(await outsideFirstScreen(page, ['hero-watch'])).toEqual([]);
-    await expect(page.getByTestId('hero-watch')).toHaveText('When the reward climbs while held-out pass@1 falls, the arm is fooling itself.');
+    await expect(page.getByTestId('hero-watch')).toHaveText('When the reward climbs while pass@1 on held-out problems falls, the model is fooling itself.');
     // The offline notice, where it shows, is a one-line chip, not a banner.
     const offline = page.getByTestId('offline-ready');
     if (await offline.isVisible()) expect((await offline.boundingBox())!.height).toBeLessThan(32);

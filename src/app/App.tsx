@@ -73,7 +73,7 @@ export function App() {
         <header className="top">
           <div className="brand">
             <h1>Cohort Lab</h1>
-            <p className="tagline">Train tiny language models without labels, and watch why self-reward collapses while a peer can teach.</p>
+            <p className="tagline">Tiny AI models learn sums without the answers. One that marks its own work fools itself; a partner can teach.</p>
           </div>
           <ViewControls />
         </header>

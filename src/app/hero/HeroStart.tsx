@@ -21,12 +21,13 @@ export function HeroStart() {
   if (phase !== 'idle' || steps > 0) return null;
   const preset = PRESETS[presetId];
   const runtime = edited ? null : presetRuntime(presetId);
-  const arms = draft.arms.map((a) => `${a.id} (${a.scheme})`).join(', ');
+  // An arm named after its reward scheme is not named twice ("self (self)").
+  const arms = draft.arms.map((a) => (a.id === a.scheme ? a.id : `${a.id} (${a.scheme})`)).join(', ');
   return (
     <div className="hero-start" data-testid="hero-start">
       <p>
-        <strong>{preset && !edited ? preset.title : 'Your experiment'}:</strong> {draft.steps} <GlossaryTerm term="RL step">RL steps</GlossaryTerm> of the{' '}
-        <GlossaryTerm term="Arm">arms</GlossaryTerm> {arms}, all from the same <GlossaryTerm term="Warm start">warm-started</GlossaryTerm> models
+        <strong>{preset && !edited ? preset.title : 'Your experiment'}:</strong> the same <GlossaryTerm term="Warm start">warm-started</GlossaryTerm> models train in{' '}
+        {draft.arms.length} <GlossaryTerm term="Arm">arms</GlossaryTerm>, each rewarded its own way ({arms}), for {draft.steps} <GlossaryTerm term="RL step">RL steps</GlossaryTerm>
         {runtime ? (
           <>
             ; about <span title={`Measured on ${runtime.measuredOn}`}>{runtime.range} on {runtime.machine}</span>

@@ -173,21 +173,22 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
         <h2 id="hero-title">{classView ? "The class: what the reward says, and what is true" : 'What the reward says, and what is true'}</h2>
         <p className="hero-caption">
           {classView
-            ? 'Each model is paid by a vote, not by the answer key. When the reward climbs while held-out pass@1 falls, the arm is fooling itself.'
+            ? 'No model sees the answers: each is rewarded when it agrees with a majority vote. When the reward climbs while pass@1 on held-out problems falls, the model is fooling itself.'
             : null}
           {classView ? null : (
             <>
               {/* On a phone only the middle sentence stays: it says what to watch. */}
               <span className="hero-more">
-                Each model is paid by a vote, not by the answer key (<GlossaryTerm term="GRPO" /> on a label-free reward).{' '}
+                No model sees the answers: each is rewarded when it agrees with a <GlossaryTerm term="Majority vote (maj@G)">majority vote</GlossaryTerm>, and{' '}
+                <GlossaryTerm term="GRPO" /> makes its rewarded answers more likely.{' '}
               </span>
               <span className="hero-watch" data-testid="hero-watch">
-                When the reward climbs while held-out <GlossaryTerm term="pass@1" /> falls, the arm is fooling itself.
+                When the reward climbs while <GlossaryTerm term="pass@1" /> on <GlossaryTerm term="Held-out">held-out</GlossaryTerm> problems falls, the model is fooling itself.
               </span>
               <span className="hero-more">
                 {' '}
-                Mean of each arm's members
-                {smoothing > 0 ? `, smoothed ${smoothing.toFixed(1)} (raw faint; pass@1 dots never smoothed)` : ''}.
+                Each line is the mean of an arm's models
+                {smoothing > 0 ? `, smoothed ${smoothing.toFixed(1)} (raw values faint; pass@1 dots never smoothed)` : ''}.
               </span>
             </>
           )}
