@@ -135,6 +135,10 @@ describe('the checks can fail', () => {
     expect(problems.join('\n')).toContain(`"six presets", but the workshop has ${WORKSHOP.length}`);
     const seeds = figureProblems(planted('README.md', "what the preset's seeds\n  measured (8, or 12 for overlap)", 'what 8 seeds\n  measured'), src, FORMATS);
     expect(seeds.join('\n')).toMatch(/"what 8 seeds\s+measured", but the workshop's steps rest on 8 seeds or 12 seeds/);
+    const block = figureProblems(planted('README.md', "**8 seeds per block** (12 for `overlap`'s confirmation)", '**8 seeds per block**'), src, FORMATS);
+    expect(block.join('\n')).toContain('README.md: "8 seeds per block", but the plan\'s confirmation blocks hold 8 or 12 seeds');
+    const classroom = figureProblems(planted('docs/CLASSROOM.md', "what the preset's seeds measured (8, or 12 for `overlap`; docs/RESULTS.md)", 'what 8 seeds measured (docs/RESULTS.md)'), src, FORMATS);
+    expect(classroom.join('\n')).toContain('docs/CLASSROOM.md: "what 8 seeds measured", but the workshop\'s steps rest on 8 seeds or 12 seeds');
   });
 
   it("a time from a preset's link on another browser, in a sentence that names the preset only before it", () => {

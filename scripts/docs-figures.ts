@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { DEFAULT_PRESET, PRESETS, type Preset } from '../src/core/experiment/presets';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { WORKSHOP, seedsMeasured, type WorkshopStep } from '../src/app/workshop/sequence';
-import { seedRange } from '../cli/science-plan';
+import { PLAN, seedRange } from '../cli/science-plan';
 import { OVERLAP_REFERENCE } from '../src/app/panels/overlapReference';
 import { overlapClaim, readingsFromPoints, type OverlapLevelPoint } from '../cli/science-overlap-claims';
 import { holmVerdicts } from '../cli/science-paired';
@@ -566,9 +566,9 @@ function workshopCountProblems(doc: Doc): string[] {
       if (count(m[1]) !== WORKSHOP.length) problems.push(`${doc.path}: "${m[0]}", but the workshop has ${WORKSHOP.length}: "${sentence.trim().slice(0, 160)}"`);
     }
     // The workshop card's "what 8 seeds measured": one count for every step only where every step
-    // rests on that many. (docs/CLASSROOM.md is left out until its sentence follows the overlap step's 12.)
+    // rests on that many.
     const counts = new Set(WORKSHOP.map((s) => seedsMeasured(s)));
-    if (!/\bcard\b|workshop/i.test(sentence) || doc.path === 'docs/CLASSROOM.md') continue;
+    if (!/\bcard\b|workshop/i.test(sentence)) continue;
     for (const m of sentence.matchAll(/\bwhat (\w+) seeds\s+(?:measured|showed)/gi)) {
       if (counts.size !== 1 || !counts.has(`${count(m[1])} seeds`)) problems.push(`${doc.path}: "${m[0]}", but the workshop's steps rest on ${[...counts].join(' or ')}: "${sentence.trim().slice(0, 160)}"`);
     }
@@ -650,12 +650,29 @@ function pageBrowserProblems(doc: Doc, timings: readonly PageTimingRow[]): strin
     .flatMap(({ sentence }) => [...sentence.matchAll(/Chromium (\d+)/g)].filter((m) => !majors.has(m[1])).map((m) => `${doc.path}: quotes a page time on Chromium ${m[1]}, but the page benchmark's timings are ${[...majors].map((x) => `Chromium ${x}`).join(', ')}: "${sentence.trim().slice(0, 160)}"`));
 }
 
+/**
+ * "8 seeds per block": a count of seeds per block that the plan's confirmation blocks do not all
+ * have is a problem unless the sentence names the other sizes too ("12 for `overlap`").
+ */
+function blockSizeProblems(doc: Doc): string[] {
+  const sizes = new Set(PLAN.map((e) => e.confirmation.length));
+  const problems: string[] = [];
+  for (const { sentence } of sentences(doc.text)) {
+    for (const m of sentence.matchAll(/\b(\w+) seeds per block\b/gi)) {
+      const said = count(m[1]);
+      const unnamed = [...sizes].filter((n) => n !== said && !new RegExp(`\\b${n}\\b`).test(sentence));
+      if (!sizes.has(said) || unnamed.length) problems.push(`${doc.path}: "${m[0]}", but the plan's confirmation blocks hold ${[...sizes].join(' or ')} seeds: "${sentence.trim().slice(0, 160)}"`);
+    }
+  }
+  return problems;
+}
+
 /** Every figure in prose that disagrees with its source, one line each (empty: none). */
 export function figureProblems(docs: readonly Doc[], src: Sources, formats: readonly FormatSource[]): string[] {
   const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
   const problems = [
     ...reachProblems(docs),
-    ...docs.flatMap((d) => [...linkTimeProblems(d), ...sizeProblems(d, src)]),
+    ...docs.flatMap((d) => [...linkTimeProblems(d), ...sizeProblems(d, src), ...blockSizeProblems(d)]),
     ...docs.filter((d) => front.has(d.path)).flatMap((d) => [...seedProblems(d), ...tuningQuoteProblems(d), ...workshopCountProblems(d)]),
     ...workshopProblems(WORKSHOP),
     ...verdictProblems(docs),
