@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { buildWarmMember } from '../src/core/experiment/overlapDial';
 import { missedTarget, missPolicy, WarmStartMissError } from '../src/core/experiment/warmStartCohort';
 import { PRESETS, type Preset } from '../src/core/experiment/presets';
+import { ROOM_SEEDS, type RoomSeedList } from '../src/core/experiment/roomSeeds';
 import type { ExperimentSpec, MemberSpec } from '../src/core/experiment/spec';
 import {
   SHIPPED_BACKEND,
@@ -53,6 +54,39 @@ export function warmStartPlan(presets: Record<string, Preset> = PRESETS, backend
       const entry = byKey.get(key);
       if (entry) entry.users.push(`${id}/${member.id}`);
       else byKey.set(key, { key, fields, spec: preset.spec, member, users: [`${id}/${member.id}`] });
+    }
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * The warm starts of the rooms' seed lists (src/core/experiment/roomSeeds.ts): every member of
+ * each listed preset, with each listed seed, one per distinct key, leaving out the keys `shipped`
+ * already holds (a list may include the preset's own seed). Labelled "preset/member seed N".
+ */
+export function roomWarmStartPlan(
+  shipped: readonly PlannedWarmStart[] = warmStartPlan(),
+  lists: Readonly<Record<string, RoomSeedList>> = ROOM_SEEDS,
+  presets: Record<string, Preset> = PRESETS,
+  backend = SHIPPED_BACKEND,
+): PlannedWarmStart[] {
+  const have = new Set(shipped.map((e) => e.key));
+  const byKey = new Map<string, PlannedWarmStart>();
+  for (const [id, list] of Object.entries(lists)) {
+    const preset = presets[id];
+    if (!preset) throw new Error(`room seeds for "${id}", which is no preset`);
+    for (const seed of list.seeds) {
+      const spec = { ...preset.spec, seed };
+      const { maxLen } = warmStartInputs(spec);
+      for (const member of spec.members) {
+        const fields = warmStartKeyFields(spec, member, maxLen, backend);
+        const key = keyOfFields(fields);
+        if (have.has(key)) continue;
+        const user = `${id}/${member.id} seed ${seed}`;
+        const entry = byKey.get(key);
+        if (entry) entry.users.push(user);
+        else byKey.set(key, { key, fields, spec, member, users: [user] });
+      }
     }
   }
   return [...byKey.values()];
@@ -154,11 +188,14 @@ export function checkWarmStarts(dir: string, planned: PlannedWarmStart[] = warmS
   }
   if (existsSync(dir)) {
     for (const name of readdirSync(dir).sort()) {
-      if (name !== WARM_START_INDEX_FILE && !wanted.has(name)) problems.push(`${name}: stale, no preset needs it`);
+      if (name !== WARM_START_INDEX_FILE && !wanted.has(name) && !statSync(join(dir, name)).isDirectory()) problems.push(`${name}: stale, no preset needs it`);
     }
   }
   return { ok: problems.length === 0, problems };
 }
+
+/** A planned member missed its warm-start target and its spec does not retry: nothing to ship. */
+export class PlannedMissError extends Error {}
 
 /**
  * Train the warm start of `entry` on the current tfjs backend (wasm for shipped files). A member
@@ -176,7 +213,7 @@ export async function trainWarmStart(
     if (missedTarget(m, warm.info) && !nextRetry(entry)) {
       const best = warm.info.warmStartBest ?? null;
       const miss = new WarmStartMissError({ memberId: m.id, target: m.warmStartTarget, steps: m.warmStartSteps, best, initSeeds: [m.initSeed], onMiss: 'stop' });
-      throw new Error(`${entry.users.join(', ')}: ${miss.message}`);
+      throw new PlannedMissError(`${entry.users.join(', ')}: ${miss.message}`);
     }
     return await warmStartFileOf(warm, entry.fields, 'shipped');
   } finally {
@@ -191,12 +228,19 @@ export interface BuildOptions {
   force?: boolean;
   log?: (line: string) => void;
   onProgress?: (label: string, step: number, steps: number) => void;
+  /**
+   * Where a member that misses its target goes (a room seed's member: that seed cannot be
+   * listed): told, and the build goes on. Without it a miss stops the build (fix the preset).
+   */
+  onMiss?: (entry: PlannedWarmStart, message: string) => void;
 }
 
 export interface BuildResult {
   made: string[];
   kept: string[];
   removed: string[];
+  /** Members that missed their target (only with opts.onMiss): "file: message". */
+  missed: string[];
   seconds: number;
 }
 
@@ -207,6 +251,7 @@ export async function buildWarmStarts(dir: string, plan: PlannedWarmStart[] = wa
   const made: string[] = [];
   const kept: string[] = [];
   const removed: string[] = [];
+  const misses: string[] = [];
   const selected = opts.preset ? plan.filter((e) => e.users.some((u) => u.startsWith(`${opts.preset}/`))) : plan;
   // Grows: a miss that its spec retries brings the retry's warm start (withRetries).
   const queue = [...selected];
@@ -227,7 +272,15 @@ export async function buildWarmStarts(dir: string, plan: PlannedWarmStart[] = wa
       continue;
     }
     const t = Date.now();
-    const file = await trainWarmStart(entry, (s, n) => opts.onProgress?.(entry.users[0], s, n));
+    let file: WarmStartFile;
+    try {
+      file = await trainWarmStart(entry, (s, n) => opts.onProgress?.(entry.users[0], s, n));
+    } catch (e) {
+      if (!(e instanceof PlannedMissError) || !opts.onMiss) throw e;
+      misses.push(`${name}: ${e.message}`);
+      opts.onMiss(entry, e.message);
+      continue;
+    }
     writeWarmStartFile(dir, file);
     made.push(name);
     const missed = file.reachedTarget === false ? ', missed its target: retried with the next init seed' : '';
@@ -238,7 +291,7 @@ export async function buildWarmStarts(dir: string, plan: PlannedWarmStart[] = wa
   const wanted = new Set(withRetries(dir, all).map((e) => warmStartFileName(e.key)));
   if (!opts.preset && existsSync(dir)) {
     for (const name of readdirSync(dir)) {
-      if (name !== WARM_START_INDEX_FILE && !wanted.has(name)) {
+      if (name !== WARM_START_INDEX_FILE && !wanted.has(name) && !statSync(join(dir, name)).isDirectory()) {
         rmSync(join(dir, name));
         removed.push(name);
         log(`${name}: removed (no preset needs it)`);
@@ -246,7 +299,7 @@ export async function buildWarmStarts(dir: string, plan: PlannedWarmStart[] = wa
     }
   }
   writeIndex(dir, withRetries(dir, all));
-  return { made, kept, removed, seconds: (Date.now() - t0) / 1000 };
+  return { made, kept, removed, missed: misses, seconds: (Date.now() - t0) / 1000 };
 }
 
 /** index.json: the planned files that are present and up to date. */

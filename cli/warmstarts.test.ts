@@ -17,8 +17,9 @@ import {
   type WarmStartCache,
 } from '../src/core/experiment/warmStartCache';
 import { useBackend } from '../src/core/testing/fixed-policy';
-import { SHIPPED_WARM_START_DIR, nodeWarmStartCache, readWarmStartFile } from '../src/engine/warmStartNode';
-import { buildWarmStarts, checkWarmStarts, nextRetry, warmStartPlan, writeIndex } from './warmstarts-lib';
+import { ROOM_WARM_START_DIR, SHIPPED_WARM_START_DIR, nodeWarmStartCache, readWarmStartFile } from '../src/engine/warmStartNode';
+import { ROOM_SEEDS } from '../src/core/experiment/roomSeeds';
+import { buildWarmStarts, checkWarmStarts, nextRetry, roomWarmStartPlan, warmStartPlan, writeIndex } from './warmstarts-lib';
 
 describe('the shipped warm starts (public/warmstarts)', () => {
   it('one file per distinct warm start, covering every preset member', () => {
@@ -37,6 +38,28 @@ describe('the shipped warm starts (public/warmstarts)', () => {
     const result = checkWarmStarts(SHIPPED_WARM_START_DIR);
     expect(result.problems).toEqual([]);
     expect(result.ok).toBe(true);
+  });
+
+  it("the rooms' seeds' are all there and up to date, each reached its target, and none repeats a preset's file (else: npm run warmstarts -- --room)", () => {
+    const shipped = warmStartPlan();
+    const plan = roomWarmStartPlan(shipped);
+    expect(checkWarmStarts(ROOM_WARM_START_DIR, plan).problems).toEqual([]);
+    // Every member of every listed seed: one entry each (overlap's T is its A), or the presets' own file.
+    const users = [...shipped, ...plan].flatMap((e) => e.users);
+    for (const [id, list] of Object.entries(ROOM_SEEDS)) {
+      for (const seed of list.seeds) {
+        for (const m of getPreset(id)!.spec.members) {
+          const mine = `${id}/${m.id} seed ${seed}`;
+          expect(users.includes(mine) || (seed === getPreset(id)!.spec.seed && users.includes(`${id}/${m.id}`)), mine).toBe(true);
+        }
+      }
+    }
+    const shippedKeys = new Set(shipped.map((e) => e.key));
+    expect(plan.filter((e) => shippedKeys.has(e.key))).toEqual([]);
+    for (const entry of plan) {
+      const file = readWarmStartFile(join(ROOM_WARM_START_DIR, `${entry.key}.json`));
+      expect(file, entry.users[0]).toMatchObject({ reachedTarget: true });
+    }
   });
 
   it('each reached its warm-start target, and says so, or its retry did (docs/WARMSTARTS.md, "The guard")', () => {

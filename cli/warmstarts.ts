@@ -1,5 +1,5 @@
 /**
- * npm run warmstarts -- [--preset NAME] [--check] [--verify] [--force]
+ * npm run warmstarts -- [--room] [--preset NAME] [--check] [--verify] [--force]
  *
  * Makes public/warmstarts: the warm-started weights of every preset member, trained on Node's
  * wasm backend, one file per distinct warm start (format: src/core/experiment/warmStartCache.ts),
@@ -10,17 +10,20 @@
  *   --verify   retrain every file and compare bit for bit (a model change without a bumped
  *              WARM_START_ENGINE_VERSION shows up here); exit 1 on a difference
  *   --preset   only that preset's warm starts
+ *   --room     the rooms' seeds' warm starts (src/core/experiment/roomSeeds.ts) in
+ *              public/warmstarts/room instead; a member that misses its target is named and
+ *              skipped (take its seed out of the list). --check checks both folders always.
  *   --force    remake even the up-to-date files
  */
 import { initNodeBackend } from '../src/engine/node-backend';
-import { SHIPPED_WARM_START_DIR } from '../src/engine/warmStartNode';
+import { ROOM_WARM_START_DIR, SHIPPED_WARM_START_DIR } from '../src/engine/warmStartNode';
 import { getPreset, PRESETS } from '../src/core/experiment/presets';
 import { SHIPPED_BACKEND, WARM_START_ENGINE_VERSION } from '../src/core/experiment/warmStartCache';
 import { parseArgs, runMain, UsageError } from './args';
-import { buildWarmStarts, checkWarmStarts, folderBytes, verifyWarmStarts, warmStartPlan } from './warmstarts-lib';
+import { buildWarmStarts, checkWarmStarts, folderBytes, roomWarmStartPlan, verifyWarmStarts, warmStartPlan } from './warmstarts-lib';
 
-const FLAGS = { preset: 'string', check: 'boolean', verify: 'boolean', force: 'boolean', help: 'boolean' } as const;
-const USAGE = 'usage: npm run warmstarts -- [--preset NAME] [--check] [--verify] [--force]';
+const FLAGS = { preset: 'string', room: 'boolean', check: 'boolean', verify: 'boolean', force: 'boolean', help: 'boolean' } as const;
+const USAGE = 'usage: npm run warmstarts -- [--room] [--preset NAME] [--check] [--verify] [--force]';
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), FLAGS);
@@ -31,19 +34,28 @@ async function main(): Promise<void> {
   const preset = args.flags.get('preset') as string | undefined;
   if (preset !== undefined && !getPreset(preset)) throw new UsageError(`unknown preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
   if (args.flags.has('check') && (args.flags.has('verify') || args.flags.has('force'))) throw new UsageError('--check makes nothing: give it alone');
-  const dir = SHIPPED_WARM_START_DIR;
-  const all = warmStartPlan();
+  const room = args.flags.has('room');
+  const dir = room ? ROOM_WARM_START_DIR : SHIPPED_WARM_START_DIR;
+  const shipped = warmStartPlan();
+  const roomPlan = roomWarmStartPlan(shipped);
+  const all = room ? roomPlan : shipped;
   const plan = preset ? all.filter((e) => e.users.some((u) => u.startsWith(`${preset}/`))) : all;
 
   if (args.flags.has('check')) {
-    const result = checkWarmStarts(dir, all);
-    const problems = preset ? result.problems.filter((p) => plan.some((e) => p.startsWith(e.key))) : result.problems;
-    if (problems.length === 0) {
-      console.log(`public/warmstarts: ${plan.length} warm starts, up to date (engine v${WARM_START_ENGINE_VERSION}, ${(folderBytes(dir) / 1024).toFixed(0)} KiB)`);
+    const both = [
+      { dir: SHIPPED_WARM_START_DIR, plan: shipped },
+      { dir: ROOM_WARM_START_DIR, plan: roomPlan },
+    ];
+    const problems = both.flatMap((f) => checkWarmStarts(f.dir, f.plan).problems.map((p) => `${f.dir === ROOM_WARM_START_DIR ? 'room/' : ''}${p}`));
+    const mine = preset ? problems.filter((p) => [...shipped, ...roomPlan].some((e) => p.includes(e.key) && e.users.some((u) => u.startsWith(`${preset}/`)))) : problems;
+    if (mine.length === 0) {
+      console.log(`public/warmstarts: ${shipped.length} warm starts, up to date (engine v${WARM_START_ENGINE_VERSION}, ${(folderBytes(SHIPPED_WARM_START_DIR) / 1024).toFixed(0)} KiB)`);
+      console.log(`public/warmstarts/room: ${roomPlan.length} warm starts of the rooms' seeds, up to date (${(folderBytes(ROOM_WARM_START_DIR) / 1024).toFixed(0)} KiB)`);
       return;
     }
-    for (const p of problems) console.log(p);
-    console.error(`${problems.length} problem(s): run npm run warmstarts`);
+    const problems2 = mine;
+    for (const p of problems2) console.log(p);
+    console.error(`${problems2.length} problem(s): run npm run warmstarts (and npm run warmstarts -- --room)`);
     process.exit(1);
   }
 
@@ -64,6 +76,7 @@ async function main(): Promise<void> {
     preset,
     force: args.flags.has('force'),
     log,
+    ...(room ? { onMiss: (_: unknown, message: string) => console.error(`MISSED (not shipped; take this seed out of src/core/experiment/roomSeeds.ts): ${message}`) } : {}),
     onProgress: (label, step, steps) => {
       const line = `${label}: warm start step ${step} of at most ${steps}`;
       if (process.stderr.isTTY) process.stderr.write(`\r${line.padEnd(60)}`);
@@ -72,8 +85,9 @@ async function main(): Promise<void> {
     },
   });
   if (process.stderr.isTTY) process.stderr.write(`\r${' '.repeat(60)}\r`);
+  for (const m of result.missed) console.log(`missed: ${m}`);
   console.log(
-    `public/warmstarts: ${result.made.length} made, ${result.kept.length} up to date, ${result.removed.length} removed ` +
+    `public/warmstarts${room ? '/room' : ''}: ${result.made.length} made, ${result.kept.length} up to date, ${result.removed.length} removed ` +
       `in ${result.seconds.toFixed(1)} s; ${(folderBytes(dir) / 1024).toFixed(0)} KiB in all`,
   );
 }

@@ -20,6 +20,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PRESET, PRESETS, type Preset } from '../src/core/experiment/presets';
+import { ROOM_SEEDS } from '../src/core/experiment/roomSeeds';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { WORKSHOP, seedsMeasured, type WorkshopStep } from '../src/app/workshop/sequence';
 import { PLAN, seedRange } from '../cli/science-plan';
@@ -45,6 +46,8 @@ export interface Sources {
   /** docs/RESULTS.md, whole. */
   results: string;
   warmStarts: ShippedFile[];
+  /** public/warmstarts/room/index.json: the rooms' seeds' warm starts (src/core/experiment/roomSeeds.ts). */
+  roomWarmStarts: ShippedFile[];
   references: ShippedReference[];
   /** Bytes of tfjs's three wasm binaries, which the offline cache holds too. */
   wasmBytes: number;
@@ -74,6 +77,7 @@ export function readSources(root: string): Sources {
   return {
     results: readFileSync(join(root, 'docs/RESULTS.md'), 'utf8'),
     warmStarts: json('public/warmstarts/index.json').files,
+    roomWarmStarts: json('public/warmstarts/room/index.json').files,
     references: json('public/references/index.json').references,
     wasmBytes,
     nodeEngine: json('package.json').engines?.node,
@@ -213,6 +217,23 @@ function warmStartsBlock(src: Sources): string {
   ].join('\n');
 }
 
+/** WARMSTARTS.md: the rooms' seeds' folder, per preset: its seeds, files and size. */
+function roomWarmStartsBlock(src: Sources): string {
+  const total = src.roomWarmStarts.reduce((n, f) => n + f.bytes, 0);
+  const lines = [`\`public/warmstarts/room/\` holds ${src.roomWarmStarts.length} files, about ${MB(total)} MB in all (none of them precached):`, ''];
+  for (const [id, list] of Object.entries(ROOM_SEEDS)) {
+    const files = src.roomWarmStarts.filter((f) => f.members.some((m) => m.startsWith(`${id}/`)));
+    const bytes = files.reduce((n, f) => n + f.bytes, 0);
+    const own = PRESETS[id].spec.seed;
+    const seeds = list.seeds;
+    lines.push(
+      `- \`${id}\`: seeds ${seeds[0]}-${seeds[seeds.length - 1]} (${seeds.length}; ${list.note}), every member: ${files.length} files, about ${MB(bytes)} MB` +
+        (seeds.includes(own) ? `; seed ${own}, its link's, is in \`public/warmstarts/\`` : ''),
+    );
+  }
+  return lines.join('\n');
+}
+
 /** Every generated block by name, from the sources. */
 export function generatedBlocks(src: Sources): Record<string, string> {
   return {
@@ -221,6 +242,7 @@ export function generatedBlocks(src: Sources): Record<string, string> {
     references: referencesBlock(src),
     workshop: workshopBlock(),
     warmstarts: warmStartsBlock(src),
+    'room-warmstarts': roomWarmStartsBlock(src),
   };
 }
 

@@ -20,9 +20,11 @@ import {
 
 /** The repository's public/warmstarts (served by Vite at /warmstarts/). */
 export const SHIPPED_WARM_START_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../public/warmstarts');
+/** The rooms' seeds' warm starts (src/core/experiment/roomSeeds.ts), served at /warmstarts/room/, not precached. */
+export const ROOM_WARM_START_DIR = join(SHIPPED_WARM_START_DIR, 'room');
 
 export interface NodeWarmStartCacheOptions {
-  /** Folders read, in order (default: the shipped folder). */
+  /** Folders read, in order (default: the shipped folder, then the rooms' seeds' one). */
   dirs?: string[];
   /** Where `save` writes (and which is read first); without it `save` keeps nothing. */
   saveDir?: string;
@@ -56,7 +58,7 @@ export function writeWarmStartFile(dir: string, file: WarmStartFile): string {
 }
 
 export function nodeWarmStartCache(opts: NodeWarmStartCacheOptions = {}): WarmStartCache {
-  const dirs = [...(opts.saveDir ? [opts.saveDir] : []), ...(opts.dirs ?? [SHIPPED_WARM_START_DIR])];
+  const dirs = [...(opts.saveDir ? [opts.saveDir] : []), ...(opts.dirs ?? [SHIPPED_WARM_START_DIR, ROOM_WARM_START_DIR])];
   return {
     async load(key) {
       if (!KEY_PATTERN.test(key)) return null;

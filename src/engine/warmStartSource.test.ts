@@ -50,9 +50,24 @@ describe('browserWarmStartCache', () => {
     const cache = browserWarmStartCache({ fetch: site.fn, store: memoryStore(), warn: () => {} });
     const file = await cache.load(quickKey, 'A');
     expect(file).toMatchObject({ key: quickKey, origin: 'shipped', backend: 'wasm', memberId: 'A' });
-    expect(await cache.load('0123456789abcdef', 'A')).toBeNull();
-    expect(await cache.load('../index', 'A')).toBeNull();
+    // A preset's key never asks for the rooms' seeds' index; a key neither index lists asks for it once.
     expect(site.asked).toEqual(['/warmstarts/index.json', `/warmstarts/${quickKey}.json`]);
+    expect(await cache.load('0123456789abcdef', 'A')).toBeNull();
+    expect(await cache.load('0123456789abcdee', 'A')).toBeNull();
+    expect(await cache.load('../index', 'A')).toBeNull();
+    expect(site.asked).toEqual(['/warmstarts/index.json', `/warmstarts/${quickKey}.json`, '/warmstarts/room/index.json']);
+  });
+
+  it("fetches a room seed's file from the rooms' folder, on demand", async () => {
+    const site = siteFetch();
+    const cache = browserWarmStartCache({ fetch: site.fn, store: null, warn: () => {} });
+    const spec = { ...getPreset('peers-learn')!.spec, seed: 111 };
+    const key = warmStartKey(spec, spec.members[1], warmStartInputs(spec).maxLen, 'wasm');
+    expect(await cache.load(key, 'B')).toMatchObject({ key, origin: 'shipped', memberId: 'B' });
+    expect(site.asked).toEqual(['/warmstarts/index.json', '/warmstarts/room/index.json', `/warmstarts/room/${key}.json`]);
+    // Without the rooms' folder the member warm-starts itself.
+    const none = browserWarmStartCache({ fetch: siteFetch().fn, store: null, roomUrl: null, warn: () => {} });
+    expect(await none.load(key, 'B')).toBeNull();
   });
 
   it('keeps and finds trained warm starts in its store', async () => {

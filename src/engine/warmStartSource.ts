@@ -4,8 +4,12 @@
  *
  *   1. the shipped files, fetched from the site: `<base>warmstarts/index.json` once, then
  *      `<base>warmstarts/<key>.json` for the keys the index lists (so a custom spec asks nothing
- *      of the server);
- *   2. IndexedDB (the `idb` package), where runs keep the warm starts they trained, so the
+ *      of the server but the indexes);
+ *   2. the rooms' seeds' files (`<base>warmstarts/room/`, src/core/experiment/roomSeeds.ts), the
+ *      same way from their own index, read only for a key the first index lacks: not precached
+ *      by the service worker, so a seat fetches its own seed's files on demand (and the service
+ *      worker keeps them: src/pwa/pwaOptions.ts);
+ *   3. IndexedDB (the `idb` package), where runs keep the warm starts they trained, so the
  *      second run of a custom spec skips its warm start.
  *
  * Everything read is untrusted and validated by the core's decoder. IndexedDB may be missing
@@ -91,6 +95,8 @@ export function idbWarmStartStore(factory: IDBFactory | undefined = globalThis.i
 export interface BrowserWarmStartOptions {
   /** URL of the folder of shipped files, ending in '/' (default '/warmstarts/'). */
   baseUrl?: string;
+  /** URL of the rooms' seeds' folder, ending in '/' (default `<baseUrl>room/`); null: none. */
+  roomUrl?: string | null;
   fetch?: typeof fetch;
   /** null: keep nothing (default: IndexedDB where there is one). */
   store?: WarmStartStore | null;
@@ -100,10 +106,11 @@ export interface BrowserWarmStartOptions {
 
 export function browserWarmStartCache(opts: BrowserWarmStartOptions = {}): WarmStartCache {
   const base = opts.baseUrl ?? '/warmstarts/';
+  const roomBase = opts.roomUrl === undefined ? `${base}room/` : opts.roomUrl;
   const doFetch = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const store = opts.store === undefined ? idbWarmStartStore() : opts.store;
   const warn = opts.warn ?? ((m: string) => console.warn(`Cohort Lab: ${m}`));
-  let index: Promise<Map<string, string>> | null = null;
+  const indexes = new Map<string, Promise<Map<string, string>>>();
 
   async function fetchText(url: string, limit: number): Promise<string> {
     const response = await doFetch(url, { headers: { Accept: 'application/json' } });
@@ -115,26 +122,39 @@ export function browserWarmStartCache(opts: BrowserWarmStartOptions = {}): WarmS
     return text;
   }
 
-  /** key -> file name of the shipped warm starts; empty (with a warning) when there is no index. */
-  function shipped(): Promise<Map<string, string>> {
-    return (index ??= (async () => {
-      const url = `${base}${WARM_START_INDEX_FILE}`;
-      try {
-        const parsed = parseWarmStartIndex(await fetchText(url, MAX_WARM_START_INDEX_CHARS));
-        return new Map(parsed.files.map((f) => [f.key, f.file]));
-      } catch (e) {
-        warn(`no shipped warm starts (${url}: ${e instanceof Error ? e.message : String(e)}); members warm-start themselves`);
-        return new Map<string, string>();
-      }
-    })());
+  /** key -> file name of the warm starts in `folder`; empty (with a warning) when it has no index. */
+  function listed(folder: string): Promise<Map<string, string>> {
+    let index = indexes.get(folder);
+    if (!index) {
+      index = (async () => {
+        const url = `${folder}${WARM_START_INDEX_FILE}`;
+        try {
+          const parsed = parseWarmStartIndex(await fetchText(url, MAX_WARM_START_INDEX_CHARS));
+          return new Map(parsed.files.map((f) => [f.key, f.file]));
+        } catch (e) {
+          warn(`no shipped warm starts (${url}: ${e instanceof Error ? e.message : String(e)}); members warm-start themselves`);
+          return new Map<string, string>();
+        }
+      })();
+      indexes.set(folder, index);
+    }
+    return index;
+  }
+
+  /** The URL of the shipped file of `key`: the presets' folder first, then the rooms' seeds' one. */
+  async function shippedUrl(key: string): Promise<string | null> {
+    for (const folder of roomBase === null ? [base] : [base, roomBase]) {
+      const name = (await listed(folder)).get(key);
+      if (name) return `${folder}${name}`;
+    }
+    return null;
   }
 
   return {
     async load(key) {
       if (!KEY_PATTERN.test(key)) return null;
-      const name = (await shipped()).get(key);
-      if (name) {
-        const url = `${base}${name}`;
+      const url = await shippedUrl(key);
+      if (url) {
         try {
           return parseWarmStartText(await fetchText(url, MAX_WARM_START_CHARS));
         } catch (e) {

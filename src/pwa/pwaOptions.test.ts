@@ -3,7 +3,8 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MAX_PRECACHE_FILE_BYTES, PRECACHE_GLOBS, pwaOptions } from './pwaOptions';
+import { minimatch } from 'minimatch';
+import { MAX_PRECACHE_FILE_BYTES, PRECACHE_GLOBS, ROOM_WARM_START_CACHING, pwaOptions } from './pwaOptions';
 
 const PUBLIC = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'public');
 
@@ -36,6 +37,21 @@ describe('the web manifest and the precache', () => {
     const sizes = readdirSync(dir).map((f) => statSync(join(dir, f)).size);
     expect(sizes.length).toBeGreaterThan(1);
     expect(Math.max(...sizes)).toBeLessThan(MAX_PRECACHE_FILE_BYTES);
+  });
+
+  it("precaches none of the rooms' seeds' warm starts, and caches them at run time once fetched", () => {
+    const dir = join(PUBLIC, 'warmstarts', 'room');
+    const names = readdirSync(dir);
+    expect(names).toContain('index.json');
+    expect(names.length).toBeGreaterThan(30);
+    for (const name of names) {
+      const path = `warmstarts/room/${name}`;
+      expect(PRECACHE_GLOBS.some((g) => minimatch(path, g))).toBe(false);
+      expect(ROOM_WARM_START_CACHING.some((r) => r.urlPattern.test(`/${path}`))).toBe(true);
+    }
+    // The precached folder's own files are not caught by the run-time rules.
+    expect(ROOM_WARM_START_CACHING.some((r) => r.urlPattern.test('/warmstarts/index.json'))).toBe(false);
+    expect(pwaOptions.workbox?.runtimeCaching).toBe(ROOM_WARM_START_CACHING);
   });
 
   it('precaches the reference runs with their index, so a preset draws its reference offline', () => {

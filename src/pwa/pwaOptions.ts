@@ -10,6 +10,12 @@
  *   not cached at run time, because the worker trusts the index it reads: a preset whose index
  *   entry is cached but whose file is not would stop offline; precached, every preset works. The
  *   presets' reference runs (public/references: docs/LAB.md) are precached for the same reason.
+ * - Not precached: the rooms' seeds' warm starts (public/warmstarts/room/, tens of MB: a first
+ *   visit downloads none of them). A class's seat fetches its own seed's files when its run
+ *   starts, and the worker caches them at run time (`ROOM_WARM_START_CACHING`): a file, named by
+ *   its key (a hash of what its weights depend on), never changes, so it is served from the cache
+ *   once there; the folder's index goes to the network first. Offline, a seat whose files are
+ *   not cached warm-starts its members itself (docs/WARMSTARTS.md, "Room seeds").
  * - Cross-origin isolation (COOP/COEP, wasm threads) survives: the Cache API keeps each response's
  *   headers as the server sent them, so index.html and the worker script come back from the cache
  *   with the headers vite.config.ts sets (e2e/offline.spec.ts checks crossOriginIsolated offline).
@@ -28,6 +34,20 @@ export const PRECACHE_GLOBS = ['**/*.{html,js,css,wasm}', 'warmstarts/*.json', '
 
 /** Largest file the precache takes. The training worker bundle (tfjs) is about 2.1 MB, over Workbox's 2 MiB default. */
 export const MAX_PRECACHE_FILE_BYTES = 8 * 1024 * 1024;
+
+/** Run-time caching of the rooms' seeds' warm starts (not precached): the files cache first, the index network first. */
+export const ROOM_WARM_START_CACHING = [
+  {
+    urlPattern: /\/warmstarts\/room\/[0-9a-f]{16}\.json$/,
+    handler: 'CacheFirst' as const,
+    options: { cacheName: 'room-warmstarts', expiration: { maxEntries: 64 } },
+  },
+  {
+    urlPattern: /\/warmstarts\/room\/index\.json$/,
+    handler: 'NetworkFirst' as const,
+    options: { cacheName: 'room-warmstarts-index', expiration: { maxEntries: 1 } },
+  },
+];
 
 export const pwaOptions: Partial<VitePWAOptions> = {
   strategies: 'generateSW',
@@ -56,6 +76,7 @@ export const pwaOptions: Partial<VitePWAOptions> = {
   workbox: {
     globPatterns: PRECACHE_GLOBS,
     maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
+    runtimeCaching: ROOM_WARM_START_CACHING,
     // Every navigation (/?v=1&preset=..., /?workshop=1&step=2) is the one page.
     navigateFallback: 'index.html',
     cleanupOutdatedCaches: true,

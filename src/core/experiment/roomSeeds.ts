@@ -1,0 +1,36 @@
+/**
+ * The seeds a room hands its seats, per preset: seeds whose warm starts ship with the site
+ * (public/warmstarts/room/, made by `npm run warmstarts -- --room` from this list and checked by
+ * `--check`), so that every seat of a 30-seat class loads its members' weights instead of
+ * training them first (docs/WARMSTARTS.md, "Room seeds"; docs/ROOM.md, "Seats and seeds").
+ *
+ * Each list starts with the preset's confirmation seeds (docs/RESULTS.md): a class's first round
+ * reruns the seeds the preset's claims were confirmed on. A room takes the list from an offset
+ * (0 for a new room; "Run again with new seeds" moves past the seeds the last round used), one
+ * seed per seat, or per pair in a paired room; seats past the list's end get baseSeed + index as
+ * rooms always did, and those warm-start in the browser first.
+ */
+
+/** Seeds from..to, both included. */
+function seedRange(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+export interface RoomSeedList {
+  /** The seeds, in the order seats take them. */
+  seeds: readonly number[];
+  /** Why these: which of them are the confirmation block, and what a class of 30 needs. */
+  note: string;
+}
+
+export const ROOM_SEEDS: Readonly<Record<string, RoomSeedList>> = {
+  // The default class preset: 30 seeds, one per seat of a 30-seat class (unpaired: each seat
+  // trains both members; paired: 15 pairs use the first 15, and running again uses the rest).
+  'peers-learn': { seeds: seedRange(109, 138), note: 'its confirmation seeds 109-116, then 117-138' },
+};
+
+/** The list of `preset`, or an empty one (a custom experiment, or a preset without one). */
+export function roomSeedList(preset: string | null | undefined): readonly number[] {
+  if (!preset || !Object.prototype.hasOwnProperty.call(ROOM_SEEDS, preset)) return [];
+  return ROOM_SEEDS[preset].seeds;
+}
