@@ -24,7 +24,7 @@ import { flushFeed } from './feed';
 import { errorFrame, eventFrames, frame } from './frames';
 import type { ServerLimits } from './limits';
 import { ROOM_EXPIRED, RoomLifecycle } from './lifecycle';
-import { Room, peerArmMembers, type RoomPeer, type Seat } from './roomState';
+import { Room, listedSeeds, peerArmMembers, type RoomPeer, type Seat } from './roomState';
 import { DiskUse } from './diskUse';
 import { SeatWrites } from './seatWrites';
 import { matchesHash, newSecret, secretHash } from './secrets';
@@ -279,6 +279,7 @@ export class RoomHub {
         spec: msg.spec,
         baseSeed: msg.baseSeed,
         pairing: msg.pairing,
+        ...listedSeeds(msg),
         status: 'open',
         locked: false,
         creator: client.address,

@@ -1,7 +1,8 @@
 /**
  * A room as the server holds it in memory: its stored record and seats, who is connected (the
- * presenters' connections, each seat's connection) and the seat rules: seeds by join order
- * (baseSeed + index; in paired rooms baseSeed + the pair's index) and, in paired rooms, the peer
+ * presenters' connections, each seat's connection) and the seat rules: seeds by join order (the
+ * room's listed seeds, `record.seeds`, then baseSeed + index; in paired rooms one seed per pair)
+ * and, in paired rooms, the peer
  * arm's member each seat trains (seat 2k the arm's first member, 2k+1 its second) and its partner.
  *
  * A seat can be freed (the presenter removed it, or its student left before the room started):
@@ -9,8 +10,9 @@
  * and the next new student takes the lowest free index, with that index's seed and member, as if
  * it had been the first to take it. Its partner's exchanges stay and are replayed to the newcomer.
  */
+import { roomSeedList } from '../src/core/experiment/roomSeeds';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
-import type { RoomInfo, SeatInfo } from '../src/room/protocol';
+import { ROOM_LIMITS, type RoomInfo, type SeatInfo } from '../src/room/protocol';
 import type { RoomRecord, SeatRecord } from './store';
 
 /** What the room needs of a connection (connection.ts). */
@@ -49,6 +51,17 @@ export function peerArmMembers(spec: ExperimentSpec): [string, string] | null {
   return arm ? [arm.members[0], arm.members[1]] : null;
 }
 
+/**
+ * A new room's listed seeds (seedOf): its preset's room seeds (roomSeeds.ts) from `seedOffset` on,
+ * one per slot it can have, kept in its record so that the room keeps them whatever the list
+ * becomes. None without an offset (a page from before the lists): baseSeed + index, as before.
+ */
+export function listedSeeds(create: { preset: string | null; pairing: boolean; seedOffset?: number }): { seeds?: number[]; seedOffset?: number } {
+  if (create.seedOffset === undefined) return {};
+  const slots = create.pairing ? ROOM_LIMITS.seats / 2 : ROOM_LIMITS.seats;
+  return { seeds: roomSeedList(create.preset).slice(create.seedOffset, create.seedOffset + slots), seedOffset: create.seedOffset };
+}
+
 export class Room {
   /** By index; null where a seat was freed. */
   readonly seats: (Seat | null)[];
@@ -82,8 +95,15 @@ export class Room {
     return this.record.id;
   }
 
+  /**
+   * The seed of seat `index`: its slot (the seat, or in a paired room the pair) takes the room's
+   * listed seed (record.seeds: the preset's room seeds, whose warm starts ship) while there is one,
+   * and baseSeed + slot after them and in rooms stored without a list.
+   */
   seedOf(index: number): number {
-    return this.record.baseSeed + (this.record.pairing ? index >> 1 : index);
+    const slot = this.record.pairing ? index >> 1 : index;
+    const listed = this.record.seeds;
+    return listed && slot < listed.length ? listed[slot] : this.record.baseSeed + slot;
   }
 
   memberOf(index: number): string | null {
@@ -145,6 +165,7 @@ export class Room {
       locked: r.locked ?? false,
       expiresAt: r.expiresAt,
       seats: this.taken().map((s) => this.seatInfo(s)),
+      ...(r.seeds ? { seeds: r.seeds, seedOffset: r.seedOffset ?? 0 } : {}),
     };
   }
 

@@ -35,6 +35,9 @@ export interface RoomRecord {
   spec: ExperimentSpec;
   baseSeed: number;
   pairing: boolean;
+  /** The seats' seeds from the preset's room seed list, by slot (roomState.ts seedOf), and the list position they start at; absent in rooms made without a list. */
+  seeds?: number[];
+  seedOffset?: number;
   status: RoomStatus;
   /** The presenter locked the room to new joins (absent in rooms stored before locking existed). */
   locked?: boolean;

@@ -64,9 +64,12 @@ export interface CreatedRoom {
   key: string;
 }
 
-export async function createRoom(url: string, { spec = presetSpec('quick'), pairing = false, baseSeed = 100, name = 'Class', check = true, keep = true } = {}): Promise<CreatedRoom> {
+export async function createRoom(
+  url: string,
+  { spec = presetSpec('quick'), pairing = false, baseSeed = 100, name = 'Class', check = true, keep = true, preset = null as string | null, seedOffset = undefined as number | undefined } = {},
+): Promise<CreatedRoom> {
   const presenter = await RoomClient.connect(url, { check, keep });
-  presenter.send({ t: 'create', v: ROOM_PROTOCOL_VERSION, name, preset: null, spec, baseSeed, pairing });
+  presenter.send({ t: 'create', v: ROOM_PROTOCOL_VERSION, name, preset, spec, baseSeed, pairing, ...(seedOffset === undefined ? {} : { seedOffset }) });
   const created = await presenter.waitFor('created');
   return { presenter, room: created.room, key: created.key };
 }

@@ -16,6 +16,8 @@ export interface CreateRoom {
   spec: Extract<ClientMessage, { t: 'create' }>['spec'];
   baseSeed: number;
   pairing: boolean;
+  /** Seats take the preset's room seeds from here on (roomSeeds.ts; absent: baseSeed + index). */
+  seedOffset?: number;
 }
 
 export type RoomRole =

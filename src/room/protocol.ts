@@ -8,7 +8,9 @@
  *   - the presenter creates it (`create`) and gets its id and a secret key (`created`); only a
  *     connection that presents the key (`present`) may start or close the room;
  *   - a student joins with the id (`join`) and gets a seat (`seat`): an index in join order, the
- *     seed the room assigns it (baseSeed + index; in paired rooms, baseSeed + the pair's index),
+ *     seed the room assigns it (the next of its preset's room seeds, src/core/experiment/roomSeeds.ts,
+ *     whose warm starts ship with the site; past the list's end, or in a room made without one,
+ *     baseSeed + index; in paired rooms one seed per pair),
  *     and a seat token, its secret, with which it rejoins the same seat later;
  *   - a seated student streams its run's recorded events (`event`, numbered from 0 in the order
  *     the run made them, rollout samples left out); the server stores each once, acknowledges
@@ -135,6 +137,13 @@ export const RoomInfoSchema = z.object({
   /** Milliseconds since the epoch: when the room and everything in it is deleted. */
   expiresAt: z.number().int().min(0),
   seats: z.array(SeatInfoSchema).max(L.seats),
+  /**
+   * The seeds the room hands out from its preset's room seed list (roomSeeds.ts), one per seat
+   * (paired: per pair) in join order, and where in the list they start; the seats past them get
+   * baseSeed + index. Absent in rooms made without a list (those give every seat baseSeed + index).
+   */
+  seeds: z.array(seed).max(L.seats).optional(),
+  seedOffset: z.number().int().min(0).max(10_000).optional(),
 });
 export type RoomInfo = z.infer<typeof RoomInfoSchema>;
 
@@ -150,6 +159,11 @@ export const ClientMessageSchema = z.discriminatedUnion('t', [
     spec: ExperimentSpecSchema,
     baseSeed: seed,
     pairing: z.boolean(),
+    /**
+     * Seats take the preset's room seeds (roomSeeds.ts) from this position of its list on; absent
+     * (a page from before the lists), or past the list's end: baseSeed + index for every seat.
+     */
+    seedOffset: z.number().int().min(0).max(10_000).optional(),
   }),
   z.object({ t: z.literal('present'), v: z.literal(ROOM_PROTOCOL_VERSION), room: SecretSchema, key: SecretSchema }),
   /** A new seat (no seat), or the seat this token holds. */

@@ -19,6 +19,8 @@ import { classProgress } from './classProgress';
 import { room } from './roomController';
 import { setProjector } from './projectorActions';
 import { runAlone } from './runAlone';
+import { seedsNote } from '../../room/roomSeeds';
+import type { RoomInfo } from '../../room/protocol';
 import './room.css';
 
 function CopyLink({ link }: { link: string }) {
@@ -38,6 +40,17 @@ function CopyLink({ link }: { link: string }) {
       </button>
       {copied && <span role="status">{copied}</span>}
     </>
+  );
+}
+
+/** Which seats' warm starts ship with the lab (their seeds are the preset's room seeds) and which warm-start first. */
+function SeedsNote({ info }: { info: RoomInfo }) {
+  const note = seedsNote(info);
+  if (!note) return null;
+  return (
+    <p className={note.warmStartFirst.length > 0 || info.seeds?.length === 0 ? 'notice notice-warn' : 'sub'} data-testid="room-seeds-note" data-warm-start-first={note.warmStartFirst.join(',')}>
+      {note.text}
+    </p>
   );
 }
 
@@ -150,6 +163,7 @@ export function Presenter() {
           peer arm's two models and they exchange their answers every step; the class's charts and claims count one run per pair.
         </p>
       )}
+      {inRoom && r.info && <SeedsNote info={r.info} />}
       {inRoom && r.info && <SeatsTable info={r.info} />}
       {inRoom && (
         <div className="room-actions">

@@ -35,7 +35,5 @@ export function classMeanThrough(results: readonly Pick<SeedResult, 'finished' |
   return through;
 }
 
-/** The base seed of a room run again: after every seed this room handed out, so no seat's earlier run is resumed. */
-export function runAgainSeed(info: Pick<RoomInfo, 'baseSeed' | 'seats'>): number {
-  return info.seats.reduce((m, x) => Math.max(m, x.seed), info.baseSeed - 1) + 1;
-}
+/** The base seed of a room run again (src/room/roomSeeds.ts). */
+export { runAgainSeed } from '../../room/roomSeeds';

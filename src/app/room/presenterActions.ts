@@ -8,7 +8,7 @@ import { connectRoom } from '../../room/client';
 import { validationOf } from '../controls/validation';
 import { downloadText } from '../lib/download';
 import { classRecordsOf } from './classResults';
-import { runAgainSeed } from './classProgress';
+import { createSeeds, newRoomSeeds, runAgainSeeds } from '../../room/roomSeeds';
 import { roomRunFile } from './roomExport';
 import { follow } from './roomFeed';
 import { checkServerUrl } from './roomLink';
@@ -62,8 +62,10 @@ export const presenterActions = {
     // H3: a seed is no edit (seatPreset.ts), and the room's name is the preset's title, not its id.
     const match = seatPresetFor(v.spec, s.presetId, s.presetId);
     const preset = !match.edited && getPreset(match.presetId) ? match.presetId : null;
-    const name = `${preset ? getPreset(preset)!.title : 'An edited experiment'}, seed ${v.spec.seed}`;
-    const client = connectRoom(server.value, { kind: 'presenter', create: { name, preset, spec: v.spec, baseSeed: v.spec.seed, pairing: s.room.pairing } });
+    // Seeds with shipped warm starts where the preset lists them (src/room/roomSeeds.ts).
+    const seeds = newRoomSeeds(preset, v.spec.seed);
+    const name = `${preset ? getPreset(preset)!.title : 'An edited experiment'}, seed ${seeds.specSeed}`;
+    const client = connectRoom(server.value, { kind: 'presenter', create: { name, preset, spec: { ...v.spec, seed: seeds.specSeed }, ...createSeeds(seeds), pairing: s.room.pairing } });
     session.client = client;
     state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl: s.room.serverUrl, pairing: s.room.pairing, status: client.status });
     follow(client);
@@ -88,8 +90,9 @@ export const presenterActions = {
 
   /**
    * Run the same experiment again with new seeds: this room closes and a new one opens with the
-   * base seed after every seed this room handed out (runAgainSeed), so no seat's saved run of the
-   * last round is taken for this one; students join it through its new link and code.
+   * room seed list's next unused seeds and a base seed after every seed this room handed out
+   * (runAgainSeeds), so no seat's saved run of the last round is taken for this one; students join
+   * it through its new link and code.
    */
   runAgain(): boolean {
     const s = state();
@@ -98,12 +101,12 @@ export const presenterActions = {
       setRoom({ error: UNREACHABLE });
       return false;
     }
-    const base = runAgainSeed(info);
+    const seeds = runAgainSeeds(info);
     if (info.status !== 'closed') session.client?.closeRoom();
     const { serverUrl, projector } = s.room;
     disconnect();
-    const name = `${info.name.replace(/, seed \d+$/, '')}, seed ${base}`;
-    const client = connectRoom(serverUrl, { kind: 'presenter', create: { name, preset: info.preset, spec: { ...info.spec, seed: base }, baseSeed: base, pairing: info.pairing } });
+    const name = `${info.name.replace(/, seed \d+$/, '')}, seed ${seeds.specSeed}`;
+    const client = connectRoom(serverUrl, { kind: 'presenter', create: { name, preset: info.preset, spec: { ...info.spec, seed: seeds.specSeed }, ...createSeeds(seeds), pairing: info.pairing } });
     session.client = client;
     state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl, pairing: info.pairing, status: client.status, projector });
     follow(client);
