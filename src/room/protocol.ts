@@ -24,6 +24,7 @@
  * Nothing here touches the DOM or Node: the page and the server share it.
  */
 import { z } from '../core/zod';
+import type { RunSummary } from '../core/experiment/events';
 import { type ExperimentSpec, ExperimentSpecSchema } from '../core/experiment/spec';
 import { emptySummary, foldEvent } from '../core/experiment/summary';
 import type { RecordedEvent } from '../share/record';
@@ -92,6 +93,16 @@ export function restoreStreamed<E extends RecordedEvent>(spec: ExperimentSpec, e
   if (!done || done.type !== 'done') return [...events];
   const folded = emptySummary(spec, done.summary.backend);
   for (const e of events.slice(0, at)) foldEvent(folded, e, spec);
+  return [...events.slice(0, at), wholeDone(done, folded) as E, ...events.slice(at + 1)];
+}
+
+/**
+ * A streamed 'done' made whole from `folded`, the summary folded from the seat's events before it
+ * (restoreStreamed folds them itself; a page that keeps a seat's fold as its events come hands it
+ * its own): each member's `history` and each arm's `pairs` and `ensemble` taken from `folded` where
+ * the 'done' has them empty, everything else as the seat sent it. The arrays are `folded`'s own.
+ */
+export function wholeDone<D extends Extract<RecordedEvent, { type: 'done' }>>(done: D, folded: RunSummary): D {
   const arms = done.summary.arms.map((a) => {
     const f = folded.arms.find((x) => x.id === a.id);
     return {
@@ -101,8 +112,7 @@ export function restoreStreamed<E extends RecordedEvent>(spec: ExperimentSpec, e
       ensemble: a.ensemble.length > 0 ? a.ensemble : (f?.ensemble ?? []),
     };
   });
-  const whole = { ...done, summary: { ...done.summary, arms } } as E;
-  return [...events.slice(0, at), whole, ...events.slice(at + 1)];
+  return { ...done, summary: { ...done.summary, arms } };
 }
 
 export const ROOM_STATUSES = ['open', 'running', 'closed'] as const;

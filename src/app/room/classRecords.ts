@@ -7,8 +7,9 @@
  * A seat's run is the room's spec with the seat's seed, its streamed 'done' made whole again
  * (restoreStreamed: charts, claims, the scoreboard and an exported run file see the summary the
  * runner made). In a paired room a run is a PAIR's: seats 2k and 2k+1 merged into the run of
- * pairSpec(spec, the peer arm) with the pair's seed (pairRun.ts). Results are cached per run and
- * rebuilt only for runs whose events changed.
+ * pairSpec(spec, the peer arm) with the pair's seed (pairRun.ts). `records` builds every run
+ * whole (the room's export); `results`, which the page calls at most once a second, keeps each
+ * run folded and folds only the events that came since (runFold.ts, pairFold.ts).
  *
  * A freed seat's index is taken again by the next student, with the same seed and member, whose
  * events start again at 0 (docs/ROOM.md, "Freed seats"): the old occupant's events are dropped
@@ -19,8 +20,10 @@ import { pairedPeerArm } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import { type RoomInfo, type SeatInfo, restoreStreamed } from '../../room/protocol';
 import type { RecordedEvent, RunRecord } from '../store/record';
-import { type SeedResult, seedResult } from '../store/seedsSlice';
+import type { SeedResult } from '../store/seedsSlice';
+import { PairFold } from './pairFold';
 import { mergePairRun } from './pairRun';
+import { RunFold } from './runFold';
 
 /** The room as the class's runs need it. */
 export type ClassRoom = Pick<RoomInfo, 'spec' | 'seats' | 'pairing'>;
@@ -36,12 +39,24 @@ export interface ClassRun {
   problem: string | null;
 }
 
+/** A run of the class as results() folds it. */
+interface FoldedRun {
+  label: string;
+  /** Its seed and its seats' occupants: another key is another run, folded from scratch. */
+  key: string;
+  make(): RunFold | PairFold;
+  /** Fold what came since the last call; how many events that was. */
+  advance(fold: RunFold | PairFold): number;
+  /** Whether the run is drawn (an RL step folded). */
+  shown(fold: RunFold | PairFold): boolean;
+  result(fold: RunFold | PairFold): SeedResult;
+}
+
 /** The pair a seat of a paired room belongs to. */
 export const pairOf = (seat: number) => Math.floor(seat / 2);
 
 export class ClassRecords {
   private seats = new Map<number, RecordedEvent[]>();
-  private cache = new Map<string, { key: string; result: SeedResult | null; reason?: string }>();
   /** How many times each seat's events were dropped (in the cache key: a new occupant is a new run). */
   private generation = new Map<number, number>();
   /** The seats of the last room message (seatsNow). */
@@ -77,6 +92,7 @@ export class ClassRecords {
   private drop(seat: number): void {
     if (!this.seats.has(seat)) return;
     this.seats.delete(seat);
+    this.scanned.delete(seat);
     this.generation.set(seat, (this.generation.get(seat) ?? 0) + 1);
   }
 
@@ -121,41 +137,123 @@ export class ClassRecords {
   }
 
   /**
-   * The runs' results for the charts, the scoreboard and the claims (rebuilt where events came).
-   * A run whose events cannot be read (a classmate's page sent something the charts cannot fold)
-   * is left out and named in `dropped`; the other runs are drawn as if it were not there.
+   * The runs' results for the charts, the scoreboard and the claims, kept folded as events come
+   * (runFold.ts, pairFold.ts): a rebuild folds only the events that came since the last one, and
+   * hands back the same result object for a run that got none (the same array when no run did). A
+   * run whose events cannot be read (a classmate's page sent something the charts cannot fold) is
+   * left out and named in `dropped` until its seat starts again; the others are drawn as if it were
+   * not there.
    */
   results(room: ClassRoom): SeedResult[] {
+    const specText = this.specText(room.spec);
+    const key = this.classKey(room, specText);
+    this.lastFolded = 0;
+    if (key === this.lastKey) return this.lastResults;
+    if (specText !== this.foldSpec) {
+      this.folds.clear();
+      this.foldSpec = specText;
+    }
     const out: SeedResult[] = [];
-    this.dropped = [];
-    let runs: ClassRun[];
+    const dropped: { label: string; reason: string }[] = [];
+    const seen = new Set<string>();
     try {
-      runs = this.records(room);
+      for (const run of this.runsOf(room)) {
+        seen.add(run.label);
+        const kept = this.folds.get(run.label);
+        const entry = kept && kept.key === run.key ? kept : { key: run.key, fold: run.make(), reason: null };
+        this.folds.set(run.label, entry);
+        if (entry.reason === null) {
+          try {
+            this.lastFolded += run.advance(entry.fold);
+          } catch (e) {
+            entry.reason = reasonOf(e);
+          }
+        }
+        if (entry.reason !== null) dropped.push({ label: run.label, reason: entry.reason });
+        else if (run.shown(entry.fold)) out.push(run.result(entry.fold));
+      }
     } catch (e) {
-      this.dropped.push({ label: 'the class', reason: reasonOf(e) });
-      return out;
+      dropped.push({ label: 'the class', reason: reasonOf(e) });
     }
-    for (const run of runs) {
-      const id = run.label;
-      const key = `${run.record.spec.seed}:${run.seats.map((s) => `${s.index}=${this.generation.get(s.index) ?? 0}/${this.held(s.index)}`).join(',')}`;
-      const hit = this.cache.get(id);
-      if (hit && hit.key === key) {
-        if (hit.result) out.push(hit.result);
-        else this.dropped.push({ label: id, reason: hit.reason ?? 'unreadable events' });
-        continue;
-      }
-      try {
-        const result = seedResult(run.record);
-        this.cache.set(id, { key, result });
-        out.push(result);
-      } catch (e) {
-        const reason = reasonOf(e);
-        this.cache.set(id, { key, result: null, reason });
-        this.dropped.push({ label: id, reason });
-      }
-    }
+    for (const label of this.folds.keys()) if (!seen.has(label)) this.folds.delete(label);
+    this.dropped = dropped;
+    this.lastKey = key;
+    this.lastResults = out;
     return out;
   }
+
+  /** Events folded by the last `results` (0: nothing new). */
+  lastFolded = 0;
+  private folds = new Map<string, { key: string; fold: RunFold | PairFold; reason: string | null }>();
+  private foldSpec = '';
+  private lastKey = '';
+  private lastResults: SeedResult[] = [];
+
+  /** What the class's results depend on, short of the events themselves: the experiment, and each listed seat's seed, occupant and events held. */
+  private classKey(room: ClassRoom, specText: string): string {
+    const seats = room.seats.map((s) => `${s.index}:${s.seed}:${this.generation.get(s.index) ?? 0}:${this.held(s.index)}`);
+    return `${room.pairing}|${seats.join(',')}|${specText}`;
+  }
+
+  /** The room's experiment as text (each room message parses a new object of the same experiment). */
+  private specText(spec: ExperimentSpec): string {
+    if (spec !== this.textOf.spec) this.textOf = { spec, text: JSON.stringify(spec) };
+    return this.textOf.text;
+  }
+  private textOf: { spec: ExperimentSpec | null; text: string } = { spec: null, text: '' };
+
+  /** The class's runs as folds: which runs there are now, each with what makes it, advances it and reads it. */
+  private runsOf(room: ClassRoom): FoldedRun[] {
+    const seats = [...room.seats].sort((a, b) => a.index - b.index);
+    const arm = room.pairing ? pairedPeerArm(room.spec) : null;
+    const occupant = (s: SeatInfo) => `${s.index}=${this.generation.get(s.index) ?? 0}`;
+    if (!arm) {
+      return seats.flatMap((seat): FoldedRun[] => {
+        const events = this.seats.get(seat.index);
+        if (!events || events[0]?.type !== 'base') return [];
+        const spec = { ...room.spec, seed: seat.seed };
+        return [
+          {
+            label: `seat ${seat.index}`,
+            key: `${seat.seed}:${occupant(seat)}`,
+            make: () => new RunFold(spec),
+            advance: (f) => (f as RunFold).addSeat(events),
+            shown: (f) => (f as RunFold).hasStep,
+            result: (f) => (f as RunFold).result(),
+          },
+        ];
+      });
+    }
+    const pairs = new Map<number, SeatInfo[]>();
+    for (const seat of seats) pairs.set(pairOf(seat.index), [...(pairs.get(pairOf(seat.index)) ?? []), seat]);
+    return [...pairs].flatMap(([pair, members]): FoldedRun[] => {
+      const seed = members[0].seed;
+      const sides = members.filter((s) => this.hasStep(s.index));
+      if (sides.length === 0) return [];
+      const events = sides.map((s) => this.seats.get(s.index)!);
+      return [
+        {
+          label: `pair ${pair}`,
+          key: `${seed}:${sides.map(occupant).join(',')}`,
+          make: () => new PairFold({ ...room.spec, seed }, arm.id, sides.length),
+          advance: (f) => (f as PairFold).advance(events),
+          shown: (f) => (f as PairFold).fold.hasStep,
+          result: (f) => (f as PairFold).fold.result(),
+        },
+      ];
+    });
+  }
+
+  /** Whether a seat's events start with a base and hold a step (scanned once each). */
+  private hasStep(seat: number): boolean {
+    const events = this.seats.get(seat);
+    if (!events || events[0]?.type !== 'base') return false;
+    const s = this.scanned.get(seat) ?? { at: 0, step: false };
+    for (; !s.step && s.at < events.length; s.at++) s.step = events[s.at].type === 'step';
+    this.scanned.set(seat, s);
+    return s.step;
+  }
+  private scanned = new Map<number, { at: number; step: boolean }>();
 
   /** The runs the last `results` left out, and why ("seat 3": its events could not be read). */
   dropped: { label: string; reason: string }[] = [];
@@ -163,7 +261,10 @@ export class ClassRecords {
   clear(): void {
     this.dropped = [];
     this.seats.clear();
-    this.cache.clear();
+    this.scanned.clear();
+    this.folds.clear();
+    this.lastKey = '';
+    this.lastResults = [];
     this.generation.clear();
     this.listed.clear();
   }

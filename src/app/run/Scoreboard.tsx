@@ -9,7 +9,6 @@ import { useRunView } from '../charts/useRunView';
 import { useLab } from '../store';
 import { downloadReportPng } from './reportPng';
 import { changeDirection, collapseDefinition, collapsedText, fmt2, fmtSigned, scoreRows, seedMeanRows, type SeedMeanRow } from './scoreboard';
-import { replayRecord } from '../store/record';
 import { bandResults, bandUnit } from '../store/roomSlice';
 import type { Styles } from '../charts/seriesDefs';
 import type { SeedUnit } from '../charts/seedAggregate';
@@ -96,10 +95,8 @@ export function Scoreboard({ classOnly = false }: { classOnly?: boolean }) {
     () =>
       seedResults.length >= (classOnly ? 1 : 2)
         ? seedMeanRows(
-            seedResults.map((r) => {
-              const replayed = replayRecord(r.record, 0);
-              return scoreRows(r.record.spec.arms, r.series, replayed.base, r.summary ?? replayed.summary);
-            }),
+            // Each result carries its base and summary: nothing is replayed here (a class of 60 is rebuilt every second).
+            seedResults.map((r) => scoreRows(r.record.spec.arms, r.series, r.base, r.summary)),
           )
         : [],
     [seedResults, classOnly],

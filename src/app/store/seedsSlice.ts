@@ -4,7 +4,7 @@
  * with its chart columns (replayed once) and run summary, for the seed bands on the charts and the
  * claims counted over seeds. Reset clears it, and so does a plain Start.
  */
-import type { RunSummary } from '../../core/experiment/events';
+import type { BaseEvaluation, RunSummary } from '../../core/experiment/events';
 import { type RunRecord, replayRecord } from './record';
 import type { RunSeries } from './series';
 import type { LabSlice } from './types';
@@ -18,6 +18,8 @@ export interface SeedResult {
   seed: number;
   record: RunRecord;
   series: RunSeries;
+  /** The run's base evaluation, one per member (the scoreboard's "base" column). */
+  base: BaseEvaluation[];
   /**
    * The runner's summary (the record's 'done' event); for an unfinished run (a class room's
    * browser still training) the summary so far, folded from its events.
@@ -56,7 +58,7 @@ export function seedResult(record: RunRecord): SeedResult {
   const done = record.events.at(-1);
   const replayed = replayRecord(record, 0);
   const finished = done?.type === 'done';
-  return { seed: record.spec.seed, record, series: replayed.series, summary: finished ? done.summary : replayed.summary, finished };
+  return { seed: record.spec.seed, record, series: replayed.series, base: replayed.base, summary: finished ? done.summary : replayed.summary, finished };
 }
 
 export interface SeedsSlice {
