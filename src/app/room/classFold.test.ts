@@ -111,6 +111,30 @@ describe('the class view folds each event once', () => {
   });
 });
 
+describe('a class to catch up with is folded in slices', () => {
+  it('stops where its budget says, draws the runs as far as they are folded, and goes on from there', () => {
+    const c = new ClassRecords();
+    const room = classOf(3, roomSpec);
+    const runs = [0, 1, 2].map(() => runEvents(4).map(seatEvent));
+    runs.forEach((run, i) => c.merge(i, 0, run));
+    const slice = (n: number) => () => n-- > 0;
+    const first = c.results(room, slice(4));
+    expect([c.lastFolded, c.behind]).toEqual([4, true]);
+    expect(first.map((r) => r.series.x)).toEqual([[1, 2, 3]]);
+    let slices = 1;
+    while (c.behind) {
+      c.results(room, slice(4));
+      expect(c.lastFolded).toBeLessThanOrEqual(4);
+      slices++;
+    }
+    expect(slices).toBe(5); // 18 events, 4 a slice
+    const whole = new ClassRecords();
+    runs.forEach((run, i) => whole.merge(i, 0, run));
+    expect(c.results(room)).toEqual(whole.results(room));
+    expect([c.lastFolded, c.behind]).toEqual([0, false]);
+  });
+});
+
 describe("a paired room's pairs, folded as their seats' steps come", () => {
   const spec = { ...structuredClone(PRESETS['peers-learn'].spec), steps: 3 };
   const arm = spec.arms.find((a) => a.scheme === 'peer' && a.members.length === 2)!;

@@ -23,7 +23,7 @@ import type { RecordedEvent, RunRecord } from '../store/record';
 import type { SeedResult } from '../store/seedsSlice';
 import { PairFold } from './pairFold';
 import { mergePairRun } from './pairRun';
-import { RunFold } from './runFold';
+import { RunFold, always } from './runFold';
 
 /** The room as the class's runs need it. */
 export type ClassRoom = Pick<RoomInfo, 'spec' | 'seats' | 'pairing'>;
@@ -39,14 +39,21 @@ export interface ClassRun {
   problem: string | null;
 }
 
+/**
+ * The longest one rebuild of the page folds events before the page paints and takes input again: a
+ * class to catch up with (a presenter who opens the room late, or the room sending every event
+ * again after a reconnect) is folded in such slices, one right after another (roomController.ts).
+ */
+export const FOLD_SLICE_MS = 50;
+
 /** A run of the class as results() folds it. */
 interface FoldedRun {
   label: string;
   /** Its seed and its seats' occupants: another key is another run, folded from scratch. */
   key: string;
   make(): RunFold | PairFold;
-  /** Fold what came since the last call; how many events that was. */
-  advance(fold: RunFold | PairFold): number;
+  /** Fold what came since the last call while `more()` says so; how many events that was. */
+  advance(fold: RunFold | PairFold, more: () => boolean): number;
   /** Whether the run is drawn (an RL step folded). */
   shown(fold: RunFold | PairFold): boolean;
   result(fold: RunFold | PairFold): SeedResult;
@@ -142,13 +149,17 @@ export class ClassRecords {
    * hands back the same result object for a run that got none (the same array when no run did). A
    * run whose events cannot be read (a classmate's page sent something the charts cannot fold) is
    * left out and named in `dropped` until its seat starts again; the others are drawn as if it were
-   * not there.
+   * not there. `more()`, asked before each event is folded, may stop the rebuild (a time budget:
+   * a page that catches up with a whole class keeps painting and taking input between slices);
+   * `behind` then says that events are left to fold, and the runs are drawn as far as they were folded.
    */
-  results(room: ClassRoom): SeedResult[] {
+  results(room: ClassRoom, more: () => boolean = always): SeedResult[] {
     const specText = this.specText(room.spec);
     const key = this.classKey(room, specText);
     this.lastFolded = 0;
     if (key === this.lastKey) return this.lastResults;
+    let cut = false;
+    const budget = () => more() || ((cut = true), false);
     if (specText !== this.foldSpec) {
       this.folds.clear();
       this.foldSpec = specText;
@@ -164,7 +175,7 @@ export class ClassRecords {
         this.folds.set(run.label, entry);
         if (entry.reason === null) {
           try {
-            this.lastFolded += run.advance(entry.fold);
+            this.lastFolded += run.advance(entry.fold, budget);
           } catch (e) {
             entry.reason = reasonOf(e);
           }
@@ -177,10 +188,14 @@ export class ClassRecords {
     }
     for (const label of this.folds.keys()) if (!seen.has(label)) this.folds.delete(label);
     this.dropped = dropped;
-    this.lastKey = key;
+    this.behind = cut;
+    this.lastKey = cut ? '' : key;
     this.lastResults = out;
     return out;
   }
+
+  /** Whether the last `results` stopped before every event was folded (its `more` said no). */
+  behind = false;
 
   /** Events folded by the last `results` (0: nothing new). */
   lastFolded = 0;
@@ -217,7 +232,7 @@ export class ClassRecords {
             label: `seat ${seat.index}`,
             key: `${seat.seed}:${occupant(seat)}`,
             make: () => new RunFold(spec),
-            advance: (f) => (f as RunFold).addSeat(events),
+            advance: (f, more) => (f as RunFold).addSeat(events, more),
             shown: (f) => (f as RunFold).hasStep,
             result: (f) => (f as RunFold).result(),
           },
@@ -236,7 +251,7 @@ export class ClassRecords {
           label: `pair ${pair}`,
           key: `${seed}:${sides.map(occupant).join(',')}`,
           make: () => new PairFold({ ...room.spec, seed }, arm.id, sides.length),
-          advance: (f) => (f as PairFold).advance(events),
+          advance: (f, more) => (f as PairFold).advance(events, more),
           shown: (f) => (f as PairFold).fold.hasStep,
           result: (f) => (f as PairFold).fold.result(),
         },
@@ -265,6 +280,7 @@ export class ClassRecords {
     this.folds.clear();
     this.lastKey = '';
     this.lastResults = [];
+    this.behind = false;
     this.generation.clear();
     this.listed.clear();
   }

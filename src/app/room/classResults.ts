@@ -7,25 +7,38 @@ import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import { seatEvent } from '../../room/seatOutbox';
 import { useLab } from '../store';
 import type { RecordedEvent } from '../store/record';
-import { type ClassRun, ClassRecords } from './classRecords';
+import { type ClassRun, ClassRecords, FOLD_SLICE_MS } from './classRecords';
 
 /** How often the class's results are rebuilt, at most. */
 export const RESULTS_EVERY_MS = 1000;
 
 const records = new ClassRecords();
 let resultsTimer: ReturnType<typeof setTimeout> | null = null;
+/** When the class's results were last shown (performance.now()). */
+let lastShown = -Infinity;
 
 const state = () => useLab.getState();
 
-/** Rebuild the class's results soon (at most once a second). */
-export function resultsSoon(): void {
+/**
+ * Rebuild the class's results soon (at most once a second). A rebuild folds only the events that
+ * came since the last one, for FOLD_SLICE_MS at most; a class to catch up with is folded in such
+ * slices, one right after another (the page paints and takes input between them), and shown as far
+ * as it is folded at most once a second meanwhile.
+ */
+export function resultsSoon(delay = RESULTS_EVERY_MS): void {
   if (resultsTimer !== null) return;
   resultsTimer = setTimeout(() => {
     resultsTimer = null;
     const info = state().room.info;
     if (!info) return;
+    const end = performance.now() + FOLD_SLICE_MS;
+    const all = records.results(info, () => performance.now() < end);
+    if (records.behind) {
+      resultsSoon(0);
+      if (performance.now() - lastShown < RESULTS_EVERY_MS) return;
+    }
+    lastShown = performance.now();
     // A room ended before every run finished: the class's numbers are over the runs that finished.
-    const all = records.results(info);
     const results = info.status === 'closed' ? all.filter((r) => r.finished) : all;
     const dropped = records.dropped.map((d) => `${d.label} (${d.reason})`);
     state().setRoom(
@@ -33,7 +46,7 @@ export function resultsSoon(): void {
         ? { results, notice: `Left out of the class's results because its events could not be read: ${dropped.join('; ')}.` }
         : { results },
     );
-  }, RESULTS_EVERY_MS);
+  }, delay);
 }
 
 /** The room's seats now: in order with the events, a freed seat's events go before a newcomer on its index sends its own. */

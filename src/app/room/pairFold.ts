@@ -13,7 +13,7 @@ import { mergeMemberBases, mergeMemberSteps, pairSpec } from '../../core/experim
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import { median } from '../../core/median';
 import type { RecordedEvent } from '../store/record';
-import { RunFold } from './runFold';
+import { RunFold, always } from './runFold';
 
 type Base = Extract<RecordedEvent, { type: 'base' }>;
 type Progress = Extract<RecordedEvent, { type: 'step' | 'nonfinite' }>;
@@ -45,15 +45,18 @@ export class PairFold {
     this.dones = Array.from({ length: sides }, () => []);
   }
 
-  /** The seats' events (each whole, in order, from position 0) merged and folded from where the last call stopped. Returns events folded. */
-  advance(sides: readonly (readonly RecordedEvent[])[]): number {
+  /**
+   * The seats' events (each whole, in order, from position 0) merged and folded from where the last
+   * call stopped, a step at a time while `more()` says so. Returns events folded.
+   */
+  advance(sides: readonly (readonly RecordedEvent[])[], more: () => boolean = always): number {
     if (sides.length !== this.sides) throw new Error(`a pair of ${this.sides} seats was given ${sides.length}`);
     const before = this.fold.folded;
     if (!this.started) this.start(sides);
     sides.forEach((events, k) => this.scan(k, events));
     while (!this.stopped && this.next <= this.spec.steps) {
       const at = this.progress.map((m) => m.get(this.next)).filter((e): e is Progress => e !== undefined);
-      if (at.length < this.sides) break;
+      if (at.length < this.sides || !more()) break;
       let ev: Progress;
       try {
         ev = at.length === 2 ? mergeMemberSteps(this.spec, this.armId, at, Math.max(...at.map((e) => (e.type === 'step' ? e.stepMs : 0)))) : at[0];

@@ -20,6 +20,9 @@ import type { RecordedEvent } from '../store/record';
 import { type RunState, reduceWorkerEvent, startedRunState } from '../store/runSlice';
 import type { SeedResult } from '../store/seedsSlice';
 
+/** A fold's budget that never runs out. */
+export const always = () => true;
+
 export class RunFold {
   private run: RunState;
   /** The events folded, in order (a seat's 'done' as made whole). */
@@ -59,11 +62,12 @@ export class RunFold {
 
   /**
    * A seat's events from position `folded` on, folded (`held`: all the seat's events this page
-   * holds, in order); its first 'done' made whole. Returns how many were folded.
+   * holds, in order) while `more()` says so; its first 'done' made whole. Returns how many were folded.
    */
-  addSeat(held: readonly RecordedEvent[]): number {
+  addSeat(held: readonly RecordedEvent[], more: () => boolean = always): number {
     const from = this.events.length;
-    for (let i = from; i < held.length; i++) {
+    let i = from;
+    for (; i < held.length && more(); i++) {
       const e = held[i];
       if (e.type === 'done' && !this.done) {
         // The summary folded here holds the histories a refold would make when every step was folded
@@ -72,7 +76,7 @@ export class RunFold {
         this.add(same ? wholeDone(e, this.run.summary!) : restoreStreamed(this.spec, held.slice(0, i + 1))[i]);
       } else this.add(e);
     }
-    return held.length - from;
+    return i - from;
   }
 
   /** The run's result now: the same object until another event is folded. */
