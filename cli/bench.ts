@@ -32,6 +32,9 @@
  *   --startup N           open the link (--page-query) N times, each in a fresh profile, and record where the
  *                         seconds from Start to the first RL step went (cli/bench-startup.ts): into
  *                         bench/results/startup.json, section <!-- startup -->
+ *   --class N             the presenter's class view with N seats at the room's byte budget, on the page's own
+ *                         code in Node (cli/bench-class.ts): parse, first build, a rebuild per new event, heap;
+ *                         into bench/results/class-view.json, section <!-- class-view --> and docs/ROOM.md's line
  *   --out FILE            the Markdown to update (default docs/BENCHMARKS.md; only its marked sections
  *                         <!-- node -->, <!-- browser -->, <!-- torch -->, <!-- bundle -->, <!-- page -->
  *                         are replaced, the rest is kept)
@@ -45,6 +48,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { runTaskBench, taskSection, type TaskTiming } from './bench-task';
 import { startupOf, startupSection, type StartupTiming } from './bench-startup';
+import { classViewRoomLine, classViewSection, runClassBench, type ClassViewTiming } from './bench-class';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, intFlag, UsageError, runMain } from './args';
@@ -83,6 +87,7 @@ const FLAGS = {
   'page-profile': 'string',
   task: 'string',
   startup: 'string',
+  class: 'string',
   out: 'string',
   json: 'string',
   help: 'boolean',
@@ -92,6 +97,7 @@ const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] 
                         [--repeats 5] [--warmup 2] [--browser webgpu,webgl,wasm | --no-browser]
                         [--browser-cases collapse,scaling-1] [--browser-timeout MIN] [--no-bundle] [--no-torch]
                         [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]] [--task GALLERY_ID]
+                        [--startup N] [--class SEATS]
                         [--out docs/BENCHMARKS.md] [--json bench/results/latest.json]
 (flags: the comment at the top of cli/bench.ts)`;
 
@@ -386,6 +392,23 @@ async function main(): Promise<void> {
       writeSection(out, 'task', section);
     } catch (e) {
       skipped.push(`task: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+  }
+
+  // 7. The presenter's class view at the room's byte budget (the page's code in Node).
+  const classSeats = intFlag(args, 'class', 1, 200);
+  if (classSeats !== undefined) {
+    try {
+      const r = runClassBench(classSeats, log);
+      const path = join(resultsDir, 'class-view.json');
+      const runs = [...readArray<ClassViewTiming>(path).filter((x) => x.seats !== r.seats), r].sort((a, b) => a.seats - b.seats);
+      writeJson(path, runs);
+      const section = classViewSection(runs);
+      console.log(section);
+      writeSection(out, 'class-view', section);
+      writeSection('docs/ROOM.md', 'class-view', classViewRoomLine(runs));
+    } catch (e) {
+      skipped.push(`class: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
     }
   }
 

@@ -368,7 +368,8 @@ export class RoomConnection extends RoomSocket {
 export function connectRoom(url: string, role: RoomRole): RoomConnection {
   let storage: KeyValueStore | null = null;
   try {
-    storage = globalThis.localStorage ?? null;
+    // Typed here, not from the DOM's globals: Node code (the class-view benchmark) compiles the page's store, which names this file.
+    storage = (globalThis as { localStorage?: KeyValueStore }).localStorage ?? null;
   } catch {
     storage = null;
   }

@@ -62,7 +62,8 @@ export interface UiSlice {
 /** The system's colour scheme where the browser says it ; light otherwise. */
 export function systemTheme(): Theme {
   try {
-    return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+    // Typed here, not from the DOM's globals: Node code (the class-view benchmark) compiles the store too.
+    return (globalThis as { matchMedia?: (query: string) => { matches: boolean } }).matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
   } catch {
     return 'light';
   }
