@@ -42,7 +42,7 @@ export interface ClassRun {
 /**
  * The longest one rebuild of the page folds events before the page paints and takes input again: a
  * class to catch up with (a presenter who opens the room late, or the room sending every event
- * again after a reconnect) is folded in such slices, one right after another (roomController.ts).
+ * again after a reconnect) is folded in such slices, one right after another (classResults.ts).
  */
 export const FOLD_SLICE_MS = 50;
 
