@@ -16,6 +16,8 @@ test.use({ viewport: { width: 1440, height: 900 } });
 const STEPS = 2;
 /** The overlap preset's dial levels and its cross-family partner: one point each per finished run. */
 const LEVELS = 6;
+/** The overlap preset's label-free arms: A alone (self), then A next to each partner. */
+const ARMS = ['self', 'peer-S', 'peer-B0', 'peer-B50', 'peer-B80', 'peer-T', 'peer-X'];
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 const perTest = roomServerPerTest<Student>();
@@ -54,33 +56,59 @@ test("a room of the overlap preset: the presenter's panel and the projector fill
   expect([...new Set(seeds)].sort()).toEqual([String(baseSeed), String(baseSeed + 1)]);
   expect(await plot.locator('circle[data-arm="peer-S"]').count()).toBe(2);
 
-  // The projector view: the same class's points beside its charts.
-  await page.getByTestId('room-projector').click();
+  // The lab's page draws three arms' charts and says which it leaves out and where they are.
+  const note = page.getByTestId('hero-key-arms');
+  await expect(note).toContainText('3 of 7 arms drawn here; peer-B50, peer-B80, peer-T, peer-X');
+  await expect(note).toContainText('the projector view draws every arm of the class');
+
+  // The projector view (the key's link opens it): the same class's points beside its charts.
+  await note.getByTestId('hero-key-more').click();
   await expect(page.getByTestId('projector-class')).toBeVisible({ timeout: 30_000 });
   const projector = page.getByTestId('projector');
+  // Every arm the class trained has its main chart (peer-T too), and the key says so.
+  await expect(projector.getByTestId('hero')).toHaveAttribute('data-arms', ARMS.join('|'));
+  for (const arm of ARMS) await expect(projector.getByTestId(`chart-hero-${arm}`)).toBeVisible();
+  await expect(projector.getByTestId('hero-key-arms')).toHaveText(
+    "All 7 arms the class trained, a chart each (self: rewarded by its own majority vote; peer-S, peer-B0, peer-B50, peer-B80, peer-T, peer-X: rewarded by its partner's majority vote).",
+  );
   await expect(projector.getByTestId('overlap-plot')).toHaveAttribute('data-points', String(2 * LEVELS));
   await expect(projector.getByTestId('overlap-summary')).toContainText('from 2 runs');
   // No more than RESULTS: no fitted line through the points, the ends' difference in words.
   expect(await projector.getByTestId('overlap-plot').locator('line[data-testid]').count()).toBe(0);
   await expect(projector.getByTestId('overlap-summary')).toContainText("A's gain next to S minus next to T");
   await expect(projector.getByTestId('panel-overlap')).toContainText('a steady fall over the five levels was not shown');
-  // One colour per partner everywhere: the panel's legend has each arm's colour of the scoreboard.
+  // One colour per arm and partner everywhere: the panel's legend and each main chart's heading
+  // have the arm's colour of the scoreboard.
   const colours = await page.evaluate(() => {
-    const out: Record<string, [string, string]> = {};
-    for (const li of document.querySelectorAll<HTMLElement>('[data-testid="overlap-legend-item"]')) {
-      const arm = li.dataset.arm!;
-      const swatch = document.querySelector<HTMLElement>(`[data-testid="score-mean-${arm}"] .arm-swatch`);
-      out[arm] = [getComputedStyle(li.querySelector('span')!).color, swatch ? getComputedStyle(swatch).backgroundColor : 'none'];
+    const out: Record<string, { legend: string; board: string; chart: string }> = {};
+    const colour = (el: Element | null, prop: 'color' | 'backgroundColor') => (el ? getComputedStyle(el)[prop] : 'none');
+    for (const row of document.querySelectorAll<HTMLElement>('[data-testid="projector"] [data-testid^="score-mean-"]')) {
+      const arm = row.dataset.testid!.slice('score-mean-'.length);
+      const legend = document.querySelector(`[data-testid="projector"] [data-testid="overlap-legend-item"][data-arm="${arm}"] span`);
+      out[arm] = {
+        board: colour(row.querySelector('.arm-swatch'), 'backgroundColor'),
+        legend: legend ? colour(legend, 'color') : 'no legend',
+        chart: colour(document.querySelector(`[data-testid="projector"] [data-testid="hero-${arm}"] .arm-swatch`), 'backgroundColor'),
+      };
     }
     return out;
   });
-  expect(Object.keys(colours)).toHaveLength(LEVELS);
-  for (const [arm, [legend, board]] of Object.entries(colours)) expect(legend, arm).toBe(board);
+  expect(Object.keys(colours).sort()).toEqual(['oracle', ...ARMS].sort());
+  for (const arm of ARMS) expect(colours[arm].chart, arm).toBe(colours[arm].board);
+  for (const arm of ARMS.filter((a) => a.startsWith('peer-'))) expect(colours[arm].legend, arm).toBe(colours[arm].board);
+  expect(new Set(ARMS.map((a) => colours[a].board)).size, 'an arm colour each').toBe(ARMS.length);
   // The panel fits a 1080 px projector.
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.screenshot({ path: test.info().outputPath('overlap-projector-1920.png') });
   const box = await projector.getByTestId('panel-overlap').boundingBox();
   expect(box!.y + box!.height, 'the overlap panel ends on a 1080 px screen').toBeLessThanOrEqual(1080);
+  // ... and so do all seven main charts and their key.
+  const key = await projector.getByTestId('hero-key').boundingBox();
+  expect(key!.y + key!.height, 'the charts and their key end on a 1080 px screen').toBeLessThanOrEqual(1080);
+  for (const arm of ARMS) {
+    const c = await projector.getByTestId(`chart-hero-${arm}`).boundingBox();
+    expect(c!.width, `${arm}'s chart is wide enough to read`).toBeGreaterThanOrEqual(180);
+  }
   // The room panel's first probe for a room server on the page's own origin (the preview server, no
   // room there) is the one expected failure; anything else is an error.
   const origin = new URL(page.url()).host;

@@ -3,9 +3,11 @@
  * (self first, then the peer arm), each its label-free reward against its held-out pass@1, with
  * the oracle arm's pass@1 as the ceiling and the preset's reference run dashed behind. A collapse
  * reads as scissors: the reward line climbs while the green pass@1 falls. The detailed panels are
- * one click away (they unfold and scroll into view).
+ * one click away (they unfold and scroll into view). The lab's page draws at most MAX_HERO_ARMS
+ * charts and its key names the arms it leaves out and where to see them; the projector view draws
+ * every arm the class trained, in rows of at most four (heroLines.ts heroGrid).
  */
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { ChartCard } from '../charts/ChartCard';
 import { LineSwatch } from '../charts/LineSwatch';
 import { CLASS_DASH, COMPARE_DASH } from '../charts/chartModel';
@@ -17,10 +19,11 @@ import { useRunView } from '../charts/useRunView';
 import { SCHEME_COLORS } from '../lib/colors';
 import { useLab } from '../store';
 import type { RunSeries } from '../store/series';
-import { HERO_LABELS, ceilingArm, heroArms, heroLines } from './heroLines';
+import { HERO_LABELS, type HeroArm, ceilingArm, classHeroArms, heroArms, heroGrid, heroLeftOut, heroLines } from './heroLines';
 import { HeroStart } from './HeroStart';
 import { HeroRestored } from './HeroRestored';
 import { openPanel } from './openPanel';
+import { setProjector } from '../room/projectorActions';
 import { ClaimSentences } from '../run/ClaimSentences';
 import { GlossaryTerm } from '../GlossaryTerm';
 
@@ -50,9 +53,13 @@ export function heroChartHeight(viewportHeight: number, presenter: boolean): num
   return Math.round(Math.max(150, Math.min(360, h)));
 }
 
-/** The projector view's charts (ProjectorView.tsx): the window less its header, the heading and the key. */
-export function classChartHeight(viewportHeight: number): number {
-  return Math.round(Math.max(150, Math.min(640, viewportHeight - 300)));
+/**
+ * The projector view's charts (ProjectorView.tsx): the window less its header, the heading and the
+ * key, shared by `rows` rows of charts (each row also has its charts' headings and buttons).
+ */
+export function classChartHeight(viewportHeight: number, rows = 1): number {
+  const all = Math.max(150, Math.min(640, viewportHeight - 300));
+  return Math.round(Math.max(120, (all - (rows - 1) * 70) / rows));
 }
 
 function useViewportHeight(): number {
@@ -65,14 +72,15 @@ function useViewportHeight(): number {
   return h;
 }
 
-function HeroChart({ armId, scheme, oracleId, height }: { armId: string; scheme: string; oracleId: string | null; height: number }) {
+/** `compact`: the arm's name alone over its chart (the projector's rows of charts; the key says each scheme once). */
+function HeroChart({ armId, scheme, oracleId, height, compact }: { armId: string; scheme: string; oracleId: string | null; height: number; compact: boolean }) {
   const { styles } = useRunView();
   const build = useCallback((r: RunSeries) => heroLines(r, armId, oracleId, styles), [armId, oracleId, styles]);
   return (
     <div className="hero-chart" data-testid={`hero-${armId}`}>
-      <h3>
+      <h3 title={compact ? `${armId}: ${SCHEME_WORDS[scheme] ?? scheme}` : undefined}>
         <span className="arm-swatch" style={{ background: styles.arm[armId] }} aria-hidden="true" />
-        {armId} <span className="sub">{SCHEME_WORDS[scheme] ?? scheme}</span>
+        {armId} {!compact && <span className="sub">{SCHEME_WORDS[scheme] ?? scheme}</span>}
       </h3>
       <ChartCard
         testId={`chart-hero-${armId}`}
@@ -96,11 +104,67 @@ interface ClassKey {
   unit: SeedUnit;
 }
 
-function HeroKey({ arms, oracle, reference, klass }: { arms: { id: string; color: string }[]; oracle: boolean; reference: string | null; klass: ClassKey | null }) {
+/**
+ * Which arms the charts are: on the projector every arm the class trained (said where the charts are
+ * rows of compact ones); on the lab's page the
+ * first three, the others named with where to see them (a presenter's room: the projector view,
+ * which draws every arm of the class; otherwise panel 3, a chart per arm of this page's run).
+ */
+function ArmsNote({ shown, leftOut, klass }: { shown: readonly HeroArm[]; leftOut: readonly HeroArm[]; klass: { compact: boolean } | null }) {
+  const presenter = useLab((s) => s.room.role === 'presenter' && s.room.info != null);
+  if (klass) {
+    // One row of charts, each headed by its scheme's words, needs no note (a 1280x720 projector has no line to spare).
+    if (!klass.compact) return null;
+    // Rows of compact charts name their arm only: each scheme's words once here ("peer-S, peer-T: rewarded by ...").
+    const schemes = [...new Set(shown.map((a) => a.scheme))].map((scheme) => `${shown.filter((a) => a.scheme === scheme).map((a) => a.id).join(', ')}: ${SCHEME_WORDS[scheme] ?? scheme}`);
+    return (
+      <li data-testid="hero-key-arms" data-left-out="0">
+        All {shown.length} arms the class trained, a chart each ({schemes.join('; ')}).
+      </li>
+    );
+  }
+  if (leftOut.length === 0) return null;
+  return (
+    <li data-testid="hero-key-arms" data-left-out={leftOut.length}>
+      {shown.length} of {shown.length + leftOut.length} arms drawn here; {leftOut.map((a) => a.id).join(', ')}:{' '}
+      {presenter ? (
+        <>
+          the{' '}
+          <button type="button" className="link" data-testid="hero-key-more" onClick={() => setProjector(true)}>
+            projector view
+          </button>{' '}
+          draws every arm of the class
+        </>
+      ) : (
+        <>
+          <button type="button" className="link" data-testid="hero-key-more" onClick={() => openPanel('collapse')}>
+            3. Reward collapse
+          </button>{' '}
+          has a chart per arm
+        </>
+      )}
+    </li>
+  );
+}
+
+function HeroKey({
+  arms,
+  oracle,
+  reference,
+  klass,
+  note,
+}: {
+  arms: { id: string; color: string }[];
+  oracle: boolean;
+  reference: string | null;
+  klass: ClassKey | null;
+  note: ReactNode;
+}) {
   const color = arms[0]?.color ?? 'currentColor';
   const units = klass ? `${klass.runs} ${klass.unit}${klass.runs === 1 ? '' : 's'}` : '';
   return (
     <ul className="hero-key" aria-label="Key to the charts above" data-testid="hero-key">
+      {note}
       {klass?.you && (
         <li data-testid="hero-key-you">
           <LineSwatch entry={{ color, dash: [], width: 3 }} />
@@ -159,11 +223,16 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
   const unit = useLab(bandUnit);
   const student = useLab((s) => s.room.role === 'student');
   const viewport = useViewportHeight();
-  // The class's runs name their arms (a pair's run is its peer arm alone): the charts follow them.
-  const classArms = classView && results.length ? results[0].record.spec.arms : null;
-  const arms = heroArms(classArms ?? spec.arms);
-  const oracleId = ceilingArm(classArms ?? spec.arms);
-  const height = classView ? classChartHeight(viewport) : heroChartHeight(viewport, presenter);
+  const roomArms = useLab((s) => s.room.info?.spec.arms ?? null);
+  // The projector: every arm of the room's experiment that a run of the class trained (a pair's
+  // run is its peer arm alone), none left out; the lab's page: the first MAX_HERO_ARMS, the rest named.
+  const klassArms = classView ? classHeroArms(roomArms ?? spec.arms, results.map((r) => r.record.spec.arms)) : null;
+  const arms = klassArms?.arms ?? heroArms(spec.arms);
+  const oracleId = klassArms ? klassArms.ceiling : ceilingArm(spec.arms);
+  const grid = classView ? heroGrid(arms.length) : { cols: arms.length, rows: 1 };
+  const height = classView ? classChartHeight(viewport, grid.rows) : heroChartHeight(viewport, presenter);
+  // Rows of narrow charts: the arm's name alone over each (a heading of one line keeps a row's charts level).
+  const compact = classView && grid.rows > 1;
   const klass: ClassKey | null = results.length && unit !== 'seed' ? { you: student, runs: results.length, unit } : null;
   const reference = compare.length ? `${compare.map((c) => c.label).join(', ')} (dashed)` : null;
   if (arms.length === 0) return null;
@@ -196,12 +265,18 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
       </div>
       {!classView && <HeroStart />}
       {!classView && <HeroRestored />}
-      <div className="hero-charts" style={{ ['--hero-cols' as string]: String(arms.length) }}>
+      <div className="hero-charts" style={{ ['--hero-cols' as string]: String(grid.cols) }}>
         {arms.map((a) => (
-          <HeroChart key={a.id} armId={a.id} scheme={a.scheme} oracleId={oracleId} height={height} />
+          <HeroChart key={a.id} armId={a.id} scheme={a.scheme} oracleId={oracleId} height={height} compact={compact} />
         ))}
       </div>
-      <HeroKey arms={arms.map((a) => ({ id: a.id, color: styles.arm[a.id] }))} oracle={oracleId != null} reference={reference} klass={klass} />
+      <HeroKey
+        arms={arms.map((a) => ({ id: a.id, color: styles.arm[a.id] }))}
+        oracle={oracleId != null}
+        reference={reference}
+        klass={klass}
+        note={<ArmsNote shown={arms} leftOut={classView ? [] : heroLeftOut(spec.arms)} klass={classView ? { compact } : null} />}
+      />
       {!classView && <ClaimSentences />}
       {!classView && (
         <nav className="hero-links" aria-label="Detailed panels" data-testid="hero-links">

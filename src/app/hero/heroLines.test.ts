@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSeries } from '../store/series';
 import { emptySeries } from '../store/series';
-import { HERO_LABELS, ceilingArm, heroArms, heroLines, meanColumn } from './heroLines';
+import { HERO_LABELS, MAX_HERO_ARMS, ceilingArm, classHeroArms, heroArms, heroGrid, heroLeftOut, heroLines, meanColumn } from './heroLines';
 import { TRUTH_COLOR } from '../charts/seriesDefs';
 
 const styles = { arm: { oracle: '#8a8f98', self: '#e4572e', peer: '#2e86de' }, dash: { A: [], B: [8, 4] } };
@@ -30,6 +30,47 @@ describe('hero arms', () => {
     const arms = [{ id: 'p2', scheme: 'peer' }, { id: 'c', scheme: 'cohort' }, { id: 'p1', scheme: 'peer' }, { id: 's', scheme: 'self' }];
     expect(heroArms(arms).map((a) => a.id)).toEqual(['s', 'p2', 'p1']);
     expect(ceilingArm(arms)).toBeNull();
+  });
+  // The overlap preset's arms: self and six peer arms, one per partner.
+  const overlap = [
+    { id: 'oracle', scheme: 'oracle' },
+    { id: 'self', scheme: 'self' },
+    ...['S', 'B0', 'B50', 'B80', 'T', 'X'].map((p) => ({ id: `peer-${p}`, scheme: 'peer' })),
+  ];
+  it("the lab's page draws three and names the others it leaves out", () => {
+    expect(heroArms(overlap).map((a) => a.id)).toEqual(['self', 'peer-S', 'peer-B0']);
+    expect(heroLeftOut(overlap).map((a) => a.id)).toEqual(['peer-B50', 'peer-B80', 'peer-T', 'peer-X']);
+    expect(heroLeftOut(overlap.slice(0, 4))).toEqual([]);
+    expect(heroArms(overlap).length + heroLeftOut(overlap).length).toBe(overlap.length - 1);
+    expect(MAX_HERO_ARMS).toBe(3);
+  });
+  it('the class view draws every arm a run of the class trained, peer-T included, and only those', () => {
+    const all = classHeroArms(overlap, [overlap, overlap]);
+    expect(all.arms.map((a) => a.id)).toEqual(['self', 'peer-S', 'peer-B0', 'peer-B50', 'peer-B80', 'peer-T', 'peer-X']);
+    expect(all.ceiling).toBe('oracle');
+    // Runs of some arms only (a pair's run is its peer arm; a seat of one partner level): the union, in the room's order.
+    const some = classHeroArms(overlap, [[overlap[6]], [overlap[2], overlap[0]]]);
+    expect(some.arms.map((a) => a.id)).toEqual(['peer-S', 'peer-T']);
+    expect(some.ceiling).toBe('oracle');
+    expect(classHeroArms(overlap, [[overlap[6]]]).ceiling).toBeNull();
+    // An arm no run of the room's experiment has is not the room's: never drawn.
+    expect(classHeroArms(overlap.slice(0, 3), [overlap]).arms.map((a) => a.id)).toEqual(['self', 'peer-S']);
+    // Before the first results: the room's arms, all of them.
+    expect(classHeroArms(overlap, []).arms).toHaveLength(7);
+  });
+  it('the class grid: four charts side by side at most, rows as even as they go', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => heroGrid(n))).toEqual([
+      { cols: 1, rows: 1 },
+      { cols: 2, rows: 1 },
+      { cols: 3, rows: 1 },
+      { cols: 4, rows: 1 },
+      { cols: 3, rows: 2 },
+      { cols: 3, rows: 2 },
+      { cols: 4, rows: 2 },
+      { cols: 4, rows: 2 },
+      { cols: 3, rows: 3 },
+    ]);
+    expect(heroGrid(0)).toEqual({ cols: 1, rows: 1 });
   });
 });
 

@@ -19,14 +19,39 @@ export interface HeroArm {
   scheme: string;
 }
 
-/** The arms the hero view draws (never the oracle: it is every chart's ceiling), in reading order. */
-export function heroArms(arms: readonly HeroArm[]): HeroArm[] {
+/**
+ * The arms the hero view draws (never the oracle: it is every chart's ceiling), in reading order,
+ * at most `limit` of them (the lab's page: MAX_HERO_ARMS; its key names the rest, heroLeftOut).
+ */
+export function heroArms(arms: readonly HeroArm[], limit = MAX_HERO_ARMS): HeroArm[] {
   return arms
     .map((a, i) => ({ a, i }))
     .filter(({ a }) => a.scheme !== 'oracle')
     .sort((p, q) => (ORDER[p.a.scheme] ?? 9) - (ORDER[q.a.scheme] ?? 9) || p.i - q.i)
-    .slice(0, MAX_HERO_ARMS)
+    .slice(0, limit)
     .map(({ a }) => a);
+}
+
+/** The label-free arms of `arms` that the hero view leaves out (beyond MAX_HERO_ARMS), in reading order. */
+export function heroLeftOut(arms: readonly HeroArm[]): HeroArm[] {
+  return heroArms(arms, Infinity).slice(MAX_HERO_ARMS);
+}
+
+/**
+ * The class view's arms (the projector): every arm of the room's experiment that at least one of
+ * the class's runs trained, none left out (a run may train some arms only: a pair's run is its
+ * peer arm), and the oracle among them as the ceiling. Before any run has results: the room's arms.
+ */
+export function classHeroArms(roomArms: readonly HeroArm[], runArms: readonly (readonly HeroArm[])[]): { arms: HeroArm[]; ceiling: string | null } {
+  const trained = new Set(runArms.flatMap((arms) => arms.map((a) => a.id)));
+  const shown = runArms.length ? roomArms.filter((a) => trained.has(a.id)) : roomArms;
+  return { arms: heroArms(shown, Infinity), ceiling: ceilingArm(shown) };
+}
+
+/** The class view's grid: at most four charts side by side, as many rows as that takes, the rows as even as they go. */
+export function heroGrid(charts: number): { cols: number; rows: number } {
+  const rows = Math.max(1, Math.ceil(charts / 4));
+  return { cols: Math.max(1, Math.ceil(charts / rows)), rows };
 }
 
 /** The first oracle arm, whose held-out pass@1 is the ceiling line (null: none in this experiment). */
