@@ -35,6 +35,10 @@
  *   --class N             the presenter's class view with N seats at the room's byte budget, on the page's own
  *                         code in Node (cli/bench-class.ts): parse, first build, a rebuild per new event, heap;
  *                         into bench/results/class-view.json, section <!-- class-view --> and docs/ROOM.md's line
+ *   --room-start N        a peers-learn room's seats from joining to their first RL step (cli/bench-room.ts):
+ *                         N seats one at a time (the room's seeds in join order), 2 seats without shipped
+ *                         warm starts, and --room-together K seats (default 6; 0: none) joining a second
+ *                         apart; into bench/results/room-start.json, section <!-- room-start -->
  *   --out FILE            the Markdown to update (default docs/BENCHMARKS.md; only its marked sections
  *                         <!-- node -->, <!-- browser -->, <!-- torch -->, <!-- bundle -->, <!-- page -->
  *                         are replaced, the rest is kept)
@@ -49,6 +53,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { runTaskBench, taskSection, type TaskTiming } from './bench-task';
 import { startupOf, startupSection, type StartupTiming } from './bench-startup';
 import { classViewRoomLine, classViewSection, runClassBench, type ClassViewTiming } from './bench-class';
+import { roomStartSection, runRoomStartBench } from './bench-room';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, intFlag, UsageError, runMain } from './args';
@@ -88,6 +93,8 @@ const FLAGS = {
   task: 'string',
   startup: 'string',
   class: 'string',
+  'room-start': 'string',
+  'room-together': 'string',
   out: 'string',
   json: 'string',
   help: 'boolean',
@@ -379,7 +386,21 @@ async function main(): Promise<void> {
     }
   }
 
-  // 6. A task of one's own in the app.
+  // 6. A class's seats, from joining to their first RL step.
+  const roomSeats = intFlag(args, 'room-start', 1, 30);
+  if (roomSeats !== undefined) {
+    try {
+      const runs = await runRoomStartBench({ alone: roomSeats, together: intFlag(args, 'room-together', 0, 30) ?? 6, log });
+      writeJson(join(resultsDir, 'room-start.json'), runs);
+      const section = roomStartSection(runs);
+      console.log(section);
+      writeSection(out, 'room-start', section);
+    } catch (e) {
+      skipped.push(`room-start: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+  }
+
+  // 7. A task of one's own in the app.
   const taskId = args.flags.get('task') as string | undefined;
   if (taskId !== undefined) {
     try {
@@ -395,7 +416,7 @@ async function main(): Promise<void> {
     }
   }
 
-  // 7. The presenter's class view at the room's byte budget (the page's code in Node).
+  // 8. The presenter's class view at the room's byte budget (the page's code in Node).
   const classSeats = intFlag(args, 'class', 1, 200);
   if (classSeats !== undefined) {
     try {
