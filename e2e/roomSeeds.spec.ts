@@ -21,7 +21,7 @@ test("every seat of a peers-learn room loads its members' shipped warm starts an
   await presenter.lab.open('?backend=wasm');
   await presenter.lab.choosePreset('peers-learn');
   const link = await presenter.createRoom(perTest.server.url);
-  const list = roomSeedList('peers-learn');
+  const list = roomSeedList('peers-learn', false);
   for (let i = 0; i < 3; i++) {
     const s = await Student.join(browser, link);
     perTest.students.push(s);

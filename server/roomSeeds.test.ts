@@ -24,7 +24,7 @@ afterAll(() => local.dispose());
 /** A room made as the presenter's page makes it for `preset` at its own seed (roomController.create), or run again from `after`. */
 async function pageRoom(preset: string, pairing: boolean, after?: RoomInfo) {
   const spec = presetSpec(preset);
-  const seeds = after ? runAgainSeeds(after) : newRoomSeeds(preset, spec.seed);
+  const seeds = after ? runAgainSeeds(after) : newRoomSeeds(preset, spec.seed, pairing);
   return createRoom(local.url, { preset, spec: { ...spec, seed: seeds.specSeed }, pairing, ...createSeeds(seeds) });
 }
 
@@ -61,7 +61,7 @@ function membersOf(preset: string, seat: { member: string | null }): string[] {
 
 describe("a room's seeds", () => {
   it("hands a 30-seat class the preset's room seeds in join order, then baseSeed + index past the list", async () => {
-    const list = roomSeedList('peers-learn');
+    const list = roomSeedList('peers-learn', false);
     expect(list.slice(0, 8)).toEqual([109, 110, 111, 112, 113, 114, 115, 116]);
     const { presenter, room } = await pageRoom('peers-learn', false);
     const seats = await seatClass(room, 32);
@@ -77,7 +77,7 @@ describe("a room's seeds", () => {
   });
 
   it('gives a paired class one listed seed a pair, and Run again the next unused ones until the list runs out', async () => {
-    const list = roomSeedList('peers-learn');
+    const list = roomSeedList('peers-learn', false);
     const first = await pageRoom('peers-learn', true);
     const a = await seatClass(first.room, 30);
     expect(a.map((s) => s.seat.seat.seed)).toEqual(list.slice(0, 15).flatMap((x) => [x, x]));
@@ -106,9 +106,9 @@ describe("a room's seeds", () => {
     expect(seats.map((s) => s.seat.seat.seed)).toEqual([110, 111, 112]);
     expect((await infoOf(old.presenter, 3)).seeds).toBeUndefined();
     // The presenter chose seed 40: the room starts there, as before.
-    expect(newRoomSeeds('peers-learn', 40)).toEqual({ specSeed: 40, baseSeed: 40 });
+    expect(newRoomSeeds('peers-learn', 40, false)).toEqual({ specSeed: 40, baseSeed: 40 });
     // quick has no list: an offset gives an empty one and baseSeed + index.
-    expect(newRoomSeeds('quick', presetSpec('quick').seed).seedOffset).toBeUndefined();
+    expect(newRoomSeeds('quick', presetSpec('quick').seed, false).seedOffset).toBeUndefined();
     const none = await createRoom(local.url, { preset: 'quick', baseSeed: 7, seedOffset: 0 });
     const q = await seatClass(none.room, 2);
     expect(q.map((s) => s.seat.seat.seed)).toEqual([7, 8]);

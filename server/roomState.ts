@@ -59,7 +59,7 @@ export function peerArmMembers(spec: ExperimentSpec): [string, string] | null {
 export function listedSeeds(create: { preset: string | null; pairing: boolean; seedOffset?: number }): { seeds?: number[]; seedOffset?: number } {
   if (create.seedOffset === undefined) return {};
   const slots = create.pairing ? ROOM_LIMITS.seats / 2 : ROOM_LIMITS.seats;
-  return { seeds: roomSeedList(create.preset).slice(create.seedOffset, create.seedOffset + slots), seedOffset: create.seedOffset };
+  return { seeds: roomSeedList(create.preset, create.pairing).slice(create.seedOffset, create.seedOffset + slots), seedOffset: create.seedOffset };
 }
 
 export class Room {

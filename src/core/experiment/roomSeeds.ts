@@ -21,6 +21,13 @@ export interface RoomSeedList {
   seeds: readonly number[];
   /** Why these: which of them are the confirmation block, and what a class of 30 needs. */
   note: string;
+  /**
+   * Paired rooms only, each pair's own members shipped (not every member): the list's seed at
+   * position p serves the pair that trains partner level p mod `levels` (src/room/levels.ts), so
+   * a room starts the list at a multiple of `levels` (roomSeedOffset). Absent: every member of
+   * every seed ships, for paired and unpaired rooms alike.
+   */
+  pairLevels?: number;
 }
 
 export const ROOM_SEEDS: Readonly<Record<string, RoomSeedList>> = {
@@ -29,8 +36,19 @@ export const ROOM_SEEDS: Readonly<Record<string, RoomSeedList>> = {
   'peers-learn': { seeds: seedRange(109, 138), note: 'its confirmation seeds 109-116, then 117-138' },
 };
 
-/** The list of `preset`, or an empty one (a custom experiment, or a preset without one). */
-export function roomSeedList(preset: string | null | undefined): readonly number[] {
+/** The list of `preset` for a room (paired or not), or an empty one (a custom experiment, a preset without one, an unpaired room of a paired-only list). */
+export function roomSeedList(preset: string | null | undefined, pairing: boolean): readonly number[] {
   if (!preset || !Object.prototype.hasOwnProperty.call(ROOM_SEEDS, preset)) return [];
-  return ROOM_SEEDS[preset].seeds;
+  const list = ROOM_SEEDS[preset];
+  return list.pairLevels !== undefined && !pairing ? [] : list.seeds;
+}
+
+/**
+ * Where a room starts `preset`'s list when the seeds before `used` are taken: at `used`, or for
+ * a list shipped per partner level at the next multiple of its level count, so that pair k of
+ * the room, which trains level k mod L, takes a seed shipped for that level.
+ */
+export function roomSeedOffset(preset: string | null | undefined, used: number): number {
+  const levels = preset && Object.prototype.hasOwnProperty.call(ROOM_SEEDS, preset) ? ROOM_SEEDS[preset].pairLevels : undefined;
+  return levels ? Math.ceil(used / levels) * levels : used;
 }
