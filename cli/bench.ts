@@ -103,7 +103,7 @@ const FLAGS = {
 const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] [--cases collapse,quick,scaling,transformer,peers-teach]
                         [--repeats 5] [--warmup 2] [--browser webgpu,webgl,wasm | --no-browser]
                         [--browser-cases collapse,scaling-1] [--browser-timeout MIN] [--no-bundle] [--no-torch]
-                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]] [--task GALLERY_ID]
+                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]] [--task GALLERY_ID] [--room-start N [--room-together K]]
                         [--startup N] [--class SEATS]
                         [--out docs/BENCHMARKS.md] [--json bench/results/latest.json]
 (flags: the comment at the top of cli/bench.ts)`;
