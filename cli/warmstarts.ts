@@ -46,16 +46,15 @@ async function main(): Promise<void> {
       { dir: SHIPPED_WARM_START_DIR, plan: shipped },
       { dir: ROOM_WARM_START_DIR, plan: roomPlan },
     ];
-    const problems = both.flatMap((f) => checkWarmStarts(f.dir, f.plan).problems.map((p) => `${f.dir === ROOM_WARM_START_DIR ? 'room/' : ''}${p}`));
-    const mine = preset ? problems.filter((p) => [...shipped, ...roomPlan].some((e) => p.includes(e.key) && e.users.some((u) => u.startsWith(`${preset}/`)))) : problems;
-    if (mine.length === 0) {
+    const found = both.flatMap((f) => checkWarmStarts(f.dir, f.plan).problems.map((p) => `${f.dir === ROOM_WARM_START_DIR ? 'room/' : ''}${p}`));
+    const problems = preset ? found.filter((p) => [...shipped, ...roomPlan].some((e) => p.includes(e.key) && e.users.some((u) => u.startsWith(`${preset}/`)))) : found;
+    if (problems.length === 0) {
       console.log(`public/warmstarts: ${shipped.length} warm starts, up to date (engine v${WARM_START_ENGINE_VERSION}, ${(folderBytes(SHIPPED_WARM_START_DIR) / 1024).toFixed(0)} KiB)`);
       console.log(`public/warmstarts/room: ${roomPlan.length} warm starts of the rooms' seeds, up to date (${(folderBytes(ROOM_WARM_START_DIR) / 1024).toFixed(0)} KiB)`);
       return;
     }
-    const problems2 = mine;
-    for (const p of problems2) console.log(p);
-    console.error(`${problems2.length} problem(s): run npm run warmstarts (and npm run warmstarts -- --room)`);
+    for (const p of problems) console.log(p);
+    console.error(`${problems.length} problem(s): run npm run warmstarts (and npm run warmstarts -- --room)`);
     process.exit(1);
   }
 
