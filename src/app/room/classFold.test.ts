@@ -197,6 +197,9 @@ describe("a paired room's pairs, folded as their seats' steps come", () => {
       [101, [1, 2, 3], true],
     ]);
     expect(results).toEqual(rebuilt(c, room(4)));
+    // Said, with the step, so the presenter knows why that pair's curve ends there.
+    expect(c.stopped).toEqual([{ label: 'pair 0', reason: expect.stringContaining("the pair's step 2 does not merge") }]);
+    expect(c.dropped).toEqual([]);
   });
 });
 

@@ -56,6 +56,8 @@ interface FoldedRun {
   advance(fold: RunFold | PairFold, more: () => boolean): number;
   /** Whether the run is drawn (an RL step folded). */
   shown(fold: RunFold | PairFold): boolean;
+  /** Why the run is drawn only up to a step (null: it is not). */
+  problem(fold: RunFold | PairFold): string | null;
   result(fold: RunFold | PairFold): SeedResult;
 }
 
@@ -166,6 +168,7 @@ export class ClassRecords {
     }
     const out: SeedResult[] = [];
     const dropped: { label: string; reason: string }[] = [];
+    const stopped: { label: string; reason: string }[] = [];
     const seen = new Set<string>();
     try {
       for (const run of this.runsOf(room)) {
@@ -182,17 +185,23 @@ export class ClassRecords {
         }
         if (entry.reason !== null) dropped.push({ label: run.label, reason: entry.reason });
         else if (run.shown(entry.fold)) out.push(run.result(entry.fold));
+        const problem = entry.reason === null ? run.problem(entry.fold) : null;
+        if (problem !== null) stopped.push({ label: run.label, reason: problem });
       }
     } catch (e) {
       dropped.push({ label: 'the class', reason: reasonOf(e) });
     }
     for (const label of this.folds.keys()) if (!seen.has(label)) this.folds.delete(label);
     this.dropped = dropped;
+    this.stopped = stopped;
     this.behind = cut;
     this.lastKey = cut ? '' : key;
     this.lastResults = out;
     return out;
   }
+
+  /** The runs the last `results` drew only as far as their seats' events merge, and why ("pair 1": its step 5 does not merge). */
+  stopped: { label: string; reason: string }[] = [];
 
   /** Whether the last `results` stopped before every event was folded (its `more` said no). */
   behind = false;
@@ -234,6 +243,7 @@ export class ClassRecords {
             make: () => new RunFold(spec),
             advance: (f, more) => (f as RunFold).addSeat(events, more),
             shown: (f) => (f as RunFold).hasStep,
+            problem: () => null,
             result: (f) => (f as RunFold).result(),
           },
         ];
@@ -253,6 +263,7 @@ export class ClassRecords {
           make: () => new PairFold({ ...room.spec, seed }, arm.id, sides.length),
           advance: (f, more) => (f as PairFold).advance(events, more),
           shown: (f) => (f as PairFold).fold.hasStep,
+          problem: (f) => (f as PairFold).problem,
           result: (f) => (f as PairFold).fold.result(),
         },
       ];
@@ -275,6 +286,7 @@ export class ClassRecords {
 
   clear(): void {
     this.dropped = [];
+    this.stopped = [];
     this.seats.clear();
     this.scanned.clear();
     this.folds.clear();

@@ -41,11 +41,12 @@ export function resultsSoon(delay = RESULTS_EVERY_MS): void {
     // A room ended before every run finished: the class's numbers are over the runs that finished.
     const results = info.status === 'closed' ? all.filter((r) => r.finished) : all;
     const dropped = records.dropped.map((d) => `${d.label} (${d.reason})`);
-    state().setRoom(
-      dropped.length > 0
-        ? { results, notice: `Left out of the class's results because its events could not be read: ${dropped.join('; ')}.` }
-        : { results },
-    );
+    const stopped = records.stopped.map((d) => `${d.label} (${d.reason})`);
+    const notice = [
+      dropped.length > 0 ? `Left out of the class's results because its events could not be read: ${dropped.join('; ')}.` : '',
+      stopped.length > 0 ? `Drawn only as far as its seats' events merge: ${stopped.join('; ')}.` : '',
+    ].filter(Boolean);
+    state().setRoom(notice.length > 0 ? { results, notice: notice.join(' ') } : { results });
   }, delay);
 }
 
