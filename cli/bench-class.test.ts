@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FOLD_SLICE_MS } from '../src/app/room/classRecords';
+import { FOLD_SLICE_MS } from '../src/app/room/classFolds';
 import { ExperimentSpecSchema } from '../src/core/experiment/spec';
 import { ROOM_LIMITS } from '../src/room/protocol';
 import { DEFAULT_LIMITS } from '../server/limits';

@@ -17,7 +17,8 @@
 import { loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ClassRecords, FOLD_SLICE_MS, type ClassRoom } from '../src/app/room/classRecords';
+import { FOLD_SLICE_MS } from '../src/app/room/classFolds';
+import { ClassRecords, type ClassRoom } from '../src/app/room/classRecords';
 import { seedResult } from '../src/app/store/seedsSlice';
 import { ROOM_LIMITS, parseServerMessage, type SeatEvent, type SeatInfo } from '../src/room/protocol';
 import { DEFAULT_LIMITS } from '../server/limits';

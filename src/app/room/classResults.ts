@@ -7,7 +7,8 @@ import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import { seatEvent } from '../../room/seatOutbox';
 import { useLab } from '../store';
 import type { RecordedEvent } from '../store/record';
-import { type ClassRun, ClassRecords, FOLD_SLICE_MS } from './classRecords';
+import { FOLD_SLICE_MS } from './classFolds';
+import { type ClassRun, ClassRecords } from './classRecords';
 
 /** How often the class's results are rebuilt, at most. */
 export const RESULTS_EVERY_MS = 1000;
