@@ -7,6 +7,7 @@ import { ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
 import { createRoom, joinRoom, presetSpec, shapedAnswers, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';
+import { seatTrainSpec } from '../src/room/levels';
 
 let local: LocalServer;
 beforeAll(async () => {
@@ -126,7 +127,8 @@ describe('seat budgets', () => {
     const { presenter, room } = await createRoom(local.url, { spec, pairing: true });
     const a = await joinRoom(local.url, room);
     const b = await joinRoom(local.url, room);
-    const long = syntheticRun(presetSpec('peers-learn'), 2);
+    // Seat 0's own run (member A of the peer arm), of a longer experiment.
+    const long = syntheticRun(seatTrainSpec(presetSpec('peers-learn'), a.seat.seat), 2);
     a.client.send({ t: 'event', seq: 0, event: long[0] });
     a.client.send({ t: 'event', seq: 1, event: long[5] });
     expect((await a.client.waitFor('error')).message).toMatch(/has 3 steps: this event is of step 5/);

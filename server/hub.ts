@@ -18,6 +18,7 @@
  * after the socket has drained.
  */
 import { joinCodeOf } from '../src/room/joinCode';
+import { peerLevels } from '../src/room/levels';
 import type { ClientMessage, RoomErrorCode } from '../src/room/protocol';
 import { ROOM_LIMITS } from '../src/room/protocol';
 import { flushFeed } from './feed';
@@ -68,6 +69,8 @@ export interface HubOptions {
   origins: () => string[];
   /** How long a seat whose student left before the room started is kept for them, ms. */
   seatGraceMs: number;
+  /** How long a seat of a running paired room waits for a partner beside it before it trains alone, ms. */
+  partnerWaitMs: number;
 }
 
 const MAX_CREATES_PER_CONNECTION = 10;
@@ -280,6 +283,7 @@ export class RoomHub {
         baseSeed: msg.baseSeed,
         pairing: msg.pairing,
         ...listedSeeds(msg),
+        ...(msg.pairing ? { levels: peerLevels(msg.spec) } : {}),
         status: 'open',
         locked: false,
         creator: client.address,
@@ -298,7 +302,7 @@ export class RoomHub {
     client.send(frame({ t: 'room', room: room.info() }));
     client.send(this.addressesFrame());
     // Only the id's first characters: the id is the join link's secret, and logs get shared.
-    this.opts.log(`room ${room.id.slice(0, 4)}… created from ${client.address}: "${room.record.name}"${room.record.pairing ? ', paired' : ''}`, client.address);
+    this.opts.log(`room ${room.id.slice(0, 4)}… created from ${client.address}: "${room.record.name}"${room.record.pairing ? `, paired (levels ${room.levels.join(', ')})` : ''}`, client.address);
   }
 
   /** An error for a budget or a timing, logged with the client's address. */
@@ -374,6 +378,8 @@ export class RoomHub {
     if (seat.leftTimer) clearTimeout(seat.leftTimer);
     seat.leftTimer = undefined;
     seat.conn = client;
+    // A seat taken while the room runs, with no one beside it, trains alone if no partner comes.
+    this.life.aloneLater(room, seat);
     client.role = { kind: 'student', room, seat: seat.index };
     room.students.set(client, { seat: seat.index, sent: [], budget: this.opts.feedBytesPerSecond, refilled: this.opts.now(), turn: 0 });
     room.feedDirty = true;
@@ -391,7 +397,21 @@ export class RoomHub {
       const index = room.freeIndex(ROOM_LIMITS.seats);
       if (index === null) return null;
       const token = newSecret();
-      const record: SeatRecord = { index, tokenHash: secretHash(token), seed: room.seedOf(index), member: room.memberOf(index), events: 0, lastStep: 0, done: false, bytes: 0, address };
+      const level = room.levelOf(index);
+      const record: SeatRecord = {
+        index,
+        tokenHash: secretHash(token),
+        seed: room.seedOf(index),
+        member: room.memberOf(index),
+        ...(level === null ? {} : { level }),
+        // A seat taken while the room runs, whose partner's seat is empty or trains alone, trains alone too.
+        ...(room.aloneAt(index) ? { alone: true } : {}),
+        events: 0,
+        lastStep: 0,
+        done: false,
+        bytes: 0,
+        address,
+      };
       await this.store.putSeat(room.id, record);
       const seat: Seat = { ...record, conn: null, chain: Promise.resolve() };
       room.seats[index] = seat;

@@ -6,6 +6,7 @@ import { ROOM_PROTOCOL_VERSION } from '../src/room/protocol';
 import { createRoom, gateRoomWrites, joinRoom, presetSpec, secondPresenter, shapedAnswers, startLocalServer, type LocalServer } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';
+import { seatTrainSpec } from '../src/room/levels';
 
 const run = syntheticRun(presetSpec('quick'), 3);
 let local: LocalServer | null = null;
@@ -18,11 +19,16 @@ describe('restart', () => {
   it('keeps rooms, seats, tokens, events, exchanges and the status across a restart', async () => {
     local = await startLocalServer({ feedMs: 50, roomDebounceMs: 10 });
     const { presenter, room, key } = await createRoom(local.url, { pairing: true, baseSeed: 40 });
-    presenter.send({ t: 'start' });
     const a = await joinRoom(local.url, room);
     const b = await joinRoom(local.url, room);
-    for (let i = 0; i < 4; i++) a.client.send({ t: 'event', seq: i, event: run[i] });
-    b.client.send({ t: 'event', seq: 0, event: run[0] });
+    // Started with both seated (a seat alone at the start would train both members itself).
+    presenter.send({ t: 'start' });
+    await presenter.waitFor('room', (m) => m.room.status === 'running');
+    // Each seat's own run: its member of the peer arm.
+    const runA = syntheticRun(seatTrainSpec(presetSpec('quick'), a.seat.seat), 3);
+    const runB = syntheticRun(seatTrainSpec(presetSpec('quick'), b.seat.seat), 3);
+    for (let i = 0; i < 4; i++) a.client.send({ t: 'event', seq: i, event: runA[i] });
+    b.client.send({ t: 'event', seq: 0, event: runB[0] });
     a.client.send({ t: 'exchange', step: 1, kind: 'train', answers: shapedAnswers(presetSpec('quick'), 3) });
     await a.client.waitFor('ack', (m) => m.seq === 3);
     await b.client.waitFor('exchange');
@@ -46,12 +52,12 @@ describe('restart', () => {
       [0, 0, 4],
       [1, 0, 1],
     ]);
-    expect(snapshot[0].t === 'events' && snapshot[0].events).toEqual(run.slice(0, 4));
+    expect(snapshot[0].t === 'events' && snapshot[0].events).toEqual(runA.slice(0, 4));
 
     // The students rejoin with their tokens and go on where the room's count says.
     const a2 = await joinRoom(local.url, room, { index: 0, token: a.seat.token });
     expect(a2.seat.stored).toBe(4);
-    a2.client.send({ t: 'event', seq: 4, event: run[4] });
+    a2.client.send({ t: 'event', seq: 4, event: runA[4] });
     expect((await a2.client.waitFor('ack')).seq).toBe(4);
     const b2 = await joinRoom(local.url, room, { index: 1, token: b.seat.token });
     expect((await b2.client.waitFor('exchange')).answers).toEqual(shapedAnswers(presetSpec('quick'), 3));

@@ -15,6 +15,7 @@ import type { DiskUse } from './diskUse';
 import { errorFrame } from './frames';
 import type { HubClient, HubOptions } from './hub';
 import type { Room, Seat } from './roomState';
+import { recordOf } from './seatWrites';
 import type { RoomRecord, RoomStore } from './store';
 
 /** What the lifecycle needs of the hub. */
@@ -62,13 +63,14 @@ export class RoomLifecycle {
    * chain: the change sees the record as the writes before it left it (two presenter tabs' lock
    * and start both stay), and a write queued when the sweep began deleting the room is refused.
    */
-  private writeRecord(client: HubClient, room: Room, change: (r: RoomRecord) => RoomRecord | null): Promise<void> {
+  private writeRecord(client: HubClient, room: Room, change: (r: RoomRecord) => RoomRecord | null, after?: () => Promise<void>): Promise<void> {
     const op = room.recordOps.then(async () => {
       if (room.deleting) return this.hub.fail(client, 'no-such-room', ROOM_EXPIRED);
       const record = change(room.record);
       if (!record) return;
       await this.store.putRoom(record);
       room.record = record;
+      await after?.();
       this.hub.announce(room);
     });
     room.recordOps = op.catch(() => undefined);
@@ -79,13 +81,44 @@ export class RoomLifecycle {
     const room = this.ownRoom(client, `${what} the room`);
     if (!room) return Promise.resolve();
     const status: RoomRecord['status'] = what === 'start' ? 'running' : 'closed';
-    return this.writeRecord(client, room, (r) => {
-      if (r.status === 'closed') {
-        this.hub.fail(client, 'room-closed', 'This room is closed already.');
-        return null;
+    return this.writeRecord(
+      client,
+      room,
+      (r) => {
+        if (r.status === 'closed') {
+          this.hub.fail(client, 'room-closed', 'This room is closed already.');
+          return null;
+        }
+        return r.status === status ? null : { ...r, status };
+      },
+      // The room message that says it runs already says which seats train alone.
+      status === 'running' ? () => this.markAlone(room) : undefined,
+    );
+  }
+
+  /**
+   * At the start of a paired room, each seat whose partner's seat is empty (the odd student out)
+   * trains both members of its level itself: it is marked `alone`, stored on its write chain (an
+   * event's record rewrite keeps it), before the room message says the room runs. Later, the same
+   * for a seat that waited partnerWaitMs with the seat beside it empty (aloneLater). Only a seat
+   * with nothing stored: a run already streamed as a member part cannot become a pair's. On the
+   * seat changes' chain, so a join at the same time sees the seat as it is (roomState.ts aloneAt).
+   */
+  private markAlone(room: Room): Promise<void> {
+    const op = room.seatOps.then(async () => {
+      if (room.deleting) return;
+      for (const seat of room.taken()) {
+        if (!room.mayGoAlone(seat)) continue;
+        const write = seat.chain.then(async () => {
+          await this.store.putSeat(room.id, { ...recordOf(seat), alone: true });
+          seat.alone = true;
+        });
+        seat.chain = write.catch(() => undefined);
+        await write;
       }
-      return r.status === status ? null : { ...r, status };
     });
+    room.seatOps = op.catch(() => undefined);
+    return op;
   }
 
   lock(client: HubClient, locked: boolean): Promise<void> {
@@ -99,6 +132,24 @@ export class RoomLifecycle {
     if (!room) return;
     if (!room.seats[index]) return this.hub.fail(client, 'bad-seat', `This room has no seat ${index}.`);
     await this.freeSeat(room, index, 'the presenter removed it');
+  }
+
+  /**
+   * A seat of a running paired room with no one beside it (a student who joined after the start,
+   * or whose partner was removed before either stored anything) trains alone if the seat beside
+   * it is still empty after partnerWaitMs: the class never waits on a partner who is not coming.
+   * A partner who comes meanwhile makes it a pair (markAlone looks again when the time is up).
+   */
+  aloneLater(room: Room, seat: Seat): void {
+    if (!room.mayGoAlone(seat) || seat.aloneTimer) return;
+    seat.aloneTimer = setTimeout(() => {
+      seat.aloneTimer = undefined;
+      if (room.seats[seat.index] !== seat || !this.hub.room(room.id) || !room.mayGoAlone(seat)) return;
+      this.markAlone(room)
+        .then(() => this.hub.announce(room))
+        .catch((e: unknown) => this.opts.log(`seat ${seat.index} of ${room.id.slice(0, 4)}… could not be set to train alone: ${e instanceof Error ? e.message : String(e)}`));
+    }, this.opts.partnerWaitMs);
+    seat.aloneTimer.unref?.();
   }
 
   /**
@@ -144,7 +195,11 @@ export class RoomLifecycle {
         conn.close(4003, 'seat removed');
       }
       if (seat.leftTimer) clearTimeout(seat.leftTimer);
+      if (seat.aloneTimer) clearTimeout(seat.aloneTimer);
       room.seats[index] = null;
+      // Its partner, if it has stored nothing yet, trains alone unless someone takes this seat soon.
+      const partner = room.seats[index ^ 1];
+      if (partner) this.aloneLater(room, partner);
       this.disk.add(room.addressOf(seat), -(seat.bytes ?? 0));
       // Every student's feed starts the index over: its next occupant's events are new.
       for (const feed of room.students.values()) feed.sent[index] = 0;
@@ -205,6 +260,9 @@ export class RoomLifecycle {
   /** Stop a room's timers (its debounced broadcast, its seats' grace). */
   stopTimers(room: Room): void {
     if (room.roomTimer) clearTimeout(room.roomTimer);
-    for (const s of room.seats) if (s?.leftTimer) clearTimeout(s.leftTimer);
+    for (const s of room.seats) {
+      if (s?.leftTimer) clearTimeout(s.leftTimer);
+      if (s?.aloneTimer) clearTimeout(s.aloneTimer);
+    }
   }
 }

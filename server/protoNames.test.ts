@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
 import { ROOM_PROTOCOL_VERSION, streamedEvent } from '../src/room/protocol';
 import { presetSpec } from './load/harness';
+import { firstPeerArm, peerLevels, seatTrainSpec } from '../src/room/levels';
 import { syntheticRun } from './load/syntheticRun';
 import { attackerRoom, attackerSeat, createMsg, joinMsg, raw, settled, type Raw } from './attack/tools';
 import { startTarget, type Target } from './attack/target';
@@ -51,7 +52,8 @@ describe("Object.prototype's names as ids, against the real server process", () 
       results.token = await reply(c, joinMsg(room, { index: 0, token: name }), 'seat');
       const seat = await attackerSeat(t.url, from(3), room);
       await attackerSeat(t.url, from(4), room);
-      const run = syntheticRun(spec, 100 + seat.index).map(streamedEvent);
+      // The seat's own run: its member of the room's peer arm (seat 0: the arm's first).
+      const run = syntheticRun(seatTrainSpec(spec, { level: peerLevels(spec)[0], member: firstPeerArm(spec)!.members[seat.index & 1] }), 100 + seat.index).map(streamedEvent);
       results.base = await reply(seat.s, { t: 'event', seq: 0, event: run[0] }, 'ack');
       const step = structuredClone(run[1]) as Extract<(typeof run)[number], { type: 'step' }>;
       const member = Object.keys(step.arms[0].members)[0];

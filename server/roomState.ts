@@ -2,16 +2,22 @@
  * A room as the server holds it in memory: its stored record and seats, who is connected (the
  * presenters' connections, each seat's connection) and the seat rules: seeds by join order (the
  * room's listed seeds, `record.seeds`, then baseSeed + index; in paired rooms one seed per pair)
- * and, in paired rooms, the peer
- * arm's member each seat trains (seat 2k the arm's first member, 2k+1 its second) and its partner.
+ * and, in paired rooms, the partner level each pair trains (pair k the room's (k mod L)-th level,
+ * src/room/levels.ts), the member of that peer arm each seat trains (seat 2k the arm's first
+ * member, 2k+1 its second), its partner, and whether it trains both members itself (`alone`: no
+ * partner when the room started). A seat's events are checked against its own experiment
+ * (`seatSpec`: the room's, or in a paired room its level's arm alone) and its own members
+ * (`ownMembers`).
  *
  * A seat can be freed (the presenter removed it, or its student left before the room started):
  * its place in `seats` is then null, RoomInfo.seats leaves it out (so its indexes can have gaps),
  * and the next new student takes the lowest free index, with that index's seed and member, as if
  * it had been the first to take it. Its partner's exchanges stay and are replayed to the newcomer.
  */
+import { pairSpec } from '../src/core/experiment/memberParts';
 import { roomSeedList } from '../src/core/experiment/roomSeeds';
 import type { ExperimentSpec } from '../src/core/experiment/spec';
+import { firstPeerArm, levelOfPair } from '../src/room/levels';
 import { ROOM_LIMITS, type RoomInfo, type SeatInfo } from '../src/room/protocol';
 import type { RoomRecord, SeatRecord } from './store';
 
@@ -31,6 +37,8 @@ export interface Seat extends SeatRecord {
   freeing?: boolean;
   /** Frees the seat if its student stays away (it left before the room started). */
   leftTimer?: ReturnType<typeof setTimeout>;
+  /** Has the seat train alone if no partner takes the seat beside it (a running paired room: lifecycle.ts aloneLater). */
+  aloneTimer?: ReturnType<typeof setTimeout>;
 }
 
 /** A student connection's feed of the class (feed.ts). */
@@ -47,7 +55,7 @@ export interface StudentFeed {
 
 /** The members of the spec's first arm whose scheme is 'peer' and which has two members, or null. */
 export function peerArmMembers(spec: ExperimentSpec): [string, string] | null {
-  const arm = spec.arms.find((a) => a.scheme === 'peer' && a.members.length === 2);
+  const arm = firstPeerArm(spec);
   return arm ? [arm.members[0], arm.members[1]] : null;
 }
 
@@ -62,13 +70,25 @@ export function listedSeeds(create: { preset: string | null; pairing: boolean; s
   return { seeds: roomSeedList(create.preset, create.pairing).slice(create.seedOffset, create.seedOffset + slots), seedOffset: create.seedOffset };
 }
 
+/**
+ * A paired room's levels as stored, or, for a room stored before levels, the one its pairs all
+ * trained: the spec's first two-member peer arm. Unpaired rooms have none.
+ */
+export function roomLevels(record: Pick<RoomRecord, 'pairing' | 'levels' | 'spec'>): string[] {
+  if (!record.pairing) return [];
+  if (record.levels && record.levels.length > 0) return record.levels;
+  const first = firstPeerArm(record.spec);
+  return first ? [first.id] : [];
+}
+
 export class Room {
   /** By index; null where a seat was freed. */
   readonly seats: (Seat | null)[];
   readonly presenters = new Set<RoomPeer>();
   /** Students' connections and their feed of the class (feed.ts). */
   readonly students = new Map<RoomPeer, StudentFeed>();
-  readonly pairMembers: [string, string] | null;
+  /** Paired rooms: the levels pair k trains in turn (empty: unpaired). */
+  readonly levels: string[];
   /** Pending debounced `room` broadcast. */
   roomTimer: ReturnType<typeof setTimeout> | null = null;
   /** Whether events were stored since the students' feed last ran. */
@@ -86,9 +106,10 @@ export class Room {
     seats: SeatRecord[],
   ) {
     this.seats = [];
-    for (const s of seats) this.seats[s.index] = { ...s, conn: null, chain: Promise.resolve() };
+    this.levels = roomLevels(record);
+    // A seat stored before levels trained the room's first level (the one roomLevels gives it).
+    for (const s of seats) this.seats[s.index] = { ...s, level: s.level ?? this.levelOf(s.index), conn: null, chain: Promise.resolve() };
     for (let i = 0; i < this.seats.length; i++) this.seats[i] ??= null;
-    this.pairMembers = record.pairing ? peerArmMembers(record.spec) : null;
   }
 
   get id(): string {
@@ -106,8 +127,37 @@ export class Room {
     return listed && slot < listed.length ? listed[slot] : this.record.baseSeed + slot;
   }
 
+  /** The level (peer arm) of the pair seat `index` belongs to: the same for a freed index taken again. */
+  levelOf(index: number): string | null {
+    return this.record.pairing ? levelOfPair(this.levels, index >> 1) : null;
+  }
+
   memberOf(index: number): string | null {
-    return this.pairMembers ? this.pairMembers[index & 1] : null;
+    const level = this.levelOf(index);
+    const arm = level === null ? null : this.record.spec.arms.find((a) => a.id === level);
+    return arm ? arm.members[index & 1] : null;
+  }
+
+  /** The experiment a seat's events are checked against: the room's, or its level's arm alone (pairSpec). */
+  seatSpec(seat: Pick<SeatRecord, 'level'>): ExperimentSpec {
+    return seat.level ? pairSpec(this.record.spec, seat.level) : this.record.spec;
+  }
+
+  /** The members a seat's events may name: its own (a member part), both of its level (alone), any of the spec's (null: unpaired). */
+  ownMembers(seat: Pick<SeatRecord, 'level' | 'member' | 'alone'>): string[] | null {
+    if (!seat.level) return null;
+    if (seat.alone || seat.member === null) return this.seatSpec(seat).members.map((m) => m.id);
+    return [seat.member];
+  }
+
+  /** A new seat at `index` trains both members itself: its partner's seat trains alone (no one would answer it). */
+  aloneAt(index: number): boolean {
+    return this.record.pairing && this.seats[index ^ 1]?.alone === true;
+  }
+
+  /** A seat that has waited for a partner long enough trains alone: a running paired room, nothing stored yet, the seat beside it empty. */
+  mayGoAlone(seat: Seat): boolean {
+    return this.record.pairing && this.record.status === 'running' && !seat.alone && !seat.done && !seat.freeing && seat.events === 0 && !this.seats[seat.index ^ 1];
   }
 
   /** The partner's seat index in a paired room, while someone holds it. */
@@ -145,6 +195,8 @@ export class Room {
       seed: seat.seed,
       member: seat.member,
       partner: this.partnerOf(seat.index),
+      level: seat.level ?? null,
+      alone: seat.alone ?? false,
       connected: seat.conn !== null,
       events: seat.events,
       lastStep: seat.lastStep,

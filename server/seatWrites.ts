@@ -7,7 +7,7 @@
  * still queued when the expiry sweep begins deleting the room is refused (`no-such-room`).
  */
 import type { ClientMessage, RoomErrorCode, SeatEvent } from '../src/room/protocol';
-import { answersProblem, eventProblem } from '../src/room/eventRules';
+import { answersProblem, eventProblem, seatLevelProblem } from '../src/room/eventRules';
 import { streamedEvent } from '../src/room/protocol';
 import { diskBound, type DiskUse } from './diskUse';
 import { errorFrame, eventFrames, frame } from './frames';
@@ -101,8 +101,12 @@ export class SeatWrites {
     if ((event.type === 'step' || event.type === 'nonfinite') && event.step > steps) {
       return this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: this event is of step ${event.step}.`);
     }
-    // The event's science against the room's experiment: order, arms and members, rates, seed, text.
-    const problem = eventProblem(room.record.spec, seat, seq, event);
+    // The event's science against the seat's own experiment (the room's, or in a paired room its
+    // level's arm alone, with its own member): order, arms and members, rates, seed, text.
+    const own = room.ownMembers(seat);
+    // A 'done' is checked against the room's experiment: a member part's summary has all its arms (seatLevelProblem).
+    const spec = event.type === 'done' ? room.record.spec : room.seatSpec(seat);
+    const problem = (seat.level && own ? seatLevelProblem({ arm: seat.level, members: own }, event) : null) ?? eventProblem(spec, seat, seq, event);
     if (problem) {
       this.hub.refuse(client, 'not-allowed', `Event ${seq} was not stored: ${problem}`);
       const told = errorFrame('not-allowed', `Seat ${seat.index}'s event ${seq} was refused and not shown: ${problem}`);
@@ -136,6 +140,7 @@ export class SeatWrites {
     if (!own) return Promise.resolve();
     const { room, seat } = own;
     if (!room.record.pairing) return Promise.resolve(this.fail(client, 'not-allowed', 'This room is not paired: there is no partner to send answers to.'));
+    if (seat.alone) return Promise.resolve(this.fail(client, 'not-allowed', 'This seat trains both members of its pair itself: there is no partner to send answers to.'));
     const steps = room.record.spec.steps;
     if (msg.step > steps) return Promise.resolve(this.fail(client, 'not-allowed', `This room's experiment has ${steps} steps: there are no answers of step ${msg.step}.`));
     const shape = answersProblem(room.record.spec, msg.step, msg.kind, msg.answers);
@@ -170,9 +175,21 @@ export function addressBudget(l: { addressBytes: number; diskBytes: number }): n
 }
 
 /** A seat's stored record as it is now. */
-function recordOf(seat: Seat): SeatRecord {
-  const { index, tokenHash, seed, member, events, lastStep, done, bytes, address } = seat;
-  return { index, tokenHash, seed, member, events, lastStep, done, bytes, ...(address === undefined ? {} : { address }) };
+export function recordOf(seat: Seat): SeatRecord {
+  const { index, tokenHash, seed, member, events, lastStep, done, bytes, address, level, alone } = seat;
+  return {
+    index,
+    tokenHash,
+    seed,
+    member,
+    events,
+    lastStep,
+    done,
+    bytes,
+    ...(address === undefined ? {} : { address }),
+    ...(level == null ? {} : { level }),
+    ...(alone ? { alone } : {}),
+  };
 }
 
 /**

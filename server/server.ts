@@ -51,6 +51,8 @@ export interface RoomServerOptions {
   roomDebounceMs?: number;
   /** How long the seat of a student who left before the room started is kept for them (ms). */
   seatGraceMs?: number;
+  /** How long a seat of a running paired room waits for a partner before it trains alone (ms; default 20 s). */
+  partnerWaitMs?: number;
   log?: (line: string) => void;
 }
 
@@ -87,6 +89,7 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
     origins: () => lanOrigins(o.host, port),
     mayJoin: (address) => budgets.join(address),
     seatGraceMs: o.seatGraceMs ?? 15_000,
+    partnerWaitMs: o.partnerWaitMs ?? 20_000,
     ttlMs: o.ttlHours * 3600_000,
     now,
     maxRooms: o.maxRooms ?? 1000,

@@ -38,6 +38,12 @@ export interface RoomRecord {
   /** The seats' seeds from the preset's room seed list, by slot (roomState.ts seedOf), and the list position they start at; absent in rooms made without a list. */
   seeds?: number[];
   seedOffset?: number;
+  /**
+   * Paired rooms: the partner levels pair k trains in turn (levels.ts peerLevels, made by the
+   * server at creation). Absent in rooms stored before levels: their pairs all trained the spec's
+   * first two-member peer arm, which is then their one level (roomState.ts).
+   */
+  levels?: string[];
   status: RoomStatus;
   /** The presenter locked the room to new joins (absent in rooms stored before locking existed). */
   locked?: boolean;
@@ -53,6 +59,10 @@ export interface SeatRecord {
   tokenHash: string;
   seed: number;
   member: string | null;
+  /** Paired rooms: the peer arm this seat's pair trains (absent in seats stored before levels: the room's first level). */
+  level?: string | null;
+  /** Paired rooms: the seat trains both members of its level itself (absent: false). */
+  alone?: boolean;
   /** Events stored, the last RL step among them (0: none) and whether a 'done' is among them. */
   events: number;
   lastStep: number;

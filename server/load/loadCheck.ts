@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { DEFAULT_PRESET } from '../../src/core/experiment/presets';
 import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, streamedEvent, type SeatEvent, type ServerMessage } from '../../src/room/protocol';
+import { seatTrainSpec } from '../../src/room/levels';
 import { startTarget, type Target } from '../attack/target';
 import { RoomStore } from '../store';
 import { createRoom, presetSpec } from './harness';
@@ -228,7 +229,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
           ws.once('close', () => fail(new Error('closed')));
           ws.send(JSON.stringify({ t: 'join', v: ROOM_PROTOCOL_VERSION, room: room.id, seat: prior ? { index: prior.index, token: prior.token } : null }));
         });
-        s ??= { room, from, index: seat.seat.index, token: seat.token, run: syntheticRun(spec, seat.seat.seed).map(streamedEvent), produced: 0, next: 0, acked: 0, sentAt: [], answersSent: 0, partnerSteps: new Set(), ws: null, timer: null };
+        s ??= { room, from, index: seat.seat.index, token: seat.token, run: syntheticRun(seatTrainSpec(spec, seat.seat), seat.seat.seed).map(streamedEvent), produced: 0, next: 0, acked: 0, sentAt: [], answersSent: 0, partnerSteps: new Set(), ws: null, timer: null };
         const me = s;
         me.ws = ws;
         me.next = seat.stored;

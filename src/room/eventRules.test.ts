@@ -3,9 +3,12 @@
  * one a red team sent from a seat and saw stored and forwarded to the projector.
  */
 import { describe, expect, it } from 'vitest';
-import { answersProblem, eventProblem, type SeatProgress } from './eventRules';
+import { getPreset } from '../core/experiment/presets';
+import { syntheticRun } from '../../server/load/syntheticRun';
+import { answersProblem, eventProblem, seatLevelProblem, type SeatProgress } from './eventRules';
 import { roomSpec, runEvents } from './fakeSocket.testkit';
-import { type SeatEvent } from './protocol';
+import { seatTrainSpec } from './levels';
+import { type SeatEvent, streamedEvent } from './protocol';
 import { seatEvent } from './seatOutbox';
 
 const run = runEvents(roomSpec.steps).map(seatEvent) as SeatEvent[];
@@ -112,5 +115,29 @@ describe("a partner's answers", () => {
     expect(answersProblem(roomSpec, 0, 'train', answers(B, G))).toMatch(/RL steps 1 to/);
     expect(answersProblem(roomSpec, 1, 'eval', answers(roomSpec.data.heldOut, G))).toMatch(/Held-out answers come at the base/);
     expect(answersProblem(roomSpec, 1, 'train', [['\u202e7', ...answers(1, G - 1)[0]], ...answers(B - 1, G)])).toMatch(/bidirectional/);
+  });
+});
+
+describe("a paired seat's own level", () => {
+  const overlap = { ...getPreset('overlap')!.spec, steps: 2, evalEvery: 1 };
+  const ofSeat = (level: string, member: string | null, alone = false) =>
+    syntheticRun(seatTrainSpec(overlap, { level, member, alone }), 3).map(streamedEvent);
+
+  it("takes a member part's or a lone seat's own run whole", () => {
+    for (const e of ofSeat('peer-T', 'T')) expect(seatLevelProblem({ arm: 'peer-T', members: ['T'] }, e)).toBeNull();
+    for (const e of ofSeat('peer-T', 'A', true)) expect(seatLevelProblem({ arm: 'peer-T', members: ['A', 'T'] }, e)).toBeNull();
+  });
+
+  it("refuses another level's arm, and the partner's member, naming the rule", () => {
+    const [base, step] = ofSeat('peer-S', 'A');
+    expect(seatLevelProblem({ arm: 'peer-T', members: ['A'] }, step)).toBe('This seat\'s pair trains the partner level "peer-T" alone; this event names arm "peer-S".');
+    const partner = ofSeat('peer-T', 'T')[0];
+    expect(seatLevelProblem({ arm: 'peer-T', members: ['A'] }, partner)).toBe('This seat trains member "A" of arm "peer-T" alone; this event names member "T".');
+    // A seat of a pair may not send both members' numbers as if it trained alone.
+    const both = ofSeat('peer-T', 'A', true);
+    expect(seatLevelProblem({ arm: 'peer-T', members: ['A'] }, both[1])).toMatch(/names member "T"/);
+    expect(seatLevelProblem({ arm: 'peer-S', members: ['A'] }, base)).toBeNull();
+    const nonfinite: SeatEvent = { type: 'nonfinite', step: 1, armId: 'peer-B0', memberId: 'A', quantity: 'loss', value: 'NaN', explanation: 'x' } as SeatEvent;
+    expect(seatLevelProblem({ arm: 'peer-S', members: ['A'] }, nonfinite)).toMatch(/names arm "peer-B0"/);
   });
 });

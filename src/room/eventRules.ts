@@ -149,3 +149,47 @@ function walk(value: unknown, visit: (v: unknown, key: string) => void, key = ''
   if (Array.isArray(value)) for (const v of value) walk(v, visit, key);
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, visit, k);
 }
+
+/** What a paired seat trains (server/roomState.ts): its level's arm and the members its events may name. */
+export interface SeatLevel {
+  arm: string;
+  /** The seat's own member (a member part), or both of the arm's (a seat that trains alone). */
+  members: readonly string[];
+}
+
+/**
+ * Why `event` is not one of a paired seat's own run (null: it is). A paired room hands each pair a
+ * partner level, one peer arm (src/room/levels.ts): a seat's base and steps name that arm alone,
+ * and its own member alone (or, training alone, the arm's two). Another level's arm or member is
+ * refused even though the room's experiment has it: the class would count it for the wrong level.
+ */
+export function seatLevelProblem(level: SeatLevel, event: SeatEvent): string | null {
+  const arms: string[] = [];
+  const members: string[] = [];
+  switch (event.type) {
+    case 'base':
+      members.push(...event.members.map((m) => m.id), ...event.base.map((b) => b.memberId));
+      break;
+    case 'step':
+      for (const a of event.arms) {
+        arms.push(a.armId);
+        members.push(...Object.keys(a.members));
+      }
+      break;
+    case 'nonfinite':
+      arms.push(event.armId);
+      members.push(event.memberId);
+      break;
+    case 'done':
+      // A member part's summary has the runner's whole experiment (its other arms empty), and a
+      // streamed 'done' carries no histories: the pages refold a pair's end from its steps. So a
+      // 'done' is checked against the room's experiment (eventProblem), not the level.
+      return null;
+  }
+  const arm = arms.find((a) => a !== level.arm);
+  if (arm !== undefined) return `This seat's pair trains the partner level "${level.arm}" alone; this event names arm "${arm}".`;
+  const member = members.find((m) => !level.members.includes(m));
+  if (member === undefined) return null;
+  const own = level.members.length === 1 ? `member "${level.members[0]}"` : `members ${level.members.map((m) => `"${m}"`).join(' and ')}`;
+  return `This seat trains ${own} of arm "${level.arm}" alone; this event names member "${member}".`;
+}

@@ -125,6 +125,17 @@ export const SeatInfoSchema = z.object({
   /** Paired rooms: the peer arm's member this seat trains, and its partner's seat (null: not yet taken). */
   member: z.string().max(24).nullable(),
   partner: seatIndex.nullable(),
+  /**
+   * Paired rooms: the peer arm (the partner level, src/room/levels.ts) this seat's pair trains;
+   * null in an unpaired room. Absent from a server older than levels (its pairs all train the
+   * spec's first two-member peer arm).
+   */
+  level: z.string().max(24).nullable().optional(),
+  /**
+   * Paired rooms: the seat trains both members of its level itself (it had no partner when the
+   * room started, or took a seat whose partner trains alone); its run counts as its pair's.
+   */
+  alone: z.boolean().optional(),
   connected: z.boolean(),
   /** Events stored for the seat, and the last RL step among them (0: none yet). */
   events: z.number().int().min(0).max(L.eventsPerSeat),
