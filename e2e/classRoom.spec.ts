@@ -336,7 +336,7 @@ test('a hostile client sends junk during a class: it gets errors, the server sta
   for (const run of file.seeds!) expect(eventNames(run)).toEqual(wholeRun(STEPS));
 });
 
-test('a paired room: two students each train one member of the peer arm, and the presenter shows and exports one pair', async ({ page, browser }, info) => {
+test('a paired room: two students each train one member of the peer arm, the odd third trains both alone, and the presenter shows and exports two pairs', async ({ page, browser }, info) => {
   test.setTimeout(420_000);
   const presenter = await Presenter.open(page);
   const link = await presenter.createRoom(perTest.server.url, { pairing: true });
@@ -358,8 +358,11 @@ test('a paired room: two students each train one member of the peer arm, and the
   await expect(odd.seatLine).toContainText('pair 1: you train member A of the peer arm, your partner (not joined yet) trains the other');
 
   await presenter.startForEverybody();
-  await expect(odd.page.getByTestId('room-no-partner')).toContainText('No partner has joined yet', { timeout: 60_000 });
+  // The odd one out has no partner when the room starts: it trains both members of the peer arm itself, and counts.
+  await expect(odd.seatLine).toContainText("pair 1: no partner, so you train both members of the peer arm yourself; your run counts for the class as your pair's", { timeout: 60_000 });
+  await expect(presenter.seat(2)).toContainText('trains both alone (partner: none)');
   await expect(odd.page.getByTestId('room-partner-wait')).toHaveCount(0);
+  await expect(odd.page.getByTestId('room-no-partner')).toHaveCount(0);
   for (const s of [a, b]) {
     await s.lab.waitForPhase('done', 300_000);
     // Each seat's own run: base, every step, done, all acknowledged by the room.
@@ -370,32 +373,32 @@ test('a paired room: two students each train one member of the peer arm, and the
     await expect(s.page.getByTestId('claim-sentence-a')).toHaveCount(0);
     await expect(s.page.getByTestId('claim-sentence-learns')).toContainText(/^. This seed: peer's held-out pass@1 (fell by|rose by|stayed level)/);
   }
-  await expect.poll(async () => Object.values(await presenter.seatSteps()).filter((x) => x.done && x.step === STEPS).length, { timeout: 60_000 }).toBe(2);
-  // The odd one out chooses to run alone: it leaves the room and trains the whole experiment here.
-  await odd.page.getByTestId('room-run-alone').click();
-  await expect(odd.panel).toHaveCount(0);
-  await expect(odd.lab.phase).not.toHaveAttribute('data-phase', 'idle', { timeout: 30_000 });
+  // The class ends: the odd one's run is done too (no seat waits for a partner).
+  await presenter.waitAllDone(3, STEPS, 300_000);
+  await expect(odd.seatLine).toContainText(`Sent to the room: ${STEPS + 2} events.`);
 
-  // One pair: one run of the class on the presenter's charts and claims.
-  await expect(presenter.lab.chart('chart-pass1')).toHaveAttribute('data-seeds', '1');
+  // Two pairs: pair 0's two seats and pair 1's one on the presenter's charts and claims.
+  await expect(presenter.lab.chart('chart-pass1')).toHaveAttribute('data-seeds', '2');
   const claims = page.getByTestId('seed-claims');
   await expect(claims).toHaveAttribute('data-unit', 'pair');
-  await expect(claims).toHaveAttribute('data-seeds', '1');
+  await expect(claims).toHaveAttribute('data-seeds', '2');
   await expect(claims).toHaveAttribute('data-running', 'false');
-  await expect(claims.locator('h2')).toHaveText('Claims over 1 pair');
+  await expect(claims.locator('h2')).toHaveText('Claims over 2 pairs');
 
-  // The export: the pair's run, its two seats merged into the peer arm of both members, with the pair's seed.
+  // The export: each pair's run of the peer arm of both members, with the pair's seed: pair 0
+  // merged from its two seats, pair 1 the odd seat's own run of both.
   const file = await exportRoom(page, info.outputPath('room.json'));
-  expect(file.name).toMatch(/: 1 pair$/);
-  expect(file.seeds).toHaveLength(1);
-  const pair = file.seeds![0];
-  expect(pair.spec.seed).toBe(seedA);
-  expect(pair.spec.arms!.map((x) => x.id)).toEqual(['peer']);
-  expect(pair.spec.members!.map((m) => m.id)).toEqual(['A', 'B']);
-  expect(eventNames(pair)).toEqual(wholeRun(STEPS));
-  for (const e of pair.events.filter((x) => x.type === 'step')) {
-    expect(e.arms!.map((x) => x.armId)).toEqual(['peer']);
-    expect(Object.keys(e.arms![0].members).sort()).toEqual(['A', 'B']);
+  expect(file.name).toMatch(/: 2 pairs$/);
+  expect(file.seeds).toHaveLength(2);
+  expect(file.seeds!.map((p) => p.spec.seed)).toEqual([seedA, seedA + 1]);
+  for (const pair of file.seeds!) {
+    expect(pair.spec.arms!.map((x) => x.id)).toEqual(['peer']);
+    expect(pair.spec.members!.map((m) => m.id)).toEqual(['A', 'B']);
+    expect(eventNames(pair)).toEqual(wholeRun(STEPS));
+    for (const e of pair.events.filter((x) => x.type === 'step')) {
+      expect(e.arms!.map((x) => x.armId)).toEqual(['peer']);
+      expect(Object.keys(e.arms![0].members).sort()).toEqual(['A', 'B']);
+    }
   }
 });
 

@@ -22,6 +22,63 @@ const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('bas
 
 const perTest = roomServerPerTest<Student>();
 
+test("a paired room of the overlap preset: a pair and an odd student train different partners, the class ends, and the panel holds one point each", async ({ page, browser }) => {
+  test.setTimeout(600_000);
+  const errors = collectErrors(page);
+  const presenter = new Presenter(page);
+  await presenter.lab.open(`?backend=wasm&v=1&preset=overlap&s=${b64({ steps: STEPS, evalEvery: 1 })}`);
+  await expect(page.getByTestId('field-steps')).toHaveValue(String(STEPS));
+  const baseSeed = 41;
+  await presenter.lab.setField('seed', baseSeed);
+  const link = await presenter.createRoom(perTest.server.url, { pairing: true });
+
+  const students: Student[] = [];
+  for (let i = 0; i < 3; i++) {
+    const s = await Student.join(browser, link);
+    perTest.students.push(s);
+    students.push(s);
+  }
+  // Pair 0 trains A with S (the least overlapping partner), pair 1 A with T (the most): the two ends first.
+  await expect(students[0].seatLine).toContainText('pair 0: you train A with partner S (a sibling from its own seeds); your partner at seat 1 trains S');
+  await expect(students[1].seatLine).toContainText('pair 0: you train S, the partner of A');
+  await expect(students[2].seatLine).toContainText('pair 1: you train A with partner T');
+  await expect(presenter.seat(0)).toHaveAttribute('data-level', 'peer-S');
+  await expect(presenter.seat(2)).toHaveAttribute('data-level', 'peer-T');
+  await expect(presenter.seat(2).getByTestId('room-seat-level')).toHaveText('A with partner T');
+
+  // The third student has no partner when the room starts: it trains A and T itself, and counts.
+  await presenter.startForEverybody();
+  await expect(presenter.seat(2)).toHaveAttribute('data-alone', 'true');
+  await expect(students[2].seatLine).toContainText("pair 1: no partner, so you train both A with partner T (A's twin: the same weights, its own samples) yourself; your run counts for the class as your pair's");
+  await presenter.waitAllDone(3, STEPS, 480_000);
+  await expect(presenter.status).toHaveText('Online: the class run is over.');
+
+  // One point per pair: S's and T's, each in its arm's colour.
+  const plot = page.getByTestId('overlap-plot');
+  await expect(plot).toHaveAttribute('data-points', '2', { timeout: 60_000 });
+  expect(await plot.locator('circle[data-arm="peer-S"]').count()).toBe(1);
+  expect(await plot.locator('circle[data-arm="peer-T"]').count()).toBe(1);
+  const summary = page.getByTestId('overlap-summary');
+  await expect(summary).toContainText('2 points from 2 runs');
+  // The two ends come from different seeds here: the panel gives both and claims nothing from them.
+  await expect(summary).toContainText("A's gain next to S:");
+  await expect(summary).toContainText('in different seeds (too few runs to tell from noise');
+  await expect(page.getByTestId('overlap-table').locator('caption')).toHaveText("The class's points (a run per pair)");
+  const colours = await page.evaluate(() => {
+    const out: Record<string, [string, string]> = {};
+    for (const arm of ['peer-S', 'peer-T']) {
+      const dot = document.querySelector<SVGElement>(`[data-testid="overlap-plot"] circle[data-arm="${arm}"]`);
+      const swatch = document.querySelector<HTMLElement>(`[data-testid="score-mean-${arm}"] .arm-swatch`);
+      out[arm] = [dot ? getComputedStyle(dot).fill : 'none', swatch ? getComputedStyle(swatch).backgroundColor : 'none'];
+    }
+    return out;
+  });
+  for (const [arm, [dot, board]] of Object.entries(colours)) expect(dot, arm).toBe(board);
+  expect(colours['peer-S'][0]).not.toBe(colours['peer-T'][0]);
+  const origin = new URL(page.url()).host;
+  expect(errors.filter((e) => !e.includes(`WebSocket connection to 'ws://${origin}/room' failed`))).toEqual([]);
+});
+
 
 test("a room of the overlap preset: the presenter's panel and the projector fill with two seats' points", async ({ page, browser }) => {
   test.setTimeout(600_000);

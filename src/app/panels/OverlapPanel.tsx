@@ -3,7 +3,7 @@ import { useLab } from '../store';
 import { bandResults } from '../store/roomSlice';
 import { Panel } from './Panel';
 import { useRunView } from '../charts/useRunView';
-import { endsContrast, isOverlapSpec, overlapDots } from './overlapPoints';
+import { endsApart, endsContrast, isOverlapSpec, overlapDots } from './overlapPoints';
 import { OVERLAP_REFERENCE, OVERLAP_REFERENCE_BLOCK } from './overlapReference';
 
 /** Axes: kappa from -0.4 to 1, gain from -0.4 to +0.6 (every measured point so far lies inside). */
@@ -19,6 +19,7 @@ const py = (g: number) => H - PAD.b - ((Math.min(Y1, Math.max(Y0, g)) - Y0) / (Y
 
 
 const fmt = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
+const runsWord = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
 
 /**
  * "Does a more different partner teach more?": every finished run of the overlap preset adds one
@@ -38,12 +39,16 @@ export function OverlapPanel() {
   const summary = useLab((s) => s.run.summary);
   const results = useLab(bandResults);
   const classRuns = useLab((s) => s.room.results.length > 0);
+  const pairs = useLab((s) => s.room.results.length > 0 && s.room.info?.pairing === true);
+  // A paired room of the overlap experiment: each pair's run is its level's pair alone (A and one
+  // partner, which may have no dial of its own, as S and T): it counts because the room's does.
+  const roomOverlap = useLab((s) => s.room.results.length > 0 && isOverlapSpec(s.room.info?.spec ?? null));
   const { styles } = useRunView();
   const dots = useMemo(() => {
-    const runs = results.filter((r) => r.finished && r.summary && isOverlapSpec(r.record.spec)).map((r) => ({ spec: r.record.spec, summary: r.summary! }));
+    const runs = results.filter((r) => r.finished && r.summary && (roomOverlap || isOverlapSpec(r.record.spec))).map((r) => ({ spec: r.record.spec, summary: r.summary! }));
     if (phase === 'done' && summary && isOverlapSpec(spec)) runs.push({ spec, summary });
     return overlapDots(runs);
-  }, [results, phase, summary, spec]);
+  }, [results, phase, summary, spec, roomOverlap]);
   if (!isOverlapSpec(spec)) return null;
   const arms = spec.arms.filter((a) => a.scheme === 'peer' && a.members.includes(spec.members[0].id)).map((a) => a.id);
   const colour = (arm: string) => styles.arm[arm] ?? '#666';
@@ -59,6 +64,8 @@ export function OverlapPanel() {
   const least = levels[0] ?? null;
   const most = levels.at(-1) ?? null;
   const ends = least && most && least !== most ? endsContrast(dots, least, most) : null;
+  // No run has both ends (a paired room: each pair trains one level): each end's mean over its runs, from different seeds.
+  const apart = !ends && least && most && least !== most ? endsApart(dots, least, most) : null;
   const refEnds = least && most && least !== most ? endsContrast(OVERLAP_REFERENCE, least, most) : null;
   const partnerOf = (arm: string | null) => (arm ? spec.arms.find((x) => x.id === arm)?.members.find((m) => m !== spec.members[0].id) ?? arm : '');
   const seeds = new Set(dots.map((d) => d.seed)).size;
@@ -105,7 +112,9 @@ export function OverlapPanel() {
           : `${dots.length} points from ${seeds} run${seeds === 1 ? '' : 's'}${
               ends
                 ? `; A's gain next to ${partnerOf(least)} minus next to ${partnerOf(most)}: ${fmt(ends.mean)} on average, above 0 in ${ends.seeds === 1 ? 'the 1 run' : `${ends.above} of ${ends.seeds} runs`} (too few runs to tell from noise: the lab's 12 seeds are what showed it)`
-                : ''
+                : apart
+                  ? `; A's gain next to ${partnerOf(least)}: ${fmt(apart.least.mean)} (${runsWord(apart.least.runs)}), next to ${partnerOf(most)}: ${fmt(apart.most.mean)} (${runsWord(apart.most.runs)}), in different seeds (too few runs to tell from noise: the lab's 12 seeds are what showed the ends differ)`
+                  : ''
             }.`}
       </p>
       <ul className="overlap-legend" style={{ display: 'flex', flexWrap: 'wrap', gap: '0.2rem 0.9rem', listStyle: 'none', paddingLeft: 0, margin: '0.3rem 0' }}>
@@ -125,7 +134,7 @@ export function OverlapPanel() {
         <details className="table-scroll" data-testid="overlap-points">
           <summary>The points as a table</summary>
           <table data-testid="overlap-table">
-            <caption>{classRuns ? "The class's points (a run per browser)" : "Your runs' points"}</caption>
+            <caption>{classRuns ? `The class's points (a run per ${pairs ? 'pair' : 'browser'})` : "Your runs' points"}</caption>
             <thead>
               <tr>
                 <th scope="col">seed</th>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getPreset } from '../../core/experiment/presets';
 import type { RunSummary } from '../../core/experiment/events';
-import { endsContrast, fitLine, isOverlapSpec, overlapDots } from './overlapPoints';
+import { pairSpec } from '../../core/experiment/memberParts';
+import { endsApart, endsContrast, fitLine, isOverlapSpec, overlapDots } from './overlapPoints';
 import { OVERLAP_REFERENCE } from './overlapReference';
 
 /** A finished run of the overlap preset in which A gains `gains[i]` next to level i and the base kappas are `kappas`. */
@@ -64,5 +65,29 @@ describe('the overlap panel points', () => {
     expect(ends.above).toBe(10);
     expect(endsContrast([{ seed: 1, arm: 'peer-S', gain: 0.1 }], 'peer-S', 'peer-T')).toBeNull();
     expect(endsContrast([{ seed: 1, arm: 'peer-S', gain: 0.1 }, { seed: 1, arm: 'peer-T', gain: 0.3 }], 'peer-S', 'peer-T')).toEqual({ seeds: 1, mean: -0.19999999999999998, above: 0 });
+  });
+
+  it("a paired class room's runs, one level each: one point per pair, and the ends apart (different seeds)", () => {
+    const whole = getPreset('overlap')!.spec;
+    // Pair 0 trained A with S, pair 1 A with T: each run is its level's pair alone, whose spec has no dial member.
+    const pairRun = (seed: number, arm: string, kappa: number, gain: number) => {
+      const spec = pairSpec(whole, arm);
+      const run = fakeRun(seed, [kappa, kappa, kappa, kappa, kappa, kappa], [gain, gain, gain, gain, gain, gain]);
+      const partner = spec.members[1].id;
+      return { spec, summary: { ...run, arms: run.arms.filter((a) => a.id === arm), baseKappa: run.baseKappa.filter((k) => k.b === partner) } };
+    };
+    const runs = [pairRun(31, 'peer-S', 0.1, 0.2), pairRun(32, 'peer-T', 0.8, -0.05)];
+    expect(isOverlapSpec(runs[0].spec)).toBe(false);
+    const dots = overlapDots(runs);
+    expect(dots.map((d) => [d.seed, d.arm, d.partner, d.kappa, d.gain])).toEqual([
+      [31, 'peer-S', 'S', 0.1, expect.closeTo(0.2, 9)],
+      [32, 'peer-T', 'T', 0.8, expect.closeTo(-0.05, 9)],
+    ]);
+    expect(endsContrast(dots, 'peer-S', 'peer-T')).toBeNull();
+    const apart = endsApart(dots, 'peer-S', 'peer-T')!;
+    expect([apart.least.runs, apart.most.runs]).toEqual([1, 1]);
+    expect(apart.least.mean).toBeCloseTo(0.2, 9);
+    expect(apart.most.mean).toBeCloseTo(-0.05, 9);
+    expect(endsApart(dots.slice(0, 1), 'peer-S', 'peer-T')).toBeNull();
   });
 });

@@ -68,3 +68,19 @@ export function endsContrast(dots: readonly Pick<OverlapDot, 'seed' | 'arm' | 'g
   if (diffs.length === 0) return null;
   return { seeds: diffs.length, mean: diffs.reduce((s, x) => s + x, 0) / diffs.length, above: diffs.filter((x) => x > 0).length };
 }
+
+/**
+ * The two ends when no seed has both (a paired class room: each pair trains one level, with its
+ * own seed): A's mean gain next to each end over the runs that have it. Different seeds, so the
+ * seed-to-seed noise is in the difference; the panel says so and draws no conclusion. Null: an
+ * end has no run.
+ */
+export function endsApart(dots: readonly Pick<OverlapDot, 'arm' | 'gain'>[], least: string, most: string): { least: { mean: number; runs: number }; most: { mean: number; runs: number } } | null {
+  const of = (arm: string) => {
+    const gains = dots.filter((d) => d.arm === arm).map((d) => d.gain);
+    return gains.length === 0 ? null : { mean: gains.reduce((s, x) => s + x, 0) / gains.length, runs: gains.length };
+  };
+  const l = of(least);
+  const m = of(most);
+  return l && m ? { least: l, most: m } : null;
+}

@@ -15,6 +15,9 @@ import { RoomStatusLine, roomWord } from './RoomStatusLine';
 import { SeatsTable } from './SeatsTable';
 import { connectedCount } from './seatConnection';
 import { pairOf } from './classRecords';
+import { hasLevels, levelPhrase, partnerWords } from './levelWords';
+import { levelPair } from '../../room/levels';
+import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import { classProgress } from './classProgress';
 import { room } from './roomController';
 import { setProjector } from './projectorActions';
@@ -206,14 +209,14 @@ export function Presenter() {
   );
 }
 
-/** The odd seat out of a paired room: no partner has joined; wait for one, or run alone. */
+/** A paired seat whose partner's seat was freed after its member part began: wait for the next student, or run alone. */
 function NoPartner() {
   const [waiting, setWaiting] = useState(false);
   return (
     <div role="status" className="notice" data-testid="room-no-partner">
       <p>
-        No partner has joined yet: pairs are made in the order students join, and you are the odd one out. Your run waits here until a classmate joins as
-        your partner.
+        No partner is in the seat beside you: your partner's seat was freed after your run began. Your run waits here until a classmate takes that seat
+        (they train your partner's member with the same seed and get every answer so far).
       </p>
       {waiting ? (
         <p className="sub">Waiting for a partner…</p>
@@ -231,6 +234,28 @@ function NoPartner() {
   );
 }
 
+/**
+ * A paired seat's line: its pair and, in a room of several levels, its partner level in the
+ * preset's words ("you train A with partner S (a sibling from its own seeds)"); its member and
+ * partner's seat, or that it trains both members alone.
+ */
+function pairedSeatWords(info: RoomInfo, seat: SeatInfo): string {
+  const pair = `, pair ${pairOf(seat.index)}`;
+  const partnerSeat = seat.partner === null ? '(not joined yet)' : `at seat ${seat.partner}`;
+  const exchange = 'each step your answers label theirs and theirs label yours';
+  const level = seat.level && hasLevels(info.spec) ? levelPair(info.spec, seat.level) : null;
+  if (!level) {
+    if (seat.alone) return `${pair}: no partner, so you train both members of the peer arm yourself; your run counts for the class as your pair's`;
+    return `${pair}: you train member ${seat.member} of the peer arm, your partner ${partnerSeat} trains the other; ${exchange}`;
+  }
+  const phrase = levelPhrase(info.spec, info.preset, level.arm.id);
+  if (seat.alone) return `${pair}: no partner, so you train both ${phrase} yourself; your run counts for the class as your pair's`;
+  const other = seat.member === level.anchor ? level.partner : level.anchor;
+  const words = partnerWords(info.preset, level.partner);
+  const mine = seat.member === level.anchor ? phrase : `${level.partner}${words ? ` (${words})` : ''}, the partner of ${level.anchor}`;
+  return `${pair}: you train ${mine}; your partner ${partnerSeat} trains ${other}; ${exchange}`;
+}
+
 function Student() {
   const r = useLab((s) => s.room);
   const seat = r.seat;
@@ -246,9 +271,7 @@ function Student() {
       {seat && (
         <p data-testid="room-seat-line">
           You are seat {seat.index}, seed {seat.seed}
-          {seat.member !== null
-            ? `, pair ${pairOf(seat.index)}: you train member ${seat.member} of the peer arm, your partner ${seat.partner === null ? '(not joined yet)' : `at seat ${seat.partner}`} trains the other; each step your answers label theirs and theirs label yours`
-            : ''}
+          {seat.member !== null && r.info ? pairedSeatWords(r.info, seat) : ''}
           .
           {r.started ? ` Sent to the room: ${r.stream.acked} events.` : ''}
         </p>
@@ -259,6 +282,11 @@ function Student() {
         </p>
       )}
       {waits && r.partnerWait && r.partnerWait.partner === null && <NoPartner />}
+      {waits && seat && r.info?.pairing && r.info.status === 'running' && !r.started && !seat.alone && seat.partner === null && (
+        <p role="status" className="notice" data-testid="room-partner-coming">
+          No classmate sits beside you yet. If none joins within about 20 seconds, you train both members of your pair yourself, and your run counts for the class.
+        </p>
+      )}
       {seat?.done && (
         <p role="status" className="notice" data-testid="room-class-over">
           Your run for the class is done and the room has all of it. The class run is over; a new run here is yours alone: it is not sent to the room.

@@ -1,7 +1,8 @@
 /**
  * A room's seats as the presenter (and a student) sees them: index, seed, connection, step, done;
  * in a paired room also the pair (seats 2k and 2k+1: one run of the peer arm, classRecords.ts),
- * the member the seat trains and its partner's seat.
+ * its partner level (a room of several: "A with partner S"), the member the seat trains and its
+ * partner's seat, or that it trains both members alone.
  *
  * The presenter's page also holds the teacher's controls: lock the room to new
  * students (or unlock it), and remove a seat (asked first, in the row: the student is disconnected
@@ -11,6 +12,7 @@ import { useState } from 'react';
 import type { RoomInfo } from '../../room/protocol';
 import { useLab } from '../store';
 import { pairOf } from './classRecords';
+import { hasLevels, levelPhrase } from './levelWords';
 import { room } from './roomController';
 import { connectedCount, seatConnected } from './seatConnection';
 
@@ -66,6 +68,8 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
   const controls = usePresenterControls(info);
   // The server's word on connections is stale while this page cannot reach it (seatConnection.ts).
   const online = useLab((s) => s.room.status === 'online');
+  // A paired room of several partner levels (the overlap preset): each pair's level has a column.
+  const levels = info.pairing && hasLevels(info.spec);
   if (info.seats.length === 0)
     return (
       <>
@@ -86,6 +90,7 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
             <th scope="col">seat</th>
             {info.pairing && <th scope="col">pair</th>}
             <th scope="col">seed</th>
+            {levels && <th scope="col">partner level</th>}
             {info.pairing && <th scope="col">member (partner)</th>}
             <th scope="col">connected</th>
             <th scope="col">step</th>
@@ -98,16 +103,17 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
             const x = seat.index === mine && mineStep > seat.lastStep ? { ...seat, lastStep: mineStep } : seat;
             const link = seatConnected(x.connected, online, info.status === 'closed');
             return (
-              <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-pair={info.pairing ? pairOf(x.index) : undefined} data-connected={link.known ? x.connected : 'unknown'} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
+              <tr key={x.index} data-testid="room-seat" data-seat={x.index} data-pair={info.pairing ? pairOf(x.index) : undefined} data-level={x.level ?? undefined} data-alone={info.pairing ? (x.alone ?? false) : undefined} data-connected={link.known ? x.connected : 'unknown'} data-step={x.lastStep} data-done={x.done} className={x.index === mine ? 'mine' : undefined}>
                 <th scope="row">
                   {x.index}
                   {x.index === mine ? ' (you)' : ''}
                 </th>
                 {info.pairing && <td>pair {pairOf(x.index)}</td>}
                 <td className="num">{x.seed}</td>
+                {levels && <td data-testid="room-seat-level">{x.level ? levelPhrase(info.spec, null, x.level) : '–'}</td>}
                 {info.pairing && (
                   <td>
-                    {x.member === null ? '–' : `trains ${x.member}`} {x.partner === null ? '(no partner yet)' : `(partner: seat ${x.partner})`}
+                    {x.alone ? `trains both alone (partner: ${x.partner === null ? 'none' : `seat ${x.partner}`})` : `${x.member === null ? '–' : `trains ${x.member}`} ${x.partner === null ? '(no partner yet)' : `(partner: seat ${x.partner})`}`}
                   </td>
                 )}
                 <td>{link.text}</td>

@@ -11,6 +11,11 @@ import { seatEvent } from '../../room/seatOutbox';
 import { roomInfo, roomSpec, runEvents, seatInfo } from '../../room/fakeSocket.testkit';
 import { parseBundle } from '../../share/bundle';
 import { ClassRecords } from './classRecords';
+import { getPreset } from '../../core/experiment/presets';
+import { pairSpec } from '../../core/experiment/memberParts';
+import { seatTrainSpec } from '../../room/levels';
+import { streamedEvent } from '../../room/protocol';
+import { syntheticRun } from '../../../server/load/syntheticRun';
 import { roomRunFile } from './roomExport';
 
 const room = (n: number) => ({ spec: roomSpec, pairing: false, seats: Array.from({ length: n }, (_, i) => seatInfo(i)) });
@@ -166,5 +171,34 @@ describe('a freed seat taken again (the next student gets the index, the seed an
     const after = c.results(room1)[0];
     expect(after).not.toBe(before);
     expect(c.records(room1)[0].record.events).toEqual(fresh);
+  });
+});
+
+describe('a paired room of partner levels', () => {
+  it("gives each pair its own level's arm, and takes a seat that trained alone as its pair's run, whole", () => {
+    const spec = { ...getPreset('overlap')!.spec, steps: 2, evalEvery: 1 };
+    const c = new ClassRecords();
+    // Pair 1 (seat 2, level peer-T) had no partner: its browser ran the pair A with T itself.
+    c.merge(2, 0, syntheticRun(pairSpec({ ...spec, seed: 101 }, 'peer-T'), 101).map(streamedEvent));
+    // Pair 0 (level peer-S): seat 0's member part, A alone, has its base and step 1.
+    c.merge(0, 0, syntheticRun(seatTrainSpec({ ...spec, seed: 100 }, { level: 'peer-S', member: 'A' }), 100).slice(0, 2).map(streamedEvent));
+    const seats = [
+      { ...seatInfo(0), member: 'A', level: 'peer-S', alone: false, partner: null },
+      { ...seatInfo(2), seed: 101, member: 'A', level: 'peer-T', alone: true, partner: null },
+    ];
+    const runs = c.records({ spec, pairing: true, seats });
+    expect(runs.map((r) => [r.label, r.record.spec.arms.map((a) => a.id), r.record.spec.members.map((m) => m.id), r.record.spec.seed, r.record.events.map((e) => e.type)])).toEqual([
+      ['pair 0', ['peer-S'], ['A', 'S'], 100, ['base', 'step']],
+      ['pair 1', ['peer-T'], ['A', 'T'], 101, ['base', 'step', 'step', 'done']],
+    ]);
+    expect(runs[1].problem).toBeNull();
+    // Its 'done' is made whole again: A's history over both steps.
+    const done = runs[1].record.events.at(-1)!;
+    expect(done.type === 'done' && done.summary.arms[0].members.map((m) => m.history.length)).toEqual([2, 2]);
+    const results = c.results({ spec, pairing: true, seats });
+    expect(results.map((r) => [r.seed, r.finished])).toEqual([
+      [100, false],
+      [101, true],
+    ]);
   });
 });

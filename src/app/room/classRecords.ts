@@ -7,16 +7,17 @@
  * A seat's run is the room's spec with the seat's seed, its streamed 'done' made whole again
  * (restoreStreamed: charts, claims, the scoreboard and an exported run file see the summary the
  * runner made). In a paired room a run is a PAIR's: seats 2k and 2k+1 merged into the run of
- * pairSpec(spec, the peer arm) with the pair's seed (pairRun.ts). `records` builds every run
- * whole (the room's export); `results`, which the page calls at most once a second, keeps each
- * run folded and folds only the events that came since (classFolds.ts).
+ * pairSpec(spec, the pair's level) with the pair's seed (pairRun.ts); a seat that trained alone
+ * made that run by itself. `records` builds every run whole (the room's export); `results`, which
+ * the page calls at most once a second, keeps each run folded and folds only the events that came
+ * since (classFolds.ts).
  *
  * A freed seat's index is taken again by the next student, with the same seed and member, whose
  * events start again at 0 (docs/ROOM.md, "Freed seats"): the old occupant's events are dropped
  * when the index leaves RoomInfo.seats, when the room says the seat holds fewer events than this
  * page does, or when the seat's events come again from 0, so two runs never make one seat's curve.
  */
-import { pairedPeerArm } from '../../core/experiment/memberParts';
+import { pairSpec, pairedPeerArm } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import { type RoomInfo, type SeatInfo, restoreStreamed } from '../../room/protocol';
 import type { RecordedEvent, RunRecord } from '../store/record';
@@ -112,9 +113,15 @@ export class ClassRecords {
     for (const [pair, members] of pairs) {
       const seed = members[0].seed;
       const spec = { ...room.spec, seed };
-      const sides = members.map((s) => this.seatEvents(spec, s)).filter((e): e is RecordedEvent[] => e !== null && hasStep(e));
+      // The pair's level (a server older than levels names none: the first peer arm, as then).
+      const level = members.find((s) => s.level)?.level ?? arm.id;
+      if (!spec.arms.some((a) => a.id === level)) continue;
+      // A seat that trains alone ran the pair itself (pairSpec): its events are the pair's run.
+      const sides = members
+        .map((s) => this.seatEvents(s.alone ? pairSpec(spec, level) : spec, s))
+        .filter((e): e is RecordedEvent[] => e !== null && hasStep(e));
       if (sides.length === 0) continue;
-      const run = mergePairRun(spec, arm.id, sides);
+      const run = mergePairRun(spec, level, sides);
       if (!hasStep(run.events)) continue;
       out.push({ label: `pair ${pair}`, pair, seats: members, record: { spec: run.spec, backend: backendOf(run.events), events: run.events }, problem: run.problem });
     }

@@ -3,7 +3,8 @@
  * spec's peer arm, memberParts.ts): the two seats' events merged, step by step, into the events a
  * one-browser run of pairSpec(spec, armId) yields (mergeMemberBases, mergeMemberSteps; on wasm the
  * same numbers, docs/METHOD.md "A peer arm across two browsers"), and, once both seats are done,
- * the pair's 'done' folded from them as the runner folds its own (foldEvent). Until both sides
+ * the pair's 'done' folded from them as the runner folds its own (foldEvent). A seat that trained
+ * both members alone (the odd student out) made that run itself, and it is taken whole. Until both sides
  * have a step, what exists is shown: a base or a step only one seat has is taken as it is (its
  * own member and the pair's measures). The seats' events come from students' pages: where they
  * do not merge (parts that disagree, or both claiming one member), the pair stops there and
@@ -35,6 +36,10 @@ const said = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export function mergePairRun(spec: ExperimentSpec, armId: string, sides: readonly (readonly RecordedEvent[])[]): PairRun {
   const one = pairSpec(spec, armId);
   const out: PairRun = { spec: one, events: [], problem: null };
+  // A seat that trained alone (no partner) made the pair's one-browser run itself: it is the pair's.
+  const both = (e: RecordedEvent | undefined) => e?.type === 'base' && one.arms[0].members.every((id) => e.members.some((m) => m.id === id));
+  const whole = sides.find((evs) => both(evs[0]));
+  if (whole) return { ...out, events: [...whole] };
   const bases = sides.map((evs) => evs[0]).filter((e): e is Base => e?.type === 'base');
   if (bases.length === 0) return out;
   try {

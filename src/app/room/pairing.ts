@@ -45,11 +45,18 @@ export interface PairedRoom {
 /** Seconds of waiting before the page says it waits. */
 export const PARTNER_WAIT_MS = 3000;
 
-/** The peer arm's member this seat trains (null: not a paired seat, or no peer arm with that member). */
+/**
+ * The peer arm's member this seat trains: its member of its pair's level (null: not a paired seat,
+ * or no such arm). A seat from a server older than levels names none: its pair trains the first
+ * peer arm with that member, as then.
+ */
 export function memberPartOf(spec: ExperimentSpec, seat: SeatInfo): MemberPart | null {
-  if (seat.member === null) return null;
-  const arm = spec.arms.find((a) => a.scheme === 'peer' && a.members.includes(seat.member!));
-  return arm ? { armId: arm.id, memberId: seat.member } : null;
+  const member = seat.member;
+  if (member === null) return null;
+  const arm = seat.level
+    ? spec.arms.find((a) => a.id === seat.level && a.scheme === 'peer' && a.members.includes(member))
+    : spec.arms.find((a) => a.scheme === 'peer' && a.members.includes(member));
+  return arm ? { armId: arm.id, memberId: member } : null;
 }
 
 /** Start this seat's part of a paired run: its seed and its member. False when it cannot. */

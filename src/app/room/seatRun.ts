@@ -1,9 +1,13 @@
 /**
  * A student's seat: the page shows the room's experiment with the seat's seed, and the seat's run
  * starts when the room does (or at once if it already runs; a saved run of the seat is resumed, a
- * finished one shown and sent again). In a paired room the seat trains its member of the peer arm
- * and its exchanges go through the room (pairing.ts).
+ * finished one shown and sent again). In a paired room the seat trains its member of its pair's
+ * level (a peer arm, src/room/levels.ts) and its exchanges go through the room (pairing.ts); a seat
+ * the room marks `alone` (no partner when the room started) trains both members of its level
+ * itself, the pair's one-browser run (pairSpec); a seat with no one beside it yet waits (the room
+ * marks it alone if no partner comes: docs/ROOM.md, "The odd student out trains alone").
  */
+import { pairSpec } from '../../core/experiment/memberParts';
 import { isActivePhase } from '../../engine/protocol';
 import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import { lastRunOf } from '../runs/lastRun';
@@ -14,9 +18,10 @@ import { memberPartOf, relayExchanges, startPairedSeat } from './pairing';
 import { seatPresetFor } from './seatPreset';
 import { session, setRoom, state, stream } from './roomSession';
 
-/** The seat's experiment: the room's, with the seat's seed. */
+/** The seat's experiment: the room's, with the seat's seed; a seat that trains alone: its level's pair. */
 function seatSpec(info: RoomInfo, seat: SeatInfo | null) {
-  return { ...info.spec, seed: seat?.seed ?? info.baseSeed };
+  const spec = info.pairing && seat?.alone && seat.level ? pairSpec(info.spec, seat.level) : info.spec;
+  return { ...spec, seed: seat?.seed ?? info.baseSeed };
 }
 
 /** The page shows the room's experiment with this seat's seed (the presenter's: the base seed, seat null). */
@@ -50,13 +55,18 @@ export async function maybeStartSeat(): Promise<void> {
   starting = true;
   try {
     const spec = seatSpec(info, seat);
-    // A paired room: this seat trains one member of the peer arm, its partner the other.
-    const memberPart = info.pairing ? memberPartOf(info.spec, seat) : null;
-    if (info.pairing && !memberPart) {
+    // A paired room: this seat trains one member of its level's peer arm, its partner the other;
+    // alone, both (spec is then the pair's run).
+    const alone = info.pairing && seat.alone === true;
+    const memberPart = info.pairing && !alone ? memberPartOf(info.spec, seat) : null;
+    if (info.pairing && !alone && !memberPart) {
       setRoom({ error: "This seat has no member of the room's peer arm to train: leave the room and join again." });
       return;
     }
     const saved = lastRunOf(useSavedRuns.getState().metas, spec, memberPart);
+    // No one beside this seat yet (it joined after the start): it waits for a partner, and the
+    // room has it train alone if none comes. A saved run of it goes on (its partner's answers are kept).
+    if (memberPart && seat.partner === null && !saved) return;
     // The relay is in place before the run starts: its first exchange (the base's evaluation) comes soon.
     const client = session.client;
     if (memberPart && client && !session.relay && saved?.status !== 'done') {

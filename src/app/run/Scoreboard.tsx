@@ -15,7 +15,9 @@ import type { SeedUnit } from '../charts/seedAggregate';
 
 /** "Run N seeds": the scoreboard over the seeds' mean first (the claims cover all seeds, so must the scores). */
 function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRow[]; styles: Styles; unit: SeedUnit; short?: boolean }) {
-  const n = rows[0]?.seeds ?? 0;
+  const n = rows.reduce((m, r) => Math.max(m, r.seeds), 0);
+  // A paired class room of several partner levels: each pair trained one arm, and each row is over its own runs.
+  const each = rows.some((r) => r.seeds !== n) ? `; each arm over the ${unit}s that trained it (the collapsed column counts them)` : '';
   // A class still training: its last values are where each run is now, not its end.
   const training = useLab((s) => s.room.results.some((r) => !r.finished));
   const last = training ? 'now' : 'end';
@@ -25,12 +27,14 @@ function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRo
         {short ? (
           <caption>
             Mean over {n} {unit}
-            {n === 1 ? '' : 's'} of held-out pass@1{unit !== 'seed' ? '; runs still training count as they are so far' : ''}.
+            {n === 1 ? '' : 's'} of held-out pass@1{unit !== 'seed' ? '; runs still training count as they are so far' : ''}
+            {each}.
           </caption>
         ) : (
           <caption>
             Mean over {n} {unit}s: held-out pass@1 at the start and at the end, the change, the last reward, and in how many {unit}s a member collapsed
-            {unit !== 'seed' ? ' (runs still training count as they are so far)' : ''}.
+            {unit !== 'seed' ? ' (runs still training count as they are so far)' : ''}
+            {each}.
           </caption>
         )}
         <thead>

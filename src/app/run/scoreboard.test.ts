@@ -114,6 +114,12 @@ describe('scoreboard over several seeds', () => {
     expect(m[0].change).toBeCloseTo(-0.15, 12);
     expect(m[1].now).toBeCloseTo(0.45, 12);
   });
+  it("runs of different arms (a paired class room's levels): every arm, each over the runs that trained it", () => {
+    const m = seedMeanRows([[row('peer-S', 0.5, false)], [row('peer-T', 0.3, true)], [row('peer-S', 0.7, false)]]);
+    expect(m.map((r) => [r.armId, r.seeds, r.collapsedIn])).toEqual([['peer-S', 2, 0], ['peer-T', 1, 1]]);
+    expect(m[0].now).toBeCloseTo(0.6, 12);
+    expect(m[1].now).toBeCloseTo(0.3, 12);
+  });
   it('a number a seed lacks makes the mean unknown, not a mean of fewer seeds', () => {
     const missing = { ...row('self', 0.2, false), now: null, change: null };
     expect(seedMeanRows([[row('self', 0.3, false)], [missing]])[0].now).toBeNull();

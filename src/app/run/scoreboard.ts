@@ -118,21 +118,27 @@ export interface SeedMeanRow {
   collapsedIn: number;
 }
 
-/** Per arm, the mean over the seeds of each number (null unless every seed has it). */
+/**
+ * Per arm, the mean over the seeds that ran it of each number (null unless every one of them has
+ * it). Arms in the order they first appear: the runs of a paired class room of several levels
+ * have one arm each, a different one per pair, and each arm's row counts its own runs (`seeds`).
+ */
 export function seedMeanRows(perSeed: readonly (readonly ScoreRow[])[]): SeedMeanRow[] {
   if (perSeed.length === 0) return [];
-  return perSeed[0].map((first) => {
-    const rows = perSeed.map((rs) => rs.find((r) => r.armId === first.armId));
-    const of = (k: 'start' | 'now' | 'change' | 'reward') => mean(rows.map((r) => r?.[k]));
+  const firsts: ScoreRow[] = [];
+  for (const rs of perSeed) for (const r of rs) if (!firsts.some((f) => f.armId === r.armId)) firsts.push(r);
+  return firsts.map((first) => {
+    const rows = perSeed.map((rs) => rs.find((r) => r.armId === first.armId)).filter((r): r is ScoreRow => r !== undefined);
+    const of = (k: 'start' | 'now' | 'change' | 'reward') => mean(rows.map((r) => r[k]));
     return {
       armId: first.armId,
       scheme: first.scheme,
-      seeds: perSeed.length,
+      seeds: rows.length,
       start: of('start'),
       now: of('now'),
       change: of('change'),
       reward: of('reward'),
-      collapsedIn: rows.filter((r) => r?.collapsed && r.collapsed.length > 0).length,
+      collapsedIn: rows.filter((r) => r.collapsed && r.collapsed.length > 0).length,
     };
   });
 }

@@ -21,6 +21,8 @@ export interface Preset {
   /** Measured wall time of a run (warm start included), where measured; a time from its link lives in src/app/controls/presetRuntimes.ts, not here. */
   runtime: string;
   spec: ExperimentSpec;
+  /** A few words on each partner of the anchor (by member id), where partners differ by design: a class room's pages name a pair's level with them. */
+  partners?: Record<string, string>;
 }
 
 type MemberInput = Partial<MemberSpec> & Pick<MemberSpec, 'id' | 'family'>;

@@ -57,4 +57,13 @@ export const overlap: Preset = {
     grpo: { learningRate: 8e-4 },
     steps: 120,
   }),
+  // The explanation's words, one partner each (a paired class room names each pair's partner with them).
+  partners: {
+    S: 'a sibling from its own seeds',
+    B0: "A's starting weights, warm-started on its own data",
+    B50: "B0 moved half of the way to A's weights",
+    B80: "B0 moved four fifths of the way to A's weights",
+    T: "A's twin: the same weights, its own samples",
+    X: "a model of another shape that learned from A's own answers",
+  },
 };

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { getPreset } from '../../core/experiment/presets';
+import { hasLevels, levelPhrase } from './levelWords';
+
+describe("a pair's level in words", () => {
+  it("names the overlap preset's partners with the preset's words", () => {
+    const spec = getPreset('overlap')!.spec;
+    expect(hasLevels(spec)).toBe(true);
+    expect(levelPhrase(spec, 'overlap', 'peer-S')).toBe('A with partner S (a sibling from its own seeds)');
+    expect(levelPhrase(spec, 'overlap', 'peer-T')).toBe("A with partner T (A's twin: the same weights, its own samples)");
+    // An edited experiment (no preset): the ids alone.
+    expect(levelPhrase(spec, null, 'peer-B50')).toBe('A with partner B50');
+    expect(levelPhrase(spec, 'overlap', 'nope')).toBe('nope');
+  });
+
+  it('has every partner of the overlap preset worded, and peers-learn no levels', () => {
+    const p = getPreset('overlap')!;
+    const partners = p.spec.arms.filter((a) => a.scheme === 'peer').map((a) => a.members[1]);
+    expect(Object.keys(p.partners ?? {}).sort()).toEqual([...partners].sort());
+    expect(hasLevels(getPreset('peers-learn')!.spec)).toBe(false);
+  });
+});
