@@ -40,7 +40,7 @@ test("a paired room of the overlap preset: a pair and an odd student train diffe
   }
   // Pair 0 trains A with S (the least overlapping partner), pair 1 A with T (the most): the two ends first.
   await expect(students[0].seatLine).toContainText('pair 0: you train A with partner S (a sibling from its own seeds); your partner at seat 1 trains S');
-  await expect(students[1].seatLine).toContainText('pair 0: you train S, the partner of A');
+  await expect(students[1].seatLine).toContainText('pair 0: you train S (a sibling from its own seeds), the partner of A; your partner at seat 0 trains A');
   await expect(students[2].seatLine).toContainText('pair 1: you train A with partner T');
   await expect(presenter.seat(0)).toHaveAttribute('data-level', 'peer-S');
   await expect(presenter.seat(2)).toHaveAttribute('data-level', 'peer-T');

@@ -251,7 +251,7 @@ function pairedSeatWords(info: RoomInfo, seat: SeatInfo): string {
   const phrase = levelPhrase(info.spec, info.preset, level.arm.id);
   if (seat.alone) return `${pair}: no partner, so you train both ${phrase} yourself; your run counts for the class as your pair's`;
   const other = seat.member === level.anchor ? level.partner : level.anchor;
-  const words = partnerWords(info.preset, level.partner);
+  const words = partnerWords(info.spec, info.preset, level.partner);
   const mine = seat.member === level.anchor ? phrase : `${level.partner}${words ? ` (${words})` : ''}, the partner of ${level.anchor}`;
   return `${pair}: you train ${mine}; your partner ${partnerSeat} trains ${other}; ${exchange}`;
 }

@@ -12,7 +12,7 @@ import { useState } from 'react';
 import type { RoomInfo } from '../../room/protocol';
 import { useLab } from '../store';
 import { pairOf } from './classRecords';
-import { hasLevels, levelPhrase } from './levelWords';
+import { hasLevels, levelShort } from './levelWords';
 import { room } from './roomController';
 import { connectedCount, seatConnected } from './seatConnection';
 
@@ -110,7 +110,7 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
                 </th>
                 {info.pairing && <td>pair {pairOf(x.index)}</td>}
                 <td className="num">{x.seed}</td>
-                {levels && <td data-testid="room-seat-level">{x.level ? levelPhrase(info.spec, null, x.level) : '–'}</td>}
+                {levels && <td data-testid="room-seat-level">{x.level ? levelShort(info.spec, x.level) : '–'}</td>}
                 {info.pairing && (
                   <td>
                     {x.alone ? `trains both alone (partner: ${x.partner === null ? 'none' : `seat ${x.partner}`})` : `${x.member === null ? '–' : `trains ${x.member}`} ${x.partner === null ? '(no partner yet)' : `(partner: seat ${x.partner})`}`}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getPreset } from '../../core/experiment/presets';
-import { hasLevels, levelPhrase } from './levelWords';
+import { hasLevels, levelPhrase, levelShort } from './levelWords';
 
 describe("a pair's level in words", () => {
   it("names the overlap preset's partners with the preset's words", () => {
@@ -8,9 +8,13 @@ describe("a pair's level in words", () => {
     expect(hasLevels(spec)).toBe(true);
     expect(levelPhrase(spec, 'overlap', 'peer-S')).toBe('A with partner S (a sibling from its own seeds)');
     expect(levelPhrase(spec, 'overlap', 'peer-T')).toBe("A with partner T (A's twin: the same weights, its own samples)");
-    // An edited experiment (no preset): the ids alone.
-    expect(levelPhrase(spec, null, 'peer-B50')).toBe('A with partner B50');
+    // An edited experiment (its steps shortened: no preset named) keeps the words of members it left as they were.
+    expect(levelPhrase({ ...spec, steps: 2 }, null, 'peer-B50')).toBe("A with partner B50 (B0 moved half of the way to A's weights)");
+    // A member edited is no longer the preset's: the ids alone.
+    const edited = { ...spec, members: spec.members.map((m) => (m.id === 'B50' ? { ...m, dModel: 32 } : m)) };
+    expect(levelPhrase(edited, null, 'peer-B50')).toBe('A with partner B50');
     expect(levelPhrase(spec, 'overlap', 'nope')).toBe('nope');
+    expect(levelShort(spec, 'peer-X')).toBe('A with partner X');
   });
 
   it('has every partner of the overlap preset worded, and peers-learn no levels', () => {
