@@ -64,6 +64,8 @@ test("a paired room of the overlap preset: a pair and an odd student train diffe
   await expect(summary).toContainText("A's gain next to S:");
   await expect(summary).toContainText('in different seeds (too few runs to tell from noise');
   await expect(page.getByTestId('overlap-table').locator('caption')).toHaveText("The class's points (a run per pair)");
+  // The odd student trained A and T alone (no overlap experiment by itself): its page keeps the room's panel, its own point in it.
+  await expect(students[2].page.getByTestId('overlap-plot').locator('circle[data-arm="peer-T"]')).toHaveCount(1, { timeout: 60_000 });
   const colours = await page.evaluate(() => {
     const out: Record<string, [string, string]> = {};
     for (const arm of ['peer-S', 'peer-T']) {

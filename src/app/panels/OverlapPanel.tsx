@@ -34,7 +34,12 @@ export function OverlapPanel() {
   // The run's spec once it started, else a class room's experiment (the presenter's page trains
   // nothing; its projector view has no experiment panel), else the experiment as edited (so the
   // panel is there before Start).
-  const spec = useLab((s) => s.run.spec ?? s.room.info?.spec ?? s.draft);
+  // In a room of an overlap experiment, the room's: a seat that trains its level's pair alone runs
+  // A and one partner, which alone is no overlap experiment, and its panel stays.
+  const roomSpec = useLab((s) => s.room.info?.spec ?? null);
+  const runSpec = useLab((s) => s.run.spec);
+  const draft = useLab((s) => s.draft);
+  const spec = roomSpec && isOverlapSpec(roomSpec) ? roomSpec : (runSpec ?? roomSpec ?? draft);
   const phase = useLab((s) => s.run.phase);
   const summary = useLab((s) => s.run.summary);
   const results = useLab(bandResults);
@@ -46,9 +51,11 @@ export function OverlapPanel() {
   const { styles } = useRunView();
   const dots = useMemo(() => {
     const runs = results.filter((r) => r.finished && r.summary && (roomOverlap || isOverlapSpec(r.record.spec))).map((r) => ({ spec: r.record.spec, summary: r.summary! }));
-    if (phase === 'done' && summary && isOverlapSpec(spec)) runs.push({ spec, summary });
+    // This browser's own run, with its own spec (in a room: its seat's; the class's results hold it too, and a seed counts once).
+    const own = runSpec ?? spec;
+    if (phase === 'done' && summary && (isOverlapSpec(own) || isOverlapSpec(spec))) runs.push({ spec: own, summary });
     return overlapDots(runs);
-  }, [results, phase, summary, spec, roomOverlap]);
+  }, [results, phase, summary, spec, runSpec, roomOverlap]);
   if (!isOverlapSpec(spec)) return null;
   const arms = spec.arms.filter((a) => a.scheme === 'peer' && a.members.includes(spec.members[0].id)).map((a) => a.id);
   const colour = (arm: string) => styles.arm[arm] ?? '#666';
@@ -77,7 +84,7 @@ export function OverlapPanel() {
       intro={
         <p>
           Each peer arm pairs A with a partner whose errors overlap A's by a different amount. Every finished run adds one
-          point per partner: how much its errors overlapped A's before training (kappa, across) and how much A gained on
+          point per partner it trained{pairs ? ' (a pair of the class trains one partner: one point)' : ''}: how much its errors overlapped A's before training (kappa, across) and how much A gained on
           held-out problems next to it (up). Grey: the lab's {OVERLAP_REFERENCE_BLOCK}. What they showed: A gained more next to
           its least overlapping partner than next to its most ({refEnds ? `${fmt(refEnds.mean)} on average, above 0 in ${refEnds.above} of ${refEnds.seeds} seeds` : 'see docs/RESULTS.md'});
           a steady fall over the five levels was not shown, so no line is drawn through the points.
