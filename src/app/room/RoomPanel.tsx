@@ -23,7 +23,6 @@ import { room } from './roomController';
 import { setProjector } from './projectorActions';
 import { runAlone } from './runAlone';
 import { seedsNote } from '../../room/roomSeeds';
-import type { RoomInfo } from '../../room/protocol';
 import './room.css';
 
 function CopyLink({ link }: { link: string }) {

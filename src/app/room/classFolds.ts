@@ -1,6 +1,7 @@
 /**
  * The class's results kept folded as its events come (ClassRecords.results): one fold per run, a
- * seat's (runFold.ts) or a pair's (pairFold.ts), kept between the page's rebuilds, so that a
+ * seat's (runFold.ts) or a pair's (pairFold.ts; a pair's level's arm, or, where a seat trained
+ * the pair alone, that seat's run of it as a seat's fold), kept between the page's rebuilds, so that a
  * rebuild folds only the events that came since the last one and hands back the same result object
  * for a run that got none (the same array when no run did). A run whose seat (or seats) changed
  * occupant or seed is another run, folded from scratch. A run whose events cannot be folded is left
@@ -8,7 +9,7 @@
  * drawn as far as they merge and named in `stopped`; the other runs are drawn as if neither were
  * there.
  */
-import { pairedPeerArm } from '../../core/experiment/memberParts';
+import { pairSpec, pairedPeerArm } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { SeatInfo } from '../../room/protocol';
 import type { RecordedEvent } from '../store/record';
@@ -121,7 +122,7 @@ export class ClassFolds {
 
   /** What the class's results depend on, short of the events themselves: the experiment, and each listed seat's seed, occupant and events held. */
   private classKey(room: ClassRoom, specText: string): string {
-    const seats = room.seats.map((s) => `${s.index}:${s.seed}:${this.held.generation(s.index)}:${(this.held.events(s.index)?.length ?? 0)}`);
+    const seats = room.seats.map((s) => `${s.index}:${s.seed}:${s.level ?? ''}:${s.alone ? 'alone' : ''}:${this.held.generation(s.index)}:${(this.held.events(s.index)?.length ?? 0)}`);
     return `${room.pairing}|${seats.join(',')}|${specText}`;
   }
 
@@ -159,14 +160,34 @@ export class ClassFolds {
     for (const seat of seats) pairs.set(pairOf(seat.index), [...(pairs.get(pairOf(seat.index)) ?? []), seat]);
     return [...pairs].flatMap(([pair, members]): FoldedRun[] => {
       const seed = members[0].seed;
+      // The pair's level (a server older than levels names none: the first peer arm, as then).
+      const level = members.find((s) => s.level)?.level ?? arm.id;
+      if (!room.spec.arms.some((a) => a.id === level)) return [];
       const sides = members.filter((s) => this.hasStep(s.index));
       if (sides.length === 0) return [];
+      // A seat that trained alone ran its level's pair itself (pairSpec): its run is the pair's, whole.
+      const alone = sides.find((s) => s.alone);
+      if (alone) {
+        const events = this.held.events(alone.index)!;
+        const spec = pairSpec({ ...room.spec, seed }, level);
+        return [
+          {
+            label: `pair ${pair}`,
+            key: `${seed}:${level}:alone:${occupant(alone)}`,
+            make: () => new RunFold(spec),
+            advance: (f, more) => (f as RunFold).addSeat(events, more),
+            shown: (f) => (f as RunFold).hasStep,
+            problem: () => null,
+            result: (f) => (f as RunFold).result(),
+          },
+        ];
+      }
       const events = sides.map((s) => this.held.events(s.index)!);
       return [
         {
           label: `pair ${pair}`,
-          key: `${seed}:${sides.map(occupant).join(',')}`,
-          make: () => new PairFold({ ...room.spec, seed }, arm.id, sides.length),
+          key: `${seed}:${level}:${sides.map(occupant).join(',')}`,
+          make: () => new PairFold({ ...room.spec, seed }, level, sides.length),
           advance: (f, more) => (f as PairFold).advance(events, more),
           shown: (f) => (f as PairFold).fold.hasStep,
           problem: (f) => (f as PairFold).problem,
