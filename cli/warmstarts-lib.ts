@@ -12,6 +12,7 @@ import { buildWarmMember } from '../src/core/experiment/overlapDial';
 import { missedTarget, missPolicy, WarmStartMissError } from '../src/core/experiment/warmStartCohort';
 import { PRESETS, type Preset } from '../src/core/experiment/presets';
 import { ROOM_SEEDS, type RoomSeedList } from '../src/core/experiment/roomSeeds';
+import { levelOfPair, levelPair, peerLevels } from '../src/room/levels';
 import type { ExperimentSpec, MemberSpec } from '../src/core/experiment/spec';
 import {
   SHIPPED_BACKEND,
@@ -61,8 +62,10 @@ export function warmStartPlan(presets: Record<string, Preset> = PRESETS, backend
 
 /**
  * The warm starts of the rooms' seed lists (src/core/experiment/roomSeeds.ts): every member of
- * each listed preset, with each listed seed, one per distinct key, leaving out the keys `shipped`
- * already holds (a list may include the preset's own seed). Labelled "preset/member seed N".
+ * each listed preset, with each listed seed (a list shipped per partner level: the two members of
+ * the level its position serves, as src/room/levels.ts hands levels to pairs), one per distinct
+ * key, leaving out the keys `shipped` already holds (a list may include the preset's own seed).
+ * Labelled "preset/member seed N".
  */
 export function roomWarmStartPlan(
   shipped: readonly PlannedWarmStart[] = warmStartPlan(),
@@ -75,10 +78,13 @@ export function roomWarmStartPlan(
   for (const [id, list] of Object.entries(lists)) {
     const preset = presets[id];
     if (!preset) throw new Error(`room seeds for "${id}", which is no preset`);
-    for (const seed of list.seeds) {
+    const levels = peerLevels(preset.spec);
+    if (list.pairLevels !== undefined && levels.length !== list.pairLevels) throw new Error(`the room seeds of "${id}" are shipped for ${list.pairLevels} partner levels; its paired rooms hand out ${levels.length}`);
+    for (const [p, seed] of list.seeds.entries()) {
       const spec = { ...preset.spec, seed };
       const { maxLen } = warmStartInputs(spec);
-      for (const member of spec.members) {
+      const pair = list.pairLevels === undefined ? null : levelPair(spec, levelOfPair(levels, p)!);
+      for (const member of spec.members.filter((m) => !pair || m.id === pair.anchor || m.id === pair.partner)) {
         const fields = warmStartKeyFields(spec, member, maxLen, backend);
         const key = keyOfFields(fields);
         if (have.has(key)) continue;

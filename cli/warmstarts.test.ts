@@ -19,6 +19,7 @@ import {
 import { useBackend } from '../src/core/testing/fixed-policy';
 import { ROOM_WARM_START_DIR, SHIPPED_WARM_START_DIR, nodeWarmStartCache, readWarmStartFile } from '../src/engine/warmStartNode';
 import { ROOM_SEEDS } from '../src/core/experiment/roomSeeds';
+import { levelOfPair, levelPair, peerLevels } from '../src/room/levels';
 import { buildWarmStarts, checkWarmStarts, nextRetry, roomWarmStartPlan, warmStartPlan, writeIndex } from './warmstarts-lib';
 
 describe('the shipped warm starts (public/warmstarts)', () => {
@@ -44,11 +45,14 @@ describe('the shipped warm starts (public/warmstarts)', () => {
     const shipped = warmStartPlan();
     const plan = roomWarmStartPlan(shipped);
     expect(checkWarmStarts(ROOM_WARM_START_DIR, plan).problems).toEqual([]);
-    // Every member of every listed seed: one entry each (overlap's T is its A), or the presets' own file.
+    // Every member of every listed seed (a list shipped per partner level: the two of the level its
+    // position serves, as a paired room hands levels out): one entry each, or the presets' own file.
     const users = [...shipped, ...plan].flatMap((e) => e.users);
     for (const [id, list] of Object.entries(ROOM_SEEDS)) {
-      for (const seed of list.seeds) {
-        for (const m of getPreset(id)!.spec.members) {
+      const spec = getPreset(id)!.spec;
+      for (const [p, seed] of list.seeds.entries()) {
+        const pair = list.pairLevels ? levelPair(spec, levelOfPair(peerLevels(spec), p)!)! : null;
+        for (const m of spec.members.filter((x) => !pair || [pair.anchor, pair.partner].includes(x.id))) {
           const mine = `${id}/${m.id} seed ${seed}`;
           expect(users.includes(mine) || (seed === getPreset(id)!.spec.seed && users.includes(`${id}/${m.id}`)), mine).toBe(true);
         }

@@ -227,7 +227,8 @@ function roomWarmStartsBlock(src: Sources): string {
     const own = PRESETS[id].spec.seed;
     const seeds = list.seeds;
     lines.push(
-      `- \`${id}\`: seeds ${seeds[0]}-${seeds[seeds.length - 1]} (${seeds.length}; ${list.note}), every member: ${files.length} files, about ${MB(bytes)} MB` +
+      `- \`${id}\`: seeds ${seeds[0]}-${seeds[seeds.length - 1]} (${seeds.length}; ${list.note}), ` +
+        `${list.pairLevels ? `paired rooms only, each seed with its pair's two members (the level its position in the list serves)` : 'every member'}: ${files.length} files, about ${MB(bytes)} MB` +
         (seeds.includes(own) ? `; seed ${own}, its link's, is in \`public/warmstarts/\`` : ''),
     );
   }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roomSeedList } from '../src/core/experiment/roomSeeds';
 import { parseWarmStartIndex, parseWarmStartText, warmStartFileProblem, warmStartInputs, warmStartKeyFields, keyOfFields } from '../src/core/experiment/warmStartCache';
 import { createSeeds, newRoomSeeds, runAgainSeeds } from '../src/room/roomSeeds';
+import { levelPair } from '../src/room/levels';
 import type { RoomInfo } from '../src/room/protocol';
 import { createRoom, joinRoom, presetSpec, startLocalServer, type Joined, type LocalServer } from './load/harness';
 import type { RoomClient } from './load/roomClient';
@@ -54,9 +55,14 @@ function shippedFile(key: string): { folder: string; file: ReturnType<typeof par
   return null;
 }
 
-/** The members whose warm starts seat `seat` needs: every member unpaired, its own in a paired room. */
-function membersOf(preset: string, seat: { member: string | null }): string[] {
-  return seat.member === null ? presetSpec(preset).members.map((m) => m.id) : [seat.member];
+/**
+ * The members whose warm starts seat `seat` needs: every member unpaired; in a paired room both of
+ * its level's pair (a seat whose partner does not come trains both alone).
+ */
+function membersOf(preset: string, seat: { member: string | null; level?: string | null }): string[] {
+  if (seat.member === null) return presetSpec(preset).members.map((m) => m.id);
+  const pair = seat.level ? levelPair(presetSpec(preset), seat.level) : null;
+  return pair ? [pair.anchor, pair.partner] : [seat.member];
 }
 
 describe("a room's seeds", () => {
@@ -115,6 +121,17 @@ describe("a room's seeds", () => {
     await closeAll([old.presenter, none.presenter, ...seats.map((s) => s.client), ...q.map((s) => s.client)]);
   });
 
+  it('gives an overlap room its list only when paired, and runs it again from the next multiple of its levels', async () => {
+    expect(newRoomSeeds('overlap', presetSpec('overlap').seed, false).seedOffset).toBeUndefined();
+    const first = await pageRoom('overlap', true);
+    const seats = await seatClass(first.room, 16);
+    expect(seats.map((s) => s.seat.seat.seed)).toEqual(roomSeedList('overlap', true).slice(0, 8).flatMap((x) => [x, x]));
+    const again = runAgainSeeds(await infoOf(first.presenter, 16));
+    // 8 pairs used positions 0-7; pair 0 of the next room trains level 0 again, so it starts at 12.
+    expect(again.seedOffset).toBe(12);
+    await closeAll([first.presenter, ...seats.map((s) => s.client)]);
+  });
+
   it('keeps a room’s seeds across a restart of the server', async () => {
     const { presenter, room } = await pageRoom('peers-learn', true);
     const before = await seatClass(room, 3);
@@ -129,6 +146,7 @@ describe("a room's seeds", () => {
   for (const [preset, pairing] of [
     ['peers-learn', false],
     ['peers-learn', true],
+    ['overlap', true],
   ] as const) {
     it(`every seat of a 30-seat ${pairing ? 'paired ' : ''}${preset} class loads shipped warm starts for every member it trains`, async () => {
       const { presenter, room } = await pageRoom(preset, pairing);

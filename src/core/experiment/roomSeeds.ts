@@ -34,6 +34,11 @@ export const ROOM_SEEDS: Readonly<Record<string, RoomSeedList>> = {
   // The default class preset: 30 seeds, one per seat of a 30-seat class (unpaired: each seat
   // trains both members; paired: 15 pairs use the first 15, and running again uses the rest).
   'peers-learn': { seeds: seedRange(109, 138), note: 'its confirmation seeds 109-116, then 117-138' },
+  // Paired rooms only: pair k trains A with partner level k mod 6 (src/room/levels.ts), so the
+  // seed at position p ships A's and level p mod 6's partner's warm starts (T's are A's): 15
+  // seeds, one per pair of a 30-seat class. An unpaired overlap seat trains all seven members;
+  // every member of 30 seeds would be most of a 37 MB folder, so unpaired seats warm-start.
+  overlap: { seeds: seedRange(201, 215), note: 'its confirmation seeds 201-212, then 213-215: one per pair of a 30-seat paired class', pairLevels: 6 },
 };
 
 /** The list of `preset` for a room (paired or not), or an empty one (a custom experiment, a preset without one, an unpaired room of a paired-only list). */
