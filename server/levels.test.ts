@@ -120,6 +120,23 @@ describe('partner levels', () => {
     await Promise.all([presenter, late.client, fifth.client, sixth.client, seventh.client, ...seats.map((x) => x.client)].map((c) => c.close()));
   });
 
+  it("does not switch a seat whose partner was removed after the start: the next student takes the partner's member", async () => {
+    const { presenter, room } = await createRoom(local.url, { spec, pairing: true, baseSeed: 90 });
+    const a = await joinRoom(local.url, room);
+    const b = await joinRoom(local.url, room);
+    presenter.send({ t: 'start' });
+    await presenter.waitFor('room', (m) => m.room.status === 'running');
+    presenter.send({ t: 'remove-seat', seat: 1 });
+    await presenter.waitFor('room', (m) => m.room.seats.length === 1);
+    // Longer than the partner wait: seat 0's page runs a member part since the start, and stays one.
+    await new Promise((r) => setTimeout(r, 600));
+    const c = await joinRoom(local.url, room);
+    expect(c.seat.seat).toMatchObject({ index: 1, level: 'peer-S', member: 'S', partner: 0, alone: false });
+    const info = await presenter.waitFor('room', (m) => m.room.seats.length === 2);
+    expect(info.room.seats.map((x) => x.alone)).toEqual([false, false]);
+    await Promise.all([presenter, a.client, b.client, c.client].map((x) => x.close()));
+  });
+
   it('keeps an unpaired room of the overlap preset whole: no levels, every arm of the preset accepted', async () => {
     const { presenter, room } = await createRoom(local.url, { spec, baseSeed: 80 });
     const a = await joinRoom(local.url, room);

@@ -69,8 +69,10 @@ export class RoomLifecycle {
       const record = change(room.record);
       if (!record) return;
       await this.store.putRoom(record);
-      room.record = record;
+      // What follows the write (the start's seats marked alone) is done before memory says so: no
+      // room message says the room runs before it says who trains alone.
       await after?.();
+      room.record = record;
       this.hub.announce(room);
     });
     room.recordOps = op.catch(() => undefined);
@@ -81,7 +83,7 @@ export class RoomLifecycle {
     const room = this.ownRoom(client, `${what} the room`);
     if (!room) return Promise.resolve();
     const status: RoomRecord['status'] = what === 'start' ? 'running' : 'closed';
-    return this.writeRecord(
+    const written = this.writeRecord(
       client,
       room,
       (r) => {
@@ -92,8 +94,13 @@ export class RoomLifecycle {
         return r.status === status ? null : { ...r, status };
       },
       // The room message that says it runs already says which seats train alone.
-      status === 'running' ? () => this.markAlone(room) : undefined,
+      status === 'running' ? () => this.markAlone(room, true) : undefined,
     );
+    if (status !== 'running') return written;
+    // A student who took a seat while the start was being written, with no one beside it, waits for a partner as any late one does.
+    return written.then(() => {
+      for (const seat of room.taken()) this.aloneLater(room, seat);
+    });
   }
 
   /**
@@ -104,11 +111,11 @@ export class RoomLifecycle {
    * with nothing stored: a run already streamed as a member part cannot become a pair's. On the
    * seat changes' chain, so a join at the same time sees the seat as it is (roomState.ts aloneAt).
    */
-  private markAlone(room: Room): Promise<void> {
+  private markAlone(room: Room, starting = false): Promise<void> {
     const op = room.seatOps.then(async () => {
       if (room.deleting) return;
       for (const seat of room.taken()) {
-        if (!room.mayGoAlone(seat)) continue;
+        if (!room.mayGoAlone(seat, starting)) continue;
         const write = seat.chain.then(async () => {
           await this.store.putSeat(room.id, { ...recordOf(seat), alone: true });
           seat.alone = true;
@@ -135,10 +142,12 @@ export class RoomLifecycle {
   }
 
   /**
-   * A seat of a running paired room with no one beside it (a student who joined after the start,
-   * or whose partner was removed before either stored anything) trains alone if the seat beside
-   * it is still empty after partnerWaitMs: the class never waits on a partner who is not coming.
-   * A partner who comes meanwhile makes it a pair (markAlone looks again when the time is up).
+   * A seat of a running paired room with no one beside it (a student who joined after the start)
+   * trains alone if the seat beside it is still empty after partnerWaitMs: the class never waits
+   * on a partner who is not coming. A partner who comes meanwhile makes it a pair (markAlone looks
+   * again when the time is up). Not after a partner is removed: the remaining seat's page began a
+   * member part at the start (whether or not it stored anything yet), and only a newcomer in the
+   * freed seat, training the same member, can answer it.
    */
   aloneLater(room: Room, seat: Seat): void {
     if (!room.mayGoAlone(seat) || seat.aloneTimer) return;
@@ -197,9 +206,6 @@ export class RoomLifecycle {
       if (seat.leftTimer) clearTimeout(seat.leftTimer);
       if (seat.aloneTimer) clearTimeout(seat.aloneTimer);
       room.seats[index] = null;
-      // Its partner, if it has stored nothing yet, trains alone unless someone takes this seat soon.
-      const partner = room.seats[index ^ 1];
-      if (partner) this.aloneLater(room, partner);
       this.disk.add(room.addressOf(seat), -(seat.bytes ?? 0));
       // Every student's feed starts the index over: its next occupant's events are new.
       for (const feed of room.students.values()) feed.sent[index] = 0;

@@ -155,9 +155,9 @@ export class Room {
     return this.record.pairing && this.seats[index ^ 1]?.alone === true;
   }
 
-  /** A seat that has waited for a partner long enough trains alone: a running paired room, nothing stored yet, the seat beside it empty. */
-  mayGoAlone(seat: Seat): boolean {
-    return this.record.pairing && this.record.status === 'running' && !seat.alone && !seat.done && !seat.freeing && seat.events === 0 && !this.seats[seat.index ^ 1];
+  /** A seat that has waited for a partner long enough trains alone: a running (or `starting`) paired room, nothing stored yet, the seat beside it empty. */
+  mayGoAlone(seat: Seat, starting = false): boolean {
+    return this.record.pairing && (starting || this.record.status === 'running') && !seat.alone && !seat.done && !seat.freeing && seat.events === 0 && !this.seats[seat.index ^ 1];
   }
 
   /** The partner's seat index in a paired room, while someone holds it. */
