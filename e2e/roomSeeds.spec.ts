@@ -41,3 +41,26 @@ test("every seat of a peers-learn room loads its members' shipped warm starts an
   // Seat 1 has the link's seed (110, in the presets' folder); seats 0 and 2 fetched their two files from the rooms' folder.
   for (const i of [0, 2]) expect(new Set(fetched[i].filter((p) => /\/warmstarts\/room\/[0-9a-f]{16}\.json$/.test(p))).size, `seat ${i}`).toBe(2);
 });
+
+test("a paired overlap room's first pair trains A and its level's partner from shipped warm starts", async ({ page, browser }) => {
+  test.setTimeout(420_000);
+  const presenter = new Presenter(page);
+  await presenter.lab.open('?backend=wasm');
+  await presenter.lab.choosePreset('overlap');
+  const link = await presenter.createRoom(perTest.server.url, { pairing: true });
+  const first = roomSeedList('overlap', true)[0];
+  const seats: { student: Student; member: string }[] = [];
+  for (let i = 0; i < 2; i++) {
+    const s = await Student.join(browser, link);
+    perTest.students.push(s);
+    expect(await s.seatAndSeed()).toEqual({ seat: i, seed: first });
+    // Pair 0 trains the first level the room hands out (S): seat 0 trains A, seat 1 its partner.
+    seats.push({ student: s, member: i === 0 ? 'A' : 'S' });
+  }
+  await expect(page.getByTestId('room-seeds-note')).toContainText(`The first 15 pairs get seeds ${first} to`);
+  await presenter.startForEverybody();
+  for (const { student, member } of seats) {
+    await student.lab.waitForStep(1, 300_000);
+    await expect(student.page.getByTestId(`base-source-${member}`)).toHaveText(/^shipped/, { timeout: 30_000 });
+  }
+});

@@ -1,6 +1,6 @@
 /**
  * The preset a room's experiment is shown under, with its seed set aside:
- * every seat trains the room's experiment with its own seed (base seed + join order), so a seat's
+ * every seat trains the room's experiment with its own seed (src/room/roomSeeds.ts), so a seat's
  * seed differs from the preset's by design, and that is no edit. Before this, every seat but the
  * one whose seed happened to be the preset's was told "An edited experiment: the 8-seed results
  * do not apply", and classmates saw different pages. Anything else that differs is an edit.
