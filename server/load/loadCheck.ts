@@ -23,7 +23,7 @@ import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, streamedEvent, type SeatEvent, type
 import { seatTrainSpec } from '../../src/room/levels';
 import { startTarget, type Target } from '../attack/target';
 import { RoomStore } from '../store';
-import { createRoom, presetSpec } from './harness';
+import { createRoom, presetSpec, shapedAnswers } from './harness';
 import { RoomClient, deviceFor } from './roomClient';
 import { syntheticRun } from './syntheticRun';
 
@@ -185,7 +185,8 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     while (me.next < me.produced) {
       const e = me.run[me.next];
       if (me.room.paired && e.type === 'step' && e.step > me.answersSent) {
-        send({ t: 'exchange', step: e.step, kind: 'train', answers: [[`${me.index}:${e.step}`]] });
+        // Answers of the shape the partner's page reads (the server refuses any other), marked by seat and step.
+        send({ t: 'exchange', step: e.step, kind: 'train', answers: shapedAnswers(spec, me.index * 10_000 + e.step) });
         me.answersSent = e.step;
       }
       send({ t: 'event', seq: me.next, event: e });
