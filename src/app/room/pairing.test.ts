@@ -4,6 +4,7 @@
  * waits (and that the partner left) only after a few seconds.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getPreset } from '../../core/experiment/presets';
 import { RoomConnection } from '../../room/client';
 import { ROOM_ID, TOKEN, memoryStorage, roomSpec, seatInfo, socketFactory } from '../../room/fakeSocket.testkit';
 import type { PartnerWait } from '../store/roomSlice';
@@ -42,6 +43,16 @@ describe('paired seats', () => {
     const start = vi.fn(() => true);
     expect(startPairedSeat({ start }, roomSpec, seatInfo(3, { member: 'B', partner: 2 }))).toBe(true);
     expect(start).toHaveBeenCalledWith({ seed: 103, memberPart: { armId: 'peer', memberId: 'B' } });
+  });
+
+  it("train their member of their own pair's level (A is in every arm of the overlap preset)", () => {
+    const overlap = getPreset('overlap')!.spec;
+    expect(memberPartOf(overlap, seatInfo(2, { member: 'A', partner: 3, level: 'peer-T' }))).toEqual({ armId: 'peer-T', memberId: 'A' });
+    expect(memberPartOf(overlap, seatInfo(3, { member: 'T', partner: 2, level: 'peer-T' }))).toEqual({ armId: 'peer-T', memberId: 'T' });
+    // A member its level's arm does not have: none (not another arm's).
+    expect(memberPartOf(overlap, seatInfo(3, { member: 'S', partner: 2, level: 'peer-T' }))).toBeNull();
+    // A seat from a server older than levels: the first peer arm with its member, as then.
+    expect(memberPartOf(overlap, seatInfo(0, { member: 'A', partner: 1 }))).toEqual({ armId: 'peer-S', memberId: 'A' });
   });
 
   it("relay: the worker's answers to the room, the partner's back as the reply", async () => {
