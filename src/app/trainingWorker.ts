@@ -298,6 +298,10 @@ export const lab = {
     useLab.getState().requestStep();
     send({ type: 'step' });
   },
+  /** Stop the run and keep what it drew ('stopped'; a paired seat's run whose partner can no longer answer). */
+  stop(): void {
+    send({ type: 'stop' });
+  },
   /** Stop the run and clear everything it drew (the rest of a "Run N seeds" is cancelled). */
   reset(): void {
     send({ type: 'stop' });

@@ -18,7 +18,7 @@ const REMOVED = errorText('seat-removed', '');
 /** The room's state as this page knows it, one word each: what the status line says follows it. */
 export type RoomWord = 'none' | 'connecting' | 'open' | 'locked' | 'running' | 'over' | 'closed' | 'locked-out' | 'removed' | 'offline' | 'elsewhere' | 'left';
 
-type StatusInput = Pick<RoomState, 'status' | 'error' | 'info' | 'role'> & { streaming?: boolean; started?: boolean };
+type StatusInput = Pick<RoomState, 'status' | 'error' | 'info' | 'role'> & { streaming?: boolean; started?: boolean; seat?: RoomState['seat'] };
 
 export function roomWord(r: StatusInput): RoomWord {
   if (r.role === 'student' && r.status === 'closed' && r.error === LOCKED_OUT) return 'locked-out';
@@ -49,7 +49,11 @@ export function roomWord(r: StatusInput): RoomWord {
  */
 export function statusText(r: StatusInput): string {
   const student = r.role === 'student';
-  const goesOn = student && r.started ? ' Your run goes on here alone and is saved in this browser.' : '';
+  // A seat training one member of a pair needs its partner's answers through the room: out of the
+  // room its run stops (seatRun.ts endMemberPart) and cannot go on alone.
+  // A finished run goes on nowhere: nothing is said of it.
+  const memberPart = r.seat != null && r.seat.member !== null && !r.seat.alone;
+  const goesOn = !student || !r.started || r.seat?.done ? '' : memberPart ? " Your part of your pair's run stopped: it cannot go on without the room." : ' Your run goes on here alone and is saved in this browser.';
   const locked = r.info?.locked ? ', locked to new students' : '';
   const error = r.error ? ` ${r.error}` : '';
   switch (roomWord(r)) {
@@ -99,7 +103,7 @@ function AskServer({ server }: { server: string }) {
   );
 }
 
-export function RoomStatusLine({ room: r }: { room: Pick<RoomState, 'status' | 'error' | 'info' | 'role' | 'streaming' | 'started'> }) {
+export function RoomStatusLine({ room: r }: { room: Pick<RoomState, 'status' | 'error' | 'info' | 'role' | 'streaming' | 'started' | 'seat'> }) {
   const askServer = useLab((s) => s.room.askServer);
   const linkWarning = useLab((s) => (s.room.role === 'presenter' ? s.room.linkWarning : null));
   if (askServer) return <AskServer server={askServer} />;

@@ -35,7 +35,7 @@ function LockToggle({ info }: { info: RoomInfo }) {
 }
 
 /** A seat's Remove, asked first in the row (no browser dialog: the projector shows the question). */
-function RemoveSeat({ seat }: { seat: number }) {
+function RemoveSeat({ seat, memberPart }: { seat: number; memberPart: boolean }) {
   const [asking, setAsking] = useState(false);
   if (!asking)
     return (
@@ -45,7 +45,8 @@ function RemoveSeat({ seat }: { seat: number }) {
     );
   return (
     <span role="group" aria-label={`Remove seat ${seat}?`}>
-      Remove seat {seat}? Its browser leaves the room (its run goes on there alone) and the seat is freed.{' '}
+      Remove seat {seat}? Its browser leaves the room{' '}
+      {memberPart ? "(its part of its pair's run stops; the next student who joins takes the seat and goes on with the partner)" : '(its run goes on there alone)'} and the seat is freed.{' '}
       <button
         type="button"
         data-testid="room-seat-remove-confirm"
@@ -123,7 +124,7 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
                 <td>{x.done ? 'yes' : 'no'}</td>
                 {controls && (
                   <td>
-                    <RemoveSeat seat={x.index} />
+                    <RemoveSeat seat={x.index} memberPart={x.member !== null && !x.alone} />
                   </td>
                 )}
               </tr>

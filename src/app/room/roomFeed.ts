@@ -11,7 +11,7 @@ import { rememberProjector } from './projector';
 import { joinAddress, joinLink } from './roomLink';
 import { pageStorage, showInAddressBar } from './roomPage';
 import { session, setRoom, state } from './roomSession';
-import { maybeStartSeat, seatChanged, showRoomExperiment } from './seatRun';
+import { endMemberPart, maybeStartSeat, seatChanged, showRoomExperiment } from './seatRun';
 
 /** Follow `c`'s events (the connection in use; a replaced one's events are dropped). */
 export function follow(c: RoomConnection): void {
@@ -21,6 +21,7 @@ export function follow(c: RoomConnection): void {
     switch (ev.type) {
       case 'status':
         setRoom({ status: ev.status, error: ev.error, streaming: ev.streaming });
+        endMemberPart();
         return;
       case 'created': {
         // A reload opens the room's link, and this browser (it holds the key) presents the room again.
@@ -77,6 +78,7 @@ function roomChanged(info: RoomInfo): void {
     session.relay?.partnerChanged();
     if (!before || canonicalJson(before.spec) !== canonicalJson(info.spec)) showRoomExperiment(info, state().room.seat);
     void maybeStartSeat();
+    endMemberPart();
   }
   resultsSoon();
 }

@@ -95,6 +95,22 @@ export async function maybeStartSeat(): Promise<void> {
   }
 }
 
+/**
+ * A seat that trains one member of a pair waits for its partner's answers through the room, so its
+ * run stops where they can no longer come: the room closed or the seat removed. It stays on screen
+ * as stopped, and the status line says why (RoomStatusLine.tsx); any other seat's run goes on here.
+ */
+export function endMemberPart(): void {
+  const s = state();
+  const { info, seat, role, started, status } = s.room;
+  if (role !== 'student' || !info || !seat || seat.member === null || seat.alone || seat.done || !started) return;
+  if (status !== 'closed' && info.status !== 'closed') return;
+  session.relay?.stop();
+  session.relay = null;
+  stream.follow(0);
+  if (s.run.runId > 0 && isActivePhase(s.run.phase)) lab.stop();
+}
+
 /** The partner's seat and whether it is connected now (a paired seat's wait says it). */
 function partnerOfSeat(): { seat: number | null; connected: boolean } {
   const { info, seat } = state().room;

@@ -53,6 +53,15 @@ describe("the status line says the room's true state", () => {
       'The presenter removed your seat: you are no longer in the class, and nothing more is sent to the room. Your run goes on here alone and is saved in this browser.',
     );
     expect(statusText(r)).toBe('The presenter removed your seat: you are no longer in the class, and nothing more is sent to the room.');
+    // A seat that trains one member of a pair cannot go on without its partner's answers: its run stopped.
+    const member = { ...seatInfo(2), member: 'A', partner: 3 };
+    expect(statusText({ ...r, started: true, seat: member })).toBe(
+      "The presenter removed your seat: you are no longer in the class, and nothing more is sent to the room. Your part of your pair's run stopped: it cannot go on without the room.",
+    );
+    // One that trains its pair alone goes on.
+    expect(statusText({ ...r, started: true, seat: { ...member, partner: null, alone: true } })).toContain('Your run goes on here alone');
+    // A finished run goes on nowhere.
+    expect(statusText({ ...r, started: true, seat: { ...member, done: true } })).toBe('The presenter removed your seat: you are no longer in the class, and nothing more is sent to the room.');
   });
 
   it('closed: said as closed to both, with what it means for each', () => {
