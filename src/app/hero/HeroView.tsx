@@ -7,7 +7,7 @@
  * charts and its key names the arms it leaves out and where to see them; the projector view draws
  * every arm the class trained, in rows of at most four (heroLines.ts heroGrid).
  */
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { ChartCard } from '../charts/ChartCard';
 import { LineSwatch } from '../charts/LineSwatch';
 import { CLASS_DASH, COMPARE_DASH } from '../charts/chartModel';
@@ -25,6 +25,7 @@ import { HeroRestored } from './HeroRestored';
 import { openPanel } from './openPanel';
 import { setProjector } from '../room/projectorActions';
 import { ClaimSentences } from '../run/ClaimSentences';
+import { pairedPeerArm } from '../../core/experiment/memberParts';
 import { GlossaryTerm } from '../GlossaryTerm';
 
 const SCHEME_WORDS: Record<string, string> = {
@@ -224,11 +225,21 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
   const student = useLab((s) => s.room.role === 'student');
   const viewport = useViewportHeight();
   const roomArms = useLab((s) => s.room.info?.spec.arms ?? null);
+  const pairing = useLab((s) => s.room.info?.pairing ?? false);
+  // A paired room's runs are each pair's peer arm (its level's): a student's page draws the arm its
+  // seat trains, the presenter's the arms the class's runs trained, never empty charts of arms
+  // nobody in the room trains (self, oracle).
+  const seatArm = useLab((s) => (s.room.role === 'student' && s.room.info?.pairing ? (s.room.seat?.level ?? (s.room.info ? pairedPeerArm(s.room.info.spec)?.id : null) ?? null) : null));
+  const pagedArms = useMemo(() => {
+    if (!pairing || !roomArms) return spec.arms;
+    if (seatArm) return roomArms.filter((a) => a.id === seatArm);
+    return results.length ? classHeroArms(roomArms, results.map((r) => r.record.spec.arms)).arms : spec.arms;
+  }, [pairing, roomArms, seatArm, results, spec.arms]);
   // The projector: every arm of the room's experiment that a run of the class trained (a pair's
   // run is its peer arm alone), none left out; the lab's page: the first MAX_HERO_ARMS, the rest named.
   const klassArms = classView ? classHeroArms(roomArms ?? spec.arms, results.map((r) => r.record.spec.arms)) : null;
-  const arms = klassArms?.arms ?? heroArms(spec.arms);
-  const oracleId = klassArms ? klassArms.ceiling : ceilingArm(spec.arms);
+  const arms = klassArms?.arms ?? heroArms(pagedArms);
+  const oracleId = klassArms ? klassArms.ceiling : ceilingArm(pagedArms);
   const grid = classView ? heroGrid(arms.length) : { cols: arms.length, rows: 1 };
   const height = classView ? classChartHeight(viewport, grid.rows) : heroChartHeight(viewport, presenter);
   // Rows of narrow charts: the arm's name alone over each (a heading of one line keeps a row's charts level).
@@ -275,7 +286,7 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
         oracle={oracleId != null}
         reference={reference}
         klass={klass}
-        note={<ArmsNote shown={arms} leftOut={classView ? [] : heroLeftOut(spec.arms)} klass={classView ? { compact } : null} />}
+        note={<ArmsNote shown={arms} leftOut={classView ? [] : heroLeftOut(pagedArms)} klass={classView ? { compact } : null} />}
       />
       {!classView && <ClaimSentences />}
       {!classView && (
