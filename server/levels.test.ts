@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seatTrainSpec } from '../src/room/levels';
 import { streamedEvent, type SeatEvent } from '../src/room/protocol';
-import { createRoom, joinRoom, presetSpec, startLocalServer, type Joined, type LocalServer } from './load/harness';
+import { createRoom, joinRoom, presetSpec, shapedAnswers, startLocalServer, type Joined, type LocalServer } from './load/harness';
 import { syntheticRun } from './load/syntheticRun';
 import { Room } from './roomState';
 import type { RoomRecord, SeatRecord } from './store';
@@ -19,6 +19,10 @@ const spec = { ...presetSpec('overlap'), steps: 2, evalEvery: 1 };
 /** The seat's own run, as its page would stream it. */
 const runOf = (j: Joined, over: Partial<{ level: string; member: string; alone: boolean }> = {}): SeatEvent[] =>
   syntheticRun(seatTrainSpec(spec, { ...j.seat.seat, ...over }), j.seat.seat.seed).map(streamedEvent);
+
+async function until(ok: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 20));
+}
 
 async function send(j: Joined, events: SeatEvent[]): Promise<void> {
   for (let seq = 0; seq < events.length; seq++) {
@@ -120,20 +124,68 @@ describe('partner levels', () => {
     await Promise.all([presenter, late.client, fifth.client, sixth.client, seventh.client, ...seats.map((x) => x.client)].map((c) => c.close()));
   });
 
-  it("does not switch a seat whose partner was removed after the start: the next student takes the partner's member", async () => {
+  it("switches a seat whose partner was removed after the start to train alone once the wait is over, its member part discarded", async () => {
     const { presenter, room } = await createRoom(local.url, { spec, pairing: true, baseSeed: 90 });
     const a = await joinRoom(local.url, room);
     const b = await joinRoom(local.url, room);
     presenter.send({ t: 'start' });
     await presenter.waitFor('room', (m) => m.room.status === 'running');
+    // Seat 0 streams its member part (base and step 1) and its answers, then its partner is removed.
+    const part = runOf(a);
+    await send(a, part.slice(0, 2));
+    a.client.send({ t: 'exchange', step: 1, kind: 'train', answers: shapedAnswers(spec, 1) });
+    await until(async () => (await local.server.store.readExchanges(room, 0)).length === 1);
     presenter.send({ t: 'remove-seat', seat: 1 });
     await presenter.waitFor('room', (m) => m.room.seats.length === 1);
-    // Longer than the partner wait: seat 0's page runs a member part since the start, and stays one.
-    await new Promise((r) => setTimeout(r, 600));
+    // After partnerWaitMs with the seat beside it empty, it trains alone: told so, nothing of its member part kept.
+    const told = await a.client.waitFor('alone', () => true, { timeoutMs: 5000 });
+    expect(told.seat).toMatchObject({ index: 0, alone: true, events: 0, lastStep: 0, done: false });
+    const shown = await presenter.waitFor('room', (m) => m.room.seats[0]?.alone === true);
+    expect(shown.room.seats[0]).toMatchObject({ events: 0, alone: true });
+    expect(await local.server.store.countEvents(room, 0)).toBe(0);
+    expect(await local.server.store.readExchanges(room, 0)).toEqual([]);
+    // The old stream's next event is refused (the room holds none), and so is its base: it names one member.
+    let after = a.client.messages.length;
+    a.client.send({ t: 'event', seq: 2, event: part[2] });
+    expect((await a.client.waitFor('error', () => true, { after })).code).toBe('out-of-order');
+    after = a.client.messages.length;
+    a.client.send({ t: 'event', seq: 0, event: part[0] });
+    expect((await a.client.waitFor('error', () => true, { after })).message).toMatch(/^Event 0 was not stored: .*both members/);
+    // Answers have no partner to go to.
+    after = a.client.messages.length;
+    a.client.send({ t: 'exchange', step: 2, kind: 'train', answers: shapedAnswers(spec, 2) });
+    expect((await a.client.waitFor('error', () => true, { after })).message).toMatch(/trains both members of its pair itself/);
+    // Its run of the pair, from the base on, is stored whole.
+    await send(a, runOf(a, { alone: true }));
+    const done = await presenter.waitFor('room', (m) => m.room.seats[0]?.done === true);
+    expect(done.room.seats[0].events).toBe(spec.steps + 2);
+    // A student who takes the freed seat now trains alone beside it (a late joiner beside a lone seat).
+    const c = await joinRoom(local.url, room);
+    expect(c.seat.seat).toMatchObject({ index: 1, member: 'S', partner: 0, alone: true });
+    await Promise.all([presenter, a.client, b.client, c.client].map((x) => x.close()));
+  });
+
+  it('does not switch a seat whose freed partner seat is taken again within the wait: the newcomer takes the member', async () => {
+    const { presenter, room } = await createRoom(local.url, { spec, pairing: true, baseSeed: 95 });
+    const a = await joinRoom(local.url, room);
+    const b = await joinRoom(local.url, room);
+    presenter.send({ t: 'start' });
+    await presenter.waitFor('room', (m) => m.room.status === 'running');
+    await send(a, runOf(a).slice(0, 1));
+    presenter.send({ t: 'remove-seat', seat: 1 });
+    await presenter.waitFor('room', (m) => m.room.seats.length === 1);
     const c = await joinRoom(local.url, room);
     expect(c.seat.seat).toMatchObject({ index: 1, level: 'peer-S', member: 'S', partner: 0, alone: false });
-    const info = await presenter.waitFor('room', (m) => m.room.seats.length === 2);
-    expect(info.room.seats.map((x) => x.alone)).toEqual([false, false]);
+    // Longer than the partner wait: the pair stays a pair, seat 0's base kept.
+    await new Promise((r) => setTimeout(r, 800));
+    presenter.send({ t: 'lock', locked: true });
+    const info = await presenter.waitFor('room', (m) => m.room.locked, { after: presenter.messages.length });
+    expect(info.room.seats.map((x) => [x.alone, x.events])).toEqual([
+      [false, 1],
+      [false, 0],
+    ]);
+    expect(a.client.messages.some((m) => m.t === 'alone')).toBe(false);
+    expect(await local.server.store.countEvents(room, 0)).toBe(1);
     await Promise.all([presenter, a.client, b.client, c.client].map((x) => x.close()));
   });
 

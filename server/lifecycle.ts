@@ -12,7 +12,7 @@
  */
 import type { RoomErrorCode } from '../src/room/protocol';
 import type { DiskUse } from './diskUse';
-import { errorFrame } from './frames';
+import { errorFrame, frame } from './frames';
 import type { HubClient, HubOptions } from './hub';
 import type { Room, Seat } from './roomState';
 import { recordOf } from './seatWrites';
@@ -94,7 +94,7 @@ export class RoomLifecycle {
         return r.status === status ? null : { ...r, status };
       },
       // The room message that says it runs already says which seats train alone.
-      status === 'running' ? () => this.markAlone(room, true) : undefined,
+      status === 'running' ? () => this.markAlone(room, room.taken(), true) : undefined,
     );
     if (status !== 'running') return written;
     // A student who took a seat while the start was being written, with no one beside it, waits for a partner as any late one does.
@@ -107,18 +107,25 @@ export class RoomLifecycle {
    * At the start of a paired room, each seat whose partner's seat is empty (the odd student out)
    * trains both members of its level itself: it is marked `alone`, stored on its write chain (an
    * event's record rewrite keeps it), before the room message says the room runs. Later, the same
-   * for a seat that waited partnerWaitMs with the seat beside it empty (aloneLater). Only a seat
-   * with nothing stored: a run already streamed as a member part cannot become a pair's. On the
-   * seat changes' chain, so a join at the same time sees the seat as it is (roomState.ts aloneAt).
+   * for a seat that waited partnerWaitMs with the seat beside it empty (aloneLater). A seat that
+   * had streamed a member part (its partner's seat was freed after the start) starts again: its
+   * events and answers are deleted with the same write, its bytes counted out, the class's feeds
+   * start its index over, and its student is told (`alone`), so that its run of the pair, from
+   * the base on, is what the room holds. On the seat changes' chain, so a join at the same time
+   * sees the seat as it is (roomState.ts aloneAt).
    */
-  private markAlone(room: Room, starting = false): Promise<void> {
+  private markAlone(room: Room, seats: Seat[], starting = false): Promise<void> {
     const op = room.seatOps.then(async () => {
       if (room.deleting) return;
-      for (const seat of room.taken()) {
-        if (!room.mayGoAlone(seat, starting)) continue;
+      for (const seat of seats) {
+        if (room.seats[seat.index] !== seat || !room.mayGoAlone(seat, starting)) continue;
         const write = seat.chain.then(async () => {
-          await this.store.putSeat(room.id, { ...recordOf(seat), alone: true });
-          seat.alone = true;
+          if (room.deleting || !room.mayGoAlone(seat, starting)) return;
+          await this.store.restartSeat(room.id, { ...recordOf(seat), alone: true, events: 0, lastStep: 0, done: false, bytes: 0 });
+          this.disk.add(room.addressOf(seat), -(seat.bytes ?? 0));
+          Object.assign(seat, { alone: true, events: 0, lastStep: 0, done: false, bytes: 0 });
+          for (const feed of room.students.values()) feed.sent[seat.index] = 0;
+          seat.conn?.send(frame({ t: 'alone', seat: room.seatInfo(seat) }));
         });
         seat.chain = write.catch(() => undefined);
         await write;
@@ -142,19 +149,18 @@ export class RoomLifecycle {
   }
 
   /**
-   * A seat of a running paired room with no one beside it (a student who joined after the start)
-   * trains alone if the seat beside it is still empty after partnerWaitMs: the class never waits
-   * on a partner who is not coming. A partner who comes meanwhile makes it a pair (markAlone looks
-   * again when the time is up). Not after a partner is removed: the remaining seat's page began a
-   * member part at the start (whether or not it stored anything yet), and only a newcomer in the
-   * freed seat, training the same member, can answer it.
+   * A seat of a running paired room with no one beside it (a student who joined after the start,
+   * or one whose partner's seat was freed) trains alone if the seat beside it is still empty after
+   * partnerWaitMs: the class never waits on a partner who is not coming. A partner who comes
+   * meanwhile makes it a pair (markAlone looks again when the time is up), and a newcomer in the
+   * freed seat takes the partner's member and gets the answers so far.
    */
   aloneLater(room: Room, seat: Seat): void {
     if (!room.mayGoAlone(seat) || seat.aloneTimer) return;
     seat.aloneTimer = setTimeout(() => {
       seat.aloneTimer = undefined;
       if (room.seats[seat.index] !== seat || !this.hub.room(room.id) || !room.mayGoAlone(seat)) return;
-      this.markAlone(room)
+      this.markAlone(room, [seat])
         .then(() => this.hub.announce(room))
         .catch((e: unknown) => this.opts.log(`seat ${seat.index} of ${room.id.slice(0, 4)}… could not be set to train alone: ${e instanceof Error ? e.message : String(e)}`));
     }, this.opts.partnerWaitMs);
@@ -210,6 +216,13 @@ export class RoomLifecycle {
       // Every student's feed starts the index over: its next occupant's events are new.
       for (const feed of room.students.values()) feed.sent[index] = 0;
       this.opts.log(`seat ${index} of ${room.id.slice(0, 4)}… freed: ${why}`);
+      // Its partner waits partnerWaitMs from now for someone to take the seat, then trains alone.
+      const partner = room.record.pairing ? room.seats[index ^ 1] : null;
+      if (partner) {
+        if (partner.aloneTimer) clearTimeout(partner.aloneTimer);
+        partner.aloneTimer = undefined;
+        this.aloneLater(room, partner);
+      }
       this.hub.announce(room);
     });
     room.seatOps = op.catch(() => undefined);

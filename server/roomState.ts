@@ -5,7 +5,7 @@
  * and, in paired rooms, the partner level each pair trains (pair k the room's (k mod L)-th level,
  * src/room/levels.ts), the member of that peer arm each seat trains (seat 2k the arm's first
  * member, 2k+1 its second), its partner, and whether it trains both members itself (`alone`: no
- * partner when the room started). A seat's events are checked against its own experiment
+ * partner when the room started, none came, or its partner's seat was freed and not taken again). A seat's events are checked against its own experiment
  * (`seatSpec`: the room's, or in a paired room its level's arm alone) and its own members
  * (`ownMembers`).
  *
@@ -155,9 +155,13 @@ export class Room {
     return this.record.pairing && this.seats[index ^ 1]?.alone === true;
   }
 
-  /** A seat that has waited for a partner long enough trains alone: a running (or `starting`) paired room, nothing stored yet, the seat beside it empty. */
+  /**
+   * A seat that has waited for a partner long enough trains alone: a running (or `starting`) paired
+   * room, its run not over, the seat beside it empty (never taken, or freed after the start: what
+   * the seat stored of its member part is then discarded, lifecycle.ts markAlone).
+   */
   mayGoAlone(seat: Seat, starting = false): boolean {
-    return this.record.pairing && (starting || this.record.status === 'running') && !seat.alone && !seat.done && !seat.freeing && seat.events === 0 && !this.seats[seat.index ^ 1];
+    return this.record.pairing && (starting || this.record.status === 'running') && !seat.alone && !seat.done && !seat.freeing && !this.seats[seat.index ^ 1];
   }
 
   /** The partner's seat index in a paired room, while someone holds it. */

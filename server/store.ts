@@ -328,6 +328,24 @@ export class RoomStore {
     return this.db.values(under(exchangePrefix(room, seat))).all();
   }
 
+  /**
+   * Store `seat` (its count, step and bytes back to 0) and delete its events and exchanges, in one
+   * atomic batch: a seat switched to train alone streams its run again from the start (lifecycle.ts).
+   */
+  restartSeat(room: string, seat: SeatRecord): Promise<void> {
+    return this.write(async () => {
+      const events = await this.db.keys(under(eventPrefix(room, seat.index))).all();
+      const exchanges = await this.db.keys(under(exchangePrefix(room, seat.index))).all();
+      this.count(room, 'events', -events.length);
+      this.count(room, 'exchanges', -exchanges.length);
+      this.tallyNow();
+      await this.db.batch(
+        [...[...events, ...exchanges].map((key) => ({ type: 'del' as const, key })), { type: 'put' as const, key: seatKey(room, seat.index), value: JSON.stringify(seat) }],
+        { sync: this.sync },
+      );
+    });
+  }
+
   /** Delete a seat and everything stored for it (its events and exchanges), so that its index can be taken again. */
   deleteSeat(room: string, seat: number): Promise<void> {
     return this.write(() => this.deleteSeatNow(room, seat));

@@ -189,6 +189,10 @@ export function seatLevelProblem(level: SeatLevel, event: SeatEvent): string | n
   const arm = arms.find((a) => a !== level.arm);
   if (arm !== undefined) return `This seat's pair trains the partner level "${level.arm}" alone; this event names arm "${arm}".`;
   const member = members.find((m) => !level.members.includes(m));
+  // A seat that trains alone starts from a base of both members: a member part's base (one it
+  // streamed before its partner's seat was freed, still in flight) is not its run's.
+  const missing = event.type === 'base' && level.members.length > 1 ? level.members.find((m) => !members.includes(m)) : undefined;
+  if (member === undefined && missing !== undefined) return `This seat trains both members of arm "${level.arm}" itself; this base lacks member "${missing}" (it is one member's).`;
   if (member === undefined) return null;
   const own = level.members.length === 1 ? `member "${level.members[0]}"` : `members ${level.members.map((m) => `"${m}"`).join(' and ')}`;
   return `This seat trains ${own} of arm "${level.arm}" alone; this event names member "${member}".`;

@@ -253,6 +253,12 @@ export const ServerMessageSchema = z.discriminatedUnion('t', [
   /** To a student who joined: its seat, its token, and how many of its events the room holds (resume from there). */
   z.object({ t: z.literal('seat'), seat: SeatInfoSchema, token: SecretSchema, stored: z.number().int().min(0).max(L.eventsPerSeat) }),
   z.object({ t: z.literal('ack'), seq }),
+  /**
+   * To a paired student whose partner's seat was freed after the start and not taken again within
+   * the partner wait: its seat now trains both members of its level itself (`seat.alone`), and the
+   * room holds none of its events or answers any more: its run starts again from the beginning.
+   */
+  z.object({ t: z.literal('alone'), seat: SeatInfoSchema }),
   /** A seat's events from `from` on (to the presenter as they come; to students batched). */
   z.object({ t: z.literal('events'), seat: seatIndex, from: seq, events: z.array(SeatEventSchema).max(L.eventsPerSeat) }),
   /** The partner's answers at a step (paired rooms). */
