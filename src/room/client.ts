@@ -243,6 +243,8 @@ export class RoomConnection extends RoomSocket {
         return;
       case 'seat':
         return this.seated(m.seat, m.token, m.stored);
+      case 'alone':
+        return this.nowAlone(m.seat);
       case 'ack':
         // A write got through: a failing store (server-error) holds the backoff no more.
         this.backoff.stored();
@@ -276,16 +278,45 @@ export class RoomConnection extends RoomSocket {
   private seated(seat: SeatInfo, token: Secret, stored: number): void {
     if (this.role.kind !== 'student') return this.ignored('seat');
     writeSecrets(this.storage, this.url, this.role.room, { ...readSecrets(this.storage, this.url, this.role.room), seat: { index: seat.index, token } });
+    // Switched to train alone while this page was away (it missed `alone`): the same restart.
+    const switched = this.seat?.index === seat.index && this.seat.alone !== true && seat.alone === true && stored === 0;
     this.seat = seat;
     // This tab holds the seat now: its own reconnects take it back from a stale connection.
     this.takeover = true;
+    if (switched) this.restart();
     // The server's count is the truth: send on from there (events it holds are never sent again).
     this.outbox.seated(stored);
     this.online();
     this.emit({ type: 'seat', seat, stored });
+    if (switched) this.emit({ type: 'alone', seat });
     this.emit({ type: 'acked', acked: this.outbox.acked });
     for (const x of this.exchanges.kept()) this.sendNow({ t: 'exchange', step: x.step, kind: x.kind, answers: x.answers });
     this.pump();
+  }
+
+  /**
+   * The room switched this paired seat to train both members itself (its partner's seat was freed
+   * and not taken again) and holds none of its events or answers any more: the stream starts over
+   * from position 0, the answers kept for the partner are dropped (waiters are rejected: nobody
+   * will answer them), and the page is told (`alone`) to start the pair's run from its base.
+   */
+  private nowAlone(seat: SeatInfo): void {
+    if (this.role.kind !== 'student' || this.seat?.index !== seat.index || !seat.alone) return this.ignored('alone');
+    this.seat = seat;
+    this.restart();
+    this.emit({ type: 'alone', seat });
+    this.emit({ type: 'acked', acked: 0 });
+  }
+
+  /** The seat's run starts again: no event held, none acked, no answer kept, the stream going. */
+  private restart(): void {
+    this.outbox = new SeatOutbox(this.timers.now());
+    this.exchanges.end(new Error('your partner left: this seat now trains both members itself'));
+    this.exchanges = new AnswerExchanges();
+    const stopped = this.streamStopped !== null;
+    this.streamStopped = null;
+    // A stream the room had stopped (the member part's) goes again: the new run is another.
+    if (stopped) this.setStatus(this.status, null);
   }
 
   /** An error from the server: what it does is refusals.ts's table. */

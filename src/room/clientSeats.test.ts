@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BACKOFF_MS, RoomConnection } from './client';
 import { legacySecretsKey, readSecrets, writeSecrets } from './secrets';
-import { ATTACKER, KEY, ROOM_ID, TOKEN, TOKEN2, URL, memoryStorage, seatInfo, socketFactory, studentPage as student } from './fakeSocket.testkit';
+import { ATTACKER, KEY, ROOM_ID, TOKEN, TOKEN2, URL, memoryStorage, runEvents, seatInfo, socketFactory, studentPage as student } from './fakeSocket.testkit';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -169,6 +169,54 @@ describe('paired seats: the exchange relay', () => {
     void c.partnerAnswers(3, 'train').then(() => (third = true));
     await Promise.resolve();
     expect(third).toBe(false);
+  });
+
+  it("told its seat now trains alone: the stream starts over from 0, the member part's answers are dropped and its waiters rejected", async () => {
+    const { c, f } = student();
+    const events: string[] = [];
+    c.subscribe((ev) => void (ev.type === 'alone' || ev.type === 'acked' ? events.push(ev.type === 'alone' ? `alone ${ev.seat.alone}` : `acked ${ev.acked}`) : undefined));
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0, { member: 'A', partner: 1 }), token: TOKEN, stored: 0 });
+    c.pushEvents(0, runEvents(2).slice(0, 2));
+    f.last.server({ t: 'ack', seq: 0 });
+    f.last.server({ t: 'ack', seq: 1 });
+    c.sendExchange(1, 'train', [['5']]);
+    const waiting = c.partnerAnswers(1, 'train');
+    // Another seat's `alone`, or one that does not say alone, changes nothing.
+    f.last.server({ t: 'alone', seat: seatInfo(2, { alone: true }) });
+    f.last.server({ t: 'alone', seat: seatInfo(0, { member: 'A' }) });
+    expect(c.ackedEvents).toBe(2);
+    f.last.server({ t: 'alone', seat: seatInfo(0, { member: 'A', partner: null, alone: true }) });
+    await expect(waiting).rejects.toThrow(/partner left/);
+    expect([c.ackedEvents, c.heldEvents, c.seat?.alone]).toEqual([0, 0, true]);
+    expect(events.slice(-2)).toEqual(['alone true', 'acked 0']);
+    // The new run's events go from 0; after a rejoin no answer of the member part is sent again.
+    const sent = f.last.of('event').length;
+    c.pushEvents(0, runEvents(1).slice(0, 1));
+    expect(f.last.of('event').slice(sent).map((m) => m.seq)).toEqual([0]);
+    f.last.drop();
+    vi.advanceTimersByTime(BACKOFF_MS);
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0, { member: 'A', alone: true }), token: TOKEN, stored: 0 });
+    expect(f.last.of('exchange')).toEqual([]);
+  });
+
+  it('switched while away: the rejoin that says alone with nothing stored restarts the stream the same way', () => {
+    const { c, f } = student();
+    const told: boolean[] = [];
+    c.subscribe((ev) => void (ev.type === 'alone' ? told.push(ev.seat.alone === true) : undefined));
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0, { member: 'A', partner: 1 }), token: TOKEN, stored: 0 });
+    c.pushEvents(0, runEvents(2).slice(0, 2));
+    f.last.server({ t: 'ack', seq: 0 });
+    c.sendExchange(1, 'train', [['5']]);
+    f.last.drop();
+    vi.advanceTimersByTime(BACKOFF_MS);
+    f.last.open();
+    f.last.server({ t: 'seat', seat: seatInfo(0, { member: 'A', partner: null, alone: true }), token: TOKEN, stored: 0 });
+    expect(told).toEqual([true]);
+    expect([c.ackedEvents, c.heldEvents]).toEqual([0, 0]);
+    expect([f.last.of('event'), f.last.of('exchange')]).toEqual([[], []]);
   });
 
   it('close() rejects the waiters', async () => {

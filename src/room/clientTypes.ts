@@ -32,6 +32,8 @@ export type RoomClientEvent =
   | { type: 'created'; room: Secret }
   | { type: 'room'; room: RoomInfo }
   | { type: 'seat'; seat: SeatInfo; stored: number }
+  /** A paired seat now trains both members itself: its run starts again, the room holding none of it. */
+  | { type: 'alone'; seat: SeatInfo }
   /** A seat's events from position `from` on (the presenter: live; a student: the class, batched). */
   | { type: 'events'; seat: number; from: number; events: SeatEvent[] }
   /** The server acknowledged the student's events up to `acked` (exclusive). */

@@ -21,7 +21,6 @@ import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import { classProgress } from './classProgress';
 import { room } from './roomController';
 import { setProjector } from './projectorActions';
-import { runAlone } from './runAlone';
 import { seedsNote } from '../../room/roomSeeds';
 import './room.css';
 
@@ -208,28 +207,13 @@ export function Presenter() {
   );
 }
 
-/** A paired seat whose partner's seat was freed after its member part began: wait for the next student, or run alone. */
+/** A paired seat whose partner's seat was freed after its member part began: it waits a little for the next student, then trains alone. */
 function NoPartner() {
-  const [waiting, setWaiting] = useState(false);
   return (
-    <div role="status" className="notice" data-testid="room-no-partner">
-      <p>
-        No partner is in the seat beside you: your partner's seat was freed after your run began. Your run waits here until a classmate takes that seat
-        (they train your partner's member with the same seed and get every answer so far).
-      </p>
-      {waiting ? (
-        <p className="sub">Waiting for a partner…</p>
-      ) : (
-        <div className="room-actions">
-          <button type="button" data-testid="room-wait-partner" onClick={() => setWaiting(true)}>
-            Wait for a partner
-          </button>
-          <button type="button" data-testid="room-run-alone" title="Leave the room and train the whole experiment in this browser; the class does not count it" onClick={() => runAlone()}>
-            Run alone (not counted for the class)
-          </button>
-        </div>
-      )}
-    </div>
+    <p role="status" className="notice" data-testid="room-no-partner">
+      No partner is in the seat beside you: your partner's seat was freed after your run began. If a classmate takes it soon, they train your partner's member with the
+      same seed and get every answer so far; if none does, you train both models yourself from the start, and your run counts for the class.
+    </p>
   );
 }
 
@@ -281,6 +265,11 @@ function Student() {
         </p>
       )}
       {waits && r.partnerWait && r.partnerWait.partner === null && <NoPartner />}
+      {waits && r.partnerLeft && seat?.alone && !seat.done && (
+        <p role="status" className="notice" data-testid="room-partner-left">
+          Your partner left; you now train both models yourself, from the start with the same seed. Your run counts for the class as your pair's.
+        </p>
+      )}
       {waits && seat && r.info?.pairing && r.info.status === 'running' && !r.started && !seat.alone && seat.partner === null && (
         <p role="status" className="notice" data-testid="room-partner-coming">
           No classmate sits beside you yet. If none joins within about 20 seconds, you train both members of your pair yourself, and your run counts for the class.

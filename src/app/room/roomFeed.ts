@@ -11,7 +11,7 @@ import { rememberProjector } from './projector';
 import { joinAddress, joinLink } from './roomLink';
 import { pageStorage, showInAddressBar } from './roomPage';
 import { session, setRoom, state } from './roomSession';
-import { endMemberPart, maybeStartSeat, seatChanged, showRoomExperiment } from './seatRun';
+import { endMemberPart, maybeStartSeat, seatChanged, showRoomExperiment, trainAloneNow } from './seatRun';
 
 /** Follow `c`'s events (the connection in use; a replaced one's events are dropped). */
 export function follow(c: RoomConnection): void {
@@ -41,6 +41,9 @@ export function follow(c: RoomConnection): void {
       case 'seat':
         setRoom({ seat: ev.seat });
         seatChanged(ev.seat);
+        return;
+      case 'alone':
+        trainAloneNow(ev.seat);
         return;
       case 'events':
         seatEventsCame(ev.seat, ev.from, ev.events);

@@ -5,7 +5,8 @@
  * level (a peer arm, src/room/levels.ts) and its exchanges go through the room (pairing.ts); a seat
  * the room marks `alone` (no partner when the room started) trains both members of its level
  * itself, the pair's one-browser run (pairSpec); a seat with no one beside it yet waits (the room
- * marks it alone if no partner comes: docs/ROOM.md, "The odd student out trains alone").
+ * marks it alone if no partner comes: docs/ROOM.md, "The odd student out trains alone"), and a
+ * seat whose partner left is switched to that run, from the start, if nobody takes their seat.
  */
 import { pairSpec } from '../../core/experiment/memberParts';
 import { isActivePhase } from '../../engine/protocol';
@@ -32,6 +33,26 @@ export function showRoomExperiment(info: RoomInfo, seat: SeatInfo | null): void 
 }
 
 export function seatChanged(seat: SeatInfo): void {
+  const info = state().room.info;
+  if (info) showRoomExperiment(info, seat);
+  void maybeStartSeat();
+}
+
+/**
+ * The room switched this paired seat to train alone (its partner's seat was freed after the start
+ * and nobody took it within the partner wait) and holds nothing of its member part any more. The
+ * member part stops here: the relay is stopped (no answer of it is sent again), the stream follows
+ * no run (none of its events goes out) and the worker's run is stopped, its tensors disposed; then
+ * the seat's run starts again from its base, the level's pair with the same seed (maybeStartSeat).
+ */
+export function trainAloneNow(seat: SeatInfo): void {
+  // A seat that had not started (a late joiner waiting for a partner) has nothing to stop.
+  const began = state().room.started;
+  session.relay?.stop();
+  session.relay = null;
+  stream.follow(0);
+  if (began) lab.reset();
+  setRoom({ seat, started: false, partnerWait: null, partnerLeft: began });
   const info = state().room.info;
   if (info) showRoomExperiment(info, seat);
   void maybeStartSeat();

@@ -53,6 +53,8 @@ export interface RoomState {
   results: SeedResult[];
   /** A paired seat waiting for its partner (null: not waiting, or not for long). */
   partnerWait: PartnerWait | null;
+  /** A paired seat the room switched to train both members itself after its partner left. */
+  partnerLeft: boolean;
   /** The presenter's projector view of the room (src/app/room/ProjectorView.tsx) is on. */
   projector: boolean;
 }
@@ -76,6 +78,7 @@ export function initialRoomState(): RoomState {
     started: false,
     results: [],
     partnerWait: null,
+    partnerLeft: false,
     projector: false,
   };
 }
