@@ -46,7 +46,7 @@ function RemoveSeat({ seat, memberPart }: { seat: number; memberPart: boolean })
   return (
     <span role="group" aria-label={`Remove seat ${seat}?`}>
       Remove seat {seat}? Its browser leaves the room{' '}
-      {memberPart ? "(its part of its pair's run stops; the next student who joins takes the seat and goes on with the partner)" : '(its run goes on there alone)'} and the seat is freed.{' '}
+      {memberPart ? "(its part of its pair's run stops; a student who joins soon takes the seat and goes on with the partner, or else the partner trains both members alone)" : '(its run goes on there alone)'} and the seat is freed.{' '}
       <button
         type="button"
         data-testid="room-seat-remove-confirm"
