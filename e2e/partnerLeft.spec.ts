@@ -4,7 +4,8 @@
  * own browser contexts. The teacher removes one after Start; nobody takes the freed seat, so after
  * the partner wait the room switches the other to train both members itself: its page drops its
  * member part, says so in words, runs its pair from the start with the same seed, and the class
- * ends with no "End the run now". Two RL steps, as the room specs use.
+ * ends with no "End the run now". A few RL steps: enough that the member part is past step 1 when
+ * its partner is removed and not yet done, so the presenter's table shows the seat's run restart.
  */
 import { expect, test } from '@playwright/test';
 import { Presenter, Student } from './helpers/classRoom';
@@ -12,7 +13,7 @@ import { roomServerPerTest } from './helpers/roomServer';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-const STEPS = 2;
+const STEPS = 20;
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 const perTest = roomServerPerTest<Student>();
@@ -28,9 +29,10 @@ test('a partner removed after the start: the other seat trains the pair alone fr
   await expect(a.seatLine).toContainText('your partner at seat 1 trains');
   const { seed } = await a.seatAndSeed();
 
+  const seen = await presenter.recordSeatSteps();
   await presenter.startForEverybody();
-  // Seat 0's member part has begun when the teacher removes seat 1.
-  await expect(a.seatLine).toContainText('Sent to the room:', { timeout: 60_000 });
+  // Seat 0's member part is past its first RL step when the teacher removes seat 1.
+  await a.lab.waitForStep(1, 120_000);
   await presenter.seat(1).getByTestId('room-seat-remove').click();
   await presenter.seat(1).getByTestId('room-seat-remove-confirm').click();
   await expect(b.status).toHaveAttribute('data-state', 'removed', { timeout: 30_000 });
@@ -52,6 +54,12 @@ test('a partner removed after the start: the other seat trains the pair alone fr
   await expect(a.seatLine).toContainText(`Sent to the room: ${STEPS + 2} events.`);
   await expect(a.page.getByTestId('room-partner-left')).toHaveCount(0);
   await expect(page.getByTestId('room-end-now')).toHaveCount(0);
+  // The presenter's table showed seat 0's member part, then its run from the start (step 0 again), to the end.
+  const steps = (await seen())[0];
+  const restart = steps.findIndex((x, i) => i > 0 && x < steps[i - 1]);
+  expect(Math.max(...steps.slice(0, restart)), steps.join(' ')).toBeGreaterThanOrEqual(1);
+  expect(steps[restart], steps.join(' ')).toBe(0);
+  expect(steps.at(-1)).toBe(STEPS);
   // The presenter counts it as the pair's run: one pair, with the pair's seed.
   const claims = page.getByTestId('seed-claims');
   await expect(claims).toHaveAttribute('data-unit', 'pair', { timeout: 60_000 });
