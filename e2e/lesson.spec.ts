@@ -126,6 +126,9 @@ test('a whole peers-learn lesson: a teacher and five students, one on a phone, o
 
   // The class's numbers on the projector: the headline over the 2 pairs, then the reveal.
   await expect(page.getByTestId('projector-headline')).toHaveText(/^The models graded by a partner got better in \d of 3 pairs\.$/, { timeout: 30_000 });
+  // The words on screen define what it draws: a paired room's peer arm, no self or oracle.
+  await expect(page.getByTestId('projector-terms')).toContainText('peer: each model');
+  await expect(page.getByTestId('projector-terms')).not.toContainText('self:');
   await expect(page.getByTestId('scoreboard-mean')).toHaveAttribute('data-seeds', '3');
   const reveal = page.getByTestId('projector-reveal');
   await expect(reveal).toHaveAttribute('data-revealed', 'no');
@@ -189,6 +192,10 @@ test('an overlap lesson in pairs: the projector draws each pair\'s partner, each
   const projector = page.getByTestId('projector');
   await expect(projector.getByTestId('hero')).toHaveAttribute('data-arms', 'peer-S|peer-T', { timeout: 30_000 });
   await expect(projector.getByTestId('overlap-plot')).toHaveAttribute('data-points', '2', { timeout: 60_000 });
+  // The story in words for a class of partners, and the claims box pointing at the panel that compares them.
+  await expect(page.getByTestId('projector-headline')).toHaveText(/^Graded by a partner, the models got better with S in \d of 1 pair, with T in \d of 1\.$/);
+  await expect(page.getByTestId('seed-claims-none')).toContainText('Does a more different partner teach more?');
+  await expect(page.getByTestId('projector-terms')).not.toContainText('self:');
   await shot(page, 'overlap-lesson-projector-1920x1080.png');
   await page.setViewportSize({ width: 1280, height: 720 });
   await shot(page, 'overlap-lesson-projector-1280x720.png');

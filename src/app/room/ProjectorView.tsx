@@ -10,7 +10,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunSummary } from '../../core/experiment/events';
 import { bandUnit } from '../store/roomSlice';
-import { PROJECTOR_TERMS, classHeadline } from './headline';
+import { classHeadline, projectorTerms } from './headline';
 import type { RoomInfo } from '../../room/protocol';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { HeroView } from '../hero/HeroView';
@@ -127,11 +127,18 @@ function Headline() {
 
 /** The words on screen, each defined once. */
 function Terms() {
+  const results = useLab((s) => s.room.results);
+  const spec = useLab((s) => s.room.info?.spec ?? null);
+  const terms = useMemo(() => {
+    // The schemes of the arms the class's runs trained (before any run: the room's experiment's).
+    const arms = results.length ? results.flatMap((r) => r.record.spec.arms) : (spec?.arms ?? []);
+    return projectorTerms(new Set(arms.map((a) => a.scheme)));
+  }, [results, spec]);
   return (
     <section className="panel projector-terms" aria-label="The words on this screen" data-testid="projector-terms">
       <h2>The words on this screen</h2>
       <dl>
-        {PROJECTOR_TERMS.map(([term, meaning]) => (
+        {terms.map(([term, meaning]) => (
           <div key={term}>
             <dt>{term}:</dt> <dd>{meaning}</dd>
           </div>

@@ -4,7 +4,7 @@ import type { RunSummary } from '../../core/experiment/events';
 import { roomSpec, runEvents, seatInfo } from '../../room/fakeSocket.testkit';
 import { seatEvent } from '../../room/seatOutbox';
 import { ClassRecords } from './classRecords';
-import { armReward, classHeadline } from './headline';
+import { armReward, classHeadline, projectorTerms } from './headline';
 
 /** Two browsers: seat 0's held-out pass@1 falls 0.40 -> 0.30, seat 1's rises to 0.45; the reward climbs in both (step / 10). */
 function twoRuns(steps = roomSpec.steps): RunSummary[] {
@@ -46,5 +46,24 @@ describe('the class headline', () => {
     const runs = c.results({ spec: roomSpec, pairing: false, seats: [seatInfo(0)] }).map((r) => r.summary!);
     expect(classHeadline(runs, 'browser', false)).toMatch(/^In none of 1 browser/);
     expect(classHeadline([], 'browser', false)).toBeNull();
+  });
+});
+
+describe('the class headline of partner levels (overlap rooms)', () => {
+  /** The runs with their peer arm renamed to a partner level, as a paired overlap room's pairs train them. */
+  const asLevel = (run: RunSummary, level: string): RunSummary => ({ ...run, arms: run.arms.filter((a) => a.id === 'peer').map((a) => ({ ...a, id: `peer-${level}` })) });
+
+  it('counts, per partner, the pairs whose models got better, over the pairs that trained it', () => {
+    const [worse, better] = twoRuns();
+    // The peer arm's pass@1 is the arm's mean: seat 1's rose (0.40 -> 0.45), seat 0's fell.
+    const runs = [asLevel(better, 'S'), asLevel(worse, 'T'), asLevel(better, 'T')];
+    expect(classHeadline(runs, 'pair', false)).toBe('Graded by a partner, the models got better with S in 1 of 1 pair, with T in 1 of 2.');
+    expect(classHeadline(runs.slice(1, 2), 'pair', true)).toBe('So far, graded by a partner, the models got better with T in 0 of 1 pair.');
+  });
+
+  it('defines only the arms the charts draw: a paired room has no self or oracle', () => {
+    const words = (schemes: string[]) => projectorTerms(new Set(schemes)).map(([t]) => t);
+    expect(words(['peer'])).toEqual(['held-out pass@1', 'label-free reward', 'peer', 'seed']);
+    expect(words(['oracle', 'self', 'peer'])).toEqual(['held-out pass@1', 'label-free reward', 'self', 'peer', 'oracle', 'seed']);
   });
 });

@@ -60,10 +60,37 @@ export function classHeadline(runs: readonly RunSummary[], unit: 'browser' | 'pa
     }).length;
     sentences.push(`The models graded by a partner got better in ${learned} of ${of}.`);
   }
+  // A class of partner levels (arms peer-S, peer-T, ... : the overlap experiment): the same count, per partner,
+  // over the runs that trained that partner.
+  const partners = [...new Set(runs.flatMap((r) => r.arms.map((a) => a.id)))].filter((id) => /^peer-./.test(id));
+  if (partners.length > 0) {
+    const counts = partners.map((id) => {
+      const trained = runs.filter((r) => r.arms.some((a) => a.id === id && a.members.length > 0));
+      const better = trained.filter((r) => {
+        const p = armPassAt1(r, id);
+        return p != null && heldOnPage(p.end - p.start);
+      }).length;
+      return { label: id.slice('peer-'.length), better, of: trained.length };
+    }).filter((c) => c.of > 0);
+    if (counts.length > 0) {
+      const said = counts.map((c, i) => `with ${c.label} in ${c.better} of ${i === 0 ? `${c.of} ${c.of === 1 ? one : many}` : c.of}`);
+      sentences.push(`Graded by a partner, the models got better ${said.join(', ')}.`);
+    }
+  }
   if (sentences.length === 0) return null;
   const text = sentences.join(' ');
   return training ? `So far, ${text.charAt(0).toLowerCase()}${text.slice(1)}` : text;
 }
+
+/**
+ * The words the projector uses, each defined once on screen: the arms' words only for the schemes
+ * the class's charts draw (a paired room draws its peer arms alone, so it defines no self).
+ */
+export function projectorTerms(schemes: ReadonlySet<string>): (readonly [string, string])[] {
+  return PROJECTOR_TERMS.filter(([term]) => !ARM_TERMS.has(term) || schemes.has(term));
+}
+
+const ARM_TERMS = new Set(['self', 'peer', 'oracle']);
 
 /** The words the projector uses, each defined once on screen. */
 export const PROJECTOR_TERMS: readonly (readonly [string, string])[] = [

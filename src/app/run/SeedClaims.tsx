@@ -11,6 +11,7 @@ import { bandResults, bandUnit } from '../store/roomSlice';
 import { LEVEL_BAND, heldOnPage } from './changeRule';
 import { countClaimsOnPage, shownDifference } from './claimSentences';
 import { fmtSigned } from './scoreboard';
+import { isOverlapSpec } from '../panels/overlapPoints';
 
 /** Its children as they are, or folded under a summary line (compact). */
 function Fold({ compact, summary, children }: { compact: boolean; summary: string; children: ReactNode }) {
@@ -33,6 +34,8 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
   const plan = useLab((s) => (unit === 'seed' ? s.seeds.plan : null));
   const summaries = useMemo(() => results.map((r) => r.summary).filter((x): x is RunSummary => x != null), [results]);
   const claims = useMemo(() => countClaimsOnPage(summaries), [summaries]);
+  // A class of the overlap experiment's partner levels: its comparison is the overlap panel's.
+  const partnerLevels = useLab((s) => isOverlapSpec(s.room.info?.spec ?? null));
   if (results.length === 0) return null;
   const n = summaries.length;
   const seedsWord = (k: number) => `${k} ${unit}${k === 1 ? '' : 's'}`;
@@ -52,7 +55,11 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
             : 'One seed is not evidence: see how the seeds disagree.'}
       </p>
       {claims.length === 0 ? (
-        <p data-testid="seed-claims-none">This experiment has none of the arms the claims compare (oracle, self, peer).</p>
+        <p data-testid="seed-claims-none">
+          {partnerLevels
+            ? 'Each run here trains A with one partner: the panel "Does a more different partner teach more?" compares the partners.'
+            : 'This experiment has none of the arms the claims compare (oracle, self, peer).'}
+        </p>
       ) : (
         <>
           <ul className="seed-claims-list">
