@@ -52,7 +52,7 @@ function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRo
             <tr key={r.armId} data-testid={`score-mean-${r.armId}`} data-now={r.now ?? ''} data-change={r.change ?? ''} data-collapsed-in={r.collapsedIn}>
               <th scope="row">
                 <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
-                {r.armId}
+                <span className="arm-id">{r.armId}</span>
                 {short ? '' : ' '}
                 {short ? null : <span className="sub">({r.scheme})</span>}
               </th>
@@ -178,7 +178,7 @@ export function Scoreboard({ classOnly = false }: { classOnly?: boolean }) {
               >
                 <th scope="row">
                   <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
-                  {r.armId} <span className="sub">({r.scheme}; {r.memberIds.join(', ')})</span>
+                  <span className="arm-id">{r.armId}</span> <span className="sub">({r.scheme}; {r.memberIds.join(', ')})</span>
                 </th>
                 <td className="num" data-testid={`score-${r.armId}-start`} data-label="pass@1 start">{fmt2(r.start)}</td>
                 <td className="num" data-testid={`score-${r.armId}-now`} data-label="pass@1 now">{fmt2(r.now)}</td>
