@@ -293,6 +293,20 @@ describe('the reference store: layer, toggle and the reference alone', () => {
     expect(useLab.getState().run.stepsReceived).toBe(3);
   });
 
+  it("a student's seat in a class room is never stopped for slowness: the run is the class's", () => {
+    const spec = PRESETS.quick.spec;
+    const before = useLab.getState().room;
+    useLab.setState({ room: { ...before, role: 'student' } });
+    try {
+      useLab.getState().beginRun(12, spec);
+      useLab.getState().applyWorkerEvents([1, 2, 3, 4].map((s) => ({ type: 'runner' as const, runId: 12, event: stepEvent(s, [], { steps: 6, stepMs: 200_000 }) })));
+      expect(referenceOnlyShown()).toBeNull();
+      expect(useLab.getState().run.runId).toBe(12);
+    } finally {
+      useLab.setState({ room: before });
+    }
+  });
+
   it('a fast run of the preset is left alone', () => {
     const spec = PRESETS.quick.spec;
     useLab.getState().beginRun(11, spec);

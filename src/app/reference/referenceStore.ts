@@ -179,8 +179,11 @@ function syncOnce(): void {
     useLab.getState().addCompare({ id: want, label: referenceLabel(ready.reference), series: ready.series });
   }
 
-  // Too slow to train here: the reference alone, once per preset and page load.
-  if (ready && !shownAlone && !useReference.getState().slowShown.includes(presetId)) {
+  // Too slow to train here: the reference alone, once per preset and page load. Never for a
+  // student's seat in a class room: that run is the class's (the teacher ends it, not this rule),
+  // and a paired seat's step times include waiting for its partner's answers.
+  const seated = useLab.getState().room.role === 'student';
+  if (ready && !shownAlone && !seated && !useReference.getState().slowShown.includes(presetId)) {
     const run = useLab.getState().run;
     // The run's own step times count when it is a run of this preset (any seed).
     const ownRun = run.runId > 0 && run.spec != null && fingerprintOf(run.spec) === ready.reference.fingerprint;
