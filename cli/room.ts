@@ -1,5 +1,5 @@
 /**
- * npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--no-fsync] [--feed-kib 128] [--limits k=v,...] [--proxied]
+ * npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--no-fsync] [--feed-kib 128] [--limits k=v,...] [--proxied] [--partner-wait-s 20]
  * npm run room -- --load 300 [--step-ms 150] [--pairs 10] [--url ws://host:port/room]
  * npm run room -- --attack [--only id,id] [--root DIR]
  * npm run room -- --check | --repair [--data .room-data]
@@ -9,6 +9,8 @@
  * --feed-kib: each student's budget for the class feed, KiB a second (server/feed.ts).
  * --limits: the server's budgets (server/limits.ts), e.g. connectionsPerAddress=300 for a class
  * behind one NAT address. --proxied: behind a reverse proxy on this machine (X-Forwarded-For).
+ * --partner-wait-s: how long a paired seat with no one beside it waits for a partner before it trains
+ * its pair alone (server/lifecycle.ts), 1 to 3600 s.
  * Prints the address to give the class first (the LAN's), this machine's own after it, and where
  * the data lives; rooms live --ttl-hours.
  * With --load N: the load check (server/load/loadCheck.ts), which exits 1 if any event was lost.
@@ -41,6 +43,7 @@ const FLAGS = {
   'feed-kib': 'string',
   limits: 'string',
   proxied: 'boolean',
+  'partner-wait-s': 'string',
   load: 'string',
   'step-ms': 'string',
   pairs: 'string',
@@ -53,7 +56,7 @@ const FLAGS = {
   help: 'boolean',
 } as const;
 
-const USAGE = `usage: npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--no-fsync] [--feed-kib 128] [--limits name=value,...] [--proxied]
+const USAGE = `usage: npm run room -- [--port 8787] [--host 0.0.0.0] [--data .room-data] [--ttl-hours 24] [--no-fsync] [--feed-kib 128] [--limits name=value,...] [--proxied] [--partner-wait-s 20]
        npm run room -- --load N [--step-ms 150] [--pairs P] [--url ws://host:port/room]
        npm run room -- --attack [--only ${ATTACKS.map((a) => a.id).join(',')}] [--root DIR]
        npm run room -- --check | --repair [--data .room-data]
@@ -108,11 +111,12 @@ async function main(): Promise<void> {
   if (!/^\d+(\.\d+)?$/.test(ttlText) || !(ttlHours > 0) || ttlHours > 24 * 365) throw new UsageError(`--ttl-hours must be a number of hours above 0 (at most a year), got "${ttlText}"`);
   const feedKib = intFlag(args, 'feed-kib', 1, 1_000_000) ?? 128;
   const limits = limitsFlag(args.flags.get('limits') as string | undefined);
+  const partnerWaitS = intFlag(args, 'partner-wait-s', 1, 3600);
   // Synced writes are the default now; --fsync is still accepted (it asks for what is done anyway).
   const fsync = !args.flags.has('no-fsync');
   const dist = join(root, 'dist');
   const distDir = existsSync(join(dist, 'index.html')) ? dist : null;
-  const server = await startRoomServer({ port, host, dataDir, ttlHours, distDir, fsync, limits, proxied: args.flags.has('proxied'), feedBytesPerSecond: feedKib * 1024, log: (line) => console.log(line) }).catch((e: unknown) => {
+  const server = await startRoomServer({ port, host, dataDir, ttlHours, distDir, fsync, limits, proxied: args.flags.has('proxied'), feedBytesPerSecond: feedKib * 1024, ...(partnerWaitS === undefined ? {} : { partnerWaitMs: partnerWaitS * 1000 }), log: (line) => console.log(line) }).catch((e: unknown) => {
     const code = (e as { code?: string }).code;
     if (e instanceof StoreDamage) {
       throw new Error(`the room server did not start: its data directory ${dataDir} is damaged:\n${e.problems.map((p) => `  ${safeLogLine(p)}`).join('\n')}\n\`npm run room -- --check --data ${dataDir}\` reports what it holds, \`npm run room -- --repair --data ${dataDir}\` copies it and runs LevelDB's repair`);

@@ -24,7 +24,9 @@ import { roomServerPerTest } from './helpers/roomServer';
 test.use({ viewport: { width: 1920, height: 1080 } });
 
 const STEPS = 120;
-const perTest = roomServerPerTest<Student>();
+// A partner wait (the seat beside a removed one trains alone after it) longer than the test's way from
+// the removal to the late student taking the seat, on however loaded a machine: e2e/partnerLeft.spec.ts tests the wait.
+const perTest = roomServerPerTest<Student>(['--partner-wait-s', '600']);
 
 /** A student in a fresh browser context of this window size. */
 async function student(browser: Browser, link: string, viewport: { width: number; height: number }, phone = false): Promise<Student> {

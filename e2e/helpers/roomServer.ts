@@ -38,6 +38,8 @@ export class RoomServerProcess {
   private constructor(
     readonly port: number,
     readonly dataDir: string,
+    /** More flags of `npm run room` (e.g. --partner-wait-s). */
+    readonly extra: readonly string[] = [],
   ) {}
 
   /** The WebSocket endpoint a page types in the Room server field. */
@@ -49,8 +51,8 @@ export class RoomServerProcess {
     return this.proc !== null;
   }
 
-  static async start(): Promise<RoomServerProcess> {
-    const server = new RoomServerProcess(await freePort(), mkdtempSync(join(tmpdir(), 'e2e-room-')));
+  static async start(extra: readonly string[] = []): Promise<RoomServerProcess> {
+    const server = new RoomServerProcess(await freePort(), mkdtempSync(join(tmpdir(), 'e2e-room-')), extra);
     await server.spawn();
     return server;
   }
@@ -58,7 +60,7 @@ export class RoomServerProcess {
   /** Start the server process (again) on this port and data directory; resolves once it listens. */
   async spawn(timeoutMs = 90_000): Promise<void> {
     if (this.proc) throw new Error('the room server is already running');
-    const args = ['--import', 'tsx', 'cli/room.ts', '--port', String(this.port), '--host', '127.0.0.1', '--data', this.dataDir];
+    const args = ['--import', 'tsx', 'cli/room.ts', '--port', String(this.port), '--host', '127.0.0.1', '--data', this.dataDir, ...this.extra];
     const proc = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     live.add(proc);
@@ -106,10 +108,10 @@ export class RoomServerProcess {
  * after it, and its log attached to a test that failed. Call at the spec's top level; read
  * `room.server` and push the students a test opens onto `room.students`.
  */
-export function roomServerPerTest<S extends { close(): Promise<void> }>(): { server: RoomServerProcess; students: S[] } {
+export function roomServerPerTest<S extends { close(): Promise<void> }>(extra: readonly string[] = []): { server: RoomServerProcess; students: S[] } {
   const room = { server: undefined as unknown as RoomServerProcess, students: [] as S[] };
   test.beforeEach(async () => {
-    room.server = await RoomServerProcess.start();
+    room.server = await RoomServerProcess.start(extra);
     room.students = [];
   });
   test.afterEach(async () => {
