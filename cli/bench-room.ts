@@ -224,7 +224,7 @@ export function roomStartSection(runs: readonly RoomStartRun[]): string {
       'started, and each seat a fresh browser context opening the join link, with no backend forced. Seconds from opening the link to the ' +
       'seat shown and to its run\'s first RL step shown; "warm starts and base": the page\'s start-up timeline from the warm start\'s ' +
       'beginning to the base evaluated (loading or training the members, then the base evaluation); the sources are the cohort summary\'s. ' +
-      `${browsers} (backend as the page chose it: ${[...new Set(runs.flatMap((r) => r.seats.map((s) => s.backend)))].join(', ')}), on this project's 2-core machine shared with other work (load: the 1-minute load average when each run ended). ` +
+      `${browsers} (backend as the page chose it: ${[...new Set(runs.flatMap((r) => r.seats.map((s) => s.backend)))].join(', ')}), on this project's 2-core machine (load: the 1-minute load average when each run ended, the bench's own browsers included). ` +
       'Target: every seat of a 30-seat class at its first RL step within 5 s of joining (on its own device; one machine cannot run 30 browsers at once).',
   ];
   for (const r of runs) {
