@@ -93,7 +93,7 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 740 }
     expect(await heroOutsideFirstScreen(page)).toEqual([]);
     // The one sentence that says what to watch stays on a phone, on the first screen.
     expect(await outsideFirstScreen(page, ['hero-watch'])).toEqual([]);
-    await expect(page.getByTestId('hero-watch')).toHaveText('When the reward climbs while pass@1 on held-out problems falls, the model is fooling itself.');
+    await expect(page.getByTestId('hero-watch')).toHaveText('When reward climbs while held-out pass@1 falls, the model is fooling itself.');
     // The offline notice, where it shows, is a one-line chip, not a banner.
     const offline = page.getByTestId('offline-ready');
     if (await offline.isVisible()) expect((await offline.boundingBox())!.height).toBeLessThan(32);

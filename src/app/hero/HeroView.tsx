@@ -253,7 +253,7 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
         <h2 id="hero-title">{classView ? "The class: what the reward says, and what is true" : 'What the reward says, and what is true'}</h2>
         <p className="hero-caption">
           {classView
-            ? 'No model sees the answers: each is rewarded when it agrees with a majority vote. When the reward climbs while pass@1 on held-out problems falls, the model is fooling itself.'
+            ? 'No model sees the answers: each is rewarded when it agrees with a majority vote. When reward climbs while held-out pass@1 falls, the model is fooling itself.'
             : null}
           {classView ? null : (
             <>
@@ -263,7 +263,7 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
                 <GlossaryTerm term="GRPO" /> makes its rewarded answers more likely.{' '}
               </span>
               <span className="hero-watch" data-testid="hero-watch">
-                When the reward climbs while <GlossaryTerm term="pass@1" /> on <GlossaryTerm term="Held-out">held-out</GlossaryTerm> problems falls, the model is fooling itself.
+                When reward climbs while <GlossaryTerm term="Held-out">held-out</GlossaryTerm> <GlossaryTerm term="pass@1" /> falls, the model is fooling itself.
               </span>
               <span className="hero-more">
                 {' '}

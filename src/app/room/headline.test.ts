@@ -61,6 +61,12 @@ describe('the class headline of partner levels (overlap rooms)', () => {
     expect(classHeadline(runs.slice(1, 2), 'pair', true)).toBe('So far, graded by a partner, the models got better with T in 0 of 1 pair.');
   });
 
+  it('a class whose runs train self and every partner keeps to the self sentence (the overlap panel shows the partners)', () => {
+    const [worse] = twoRuns();
+    const every: RunSummary = { ...worse, arms: [...worse.arms, ...asLevel(worse, 'S').arms, ...asLevel(worse, 'T').arms] };
+    expect(classHeadline([every], 'browser', false)).toBe('In 1 of 1 browser the models that graded themselves got worse on new problems while their reward went up. The models graded by a partner got better in 0 of 1 browser.');
+  });
+
   it('defines only the arms the charts draw: a paired room has no self or oracle', () => {
     const words = (schemes: string[]) => projectorTerms(new Set(schemes)).map(([t]) => t);
     expect(words(['peer'])).toEqual(['held-out pass@1', 'label-free reward', 'peer', 'seed']);

@@ -60,10 +60,11 @@ export function classHeadline(runs: readonly RunSummary[], unit: 'browser' | 'pa
     }).length;
     sentences.push(`The models graded by a partner got better in ${learned} of ${of}.`);
   }
-  // A class of partner levels (arms peer-S, peer-T, ... : the overlap experiment): the same count, per partner,
-  // over the runs that trained that partner.
+  // A paired class of partner levels (arms peer-S, peer-T, ...: the overlap experiment, each pair one
+  // partner): the same count, per partner, over the runs that trained that partner. A class whose
+  // runs train every partner has the self sentence, and the overlap panel beside it for the partners.
   const partners = [...new Set(runs.flatMap((r) => r.arms.map((a) => a.id)))].filter((id) => /^peer-./.test(id));
-  if (partners.length > 0) {
+  if (sentences.length === 0 && partners.length > 0) {
     const counts = partners.map((id) => {
       const trained = runs.filter((r) => r.arms.some((a) => a.id === id && a.members.length > 0));
       const better = trained.filter((r) => {

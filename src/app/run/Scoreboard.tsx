@@ -51,8 +51,10 @@ function SeedMeanTable({ rows, styles, unit, short = false }: { rows: SeedMeanRo
           {rows.map((r) => (
             <tr key={r.armId} data-testid={`score-mean-${r.armId}`} data-now={r.now ?? ''} data-change={r.change ?? ''} data-collapsed-in={r.collapsedIn}>
               <th scope="row">
-                <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
-                <span className="arm-id">{r.armId}</span>
+                <span className="arm-id">
+                  <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
+                  {r.armId}
+                </span>
                 {short ? '' : ' '}
                 {short ? null : <span className="sub">({r.scheme})</span>}
               </th>
@@ -177,8 +179,11 @@ export function Scoreboard({ classOnly = false }: { classOnly?: boolean }) {
                 data-collapsed={r.collapsed == null ? '' : r.collapsed.length > 0 ? 'yes' : 'no'}
               >
                 <th scope="row">
-                  <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
-                  <span className="arm-id">{r.armId}</span> <span className="sub">({r.scheme}; {r.memberIds.join(', ')})</span>
+                  <span className="arm-id">
+                    <span className="arm-swatch" style={{ background: styles.arm[r.armId] }} aria-hidden="true" />
+                    {r.armId}
+                  </span>{' '}
+                  <span className="sub">({r.scheme}; {r.memberIds.join(', ')})</span>
                 </th>
                 <td className="num" data-testid={`score-${r.armId}-start`} data-label="pass@1 start">{fmt2(r.start)}</td>
                 <td className="num" data-testid={`score-${r.armId}-now`} data-label="pass@1 now">{fmt2(r.now)}</td>
