@@ -82,8 +82,13 @@ function unfinishedMessage(n: number): Buffer {
 
 /** Run `npm run room -- ARGS` of checkout `root` to its end: its exit code and output. */
 function roomCli(root: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  return nodeTsx(root, ['cli/room.ts', ...args]);
+}
+
+/** Run a TypeScript script of checkout `root` (its path first in `args`) to its end: its exit code and output. */
+function nodeTsx(root: string, args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli/room.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, args[0]), ...args.slice(1)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -612,6 +617,50 @@ export const ATTACKS: Attack[] = [
       const lines = linesAbout(t, start, addr(1)).filter((l) => !l.startsWith('log: '));
       const counted = linesAbout(t, start, addr(1)).length - lines.length;
       return { held: lines.length <= 20, saw: `${sent} wrong keys sent; ${lines.length} lines about that address printed${counted ? `, ${counted} saying how many were left out` : ''}` };
+    },
+  },
+  {
+    id: 'presenter-flood',
+    what: "one address with 4 seats streams the largest step events a room accepts, as fast as they are acked, for 12 s, to a presenter whose frames are then fed to the page's class view",
+    bound: "the page's class view (its own code, cli/class-view-replay.ts) folds every event once, rebuilding once a second in slices none longer than 250 ms, and drops no run",
+    fast: false,
+    async run(t, addr) {
+      const spec = bigSpec(400);
+      const { room, presenter } = await attackerRoom(t.url, addr(1), spec);
+      // What the presenter's page receives, as it arrives (the frames' text and the time).
+      const frames: { at: number; text: string }[] = [];
+      presenter.ws.on('message', (d) => frames.push({ at: Date.now(), text: d.toString() }));
+      const big = bigStep(1, spec.steps);
+      const until = Date.now() + 12_000;
+      let acked = 0;
+      await Promise.all([0, 1, 2, 3].map(async () => {
+        const { s } = await attackerSeat(t.url, addr(2), room);
+        for (let seq = 0; Date.now() < until; seq++) {
+          s.got.length = 0;
+          s.send({ t: 'event', seq, event: seq === 0 ? syntheticRun(spec, 1)[0] : { ...big, step: seq } });
+          const m = await s.waitFor((x) => (x.t === 'ack' && x.seq === seq) || x.t === 'error', 15_000);
+          if (m?.t !== 'ack') break;
+          acked++;
+        }
+        s.close();
+      }));
+      await sleep(1500);
+      presenter.close();
+      const file = join(t.root, `.presenter-flood-${process.pid}.json`);
+      writeFileSync(file, JSON.stringify(frames));
+      try {
+        const { code, out } = await nodeTsx(t.root, ['cli/class-view-replay.ts', file]);
+        const line = out.trim().split('\n').pop() ?? '';
+        if (code !== 0 || !line.startsWith('{')) return { held: false, saw: `the replay failed: ${out.trim().slice(-300)}` };
+        const r = JSON.parse(line) as { events: number; folded: number; rebuilds: number; longestSliceMs: number; dropped: number; refused: number };
+        const mib = frames.reduce((n, f) => n + f.text.length, 0) / MiB;
+        return {
+          held: r.events >= acked && r.folded === r.events && r.longestSliceMs <= 250 && r.dropped === 0 && r.refused === 0,
+          saw: `${acked} events acked (${mib.toFixed(1)} MiB of frames at the presenter); the page folded ${r.folded} of ${r.events} in ${r.rebuilds} rebuilds, the longest slice ${r.longestSliceMs} ms, ${r.dropped} runs dropped, ${r.refused} frames refused`,
+        };
+      } finally {
+        rmSync(file, { force: true });
+      }
     },
   },
   {
