@@ -10,6 +10,7 @@ import { cpSync, existsSync, readdirSync, rmSync, statSync, truncateSync, unlink
 import net from 'node:net';
 import { join } from 'node:path';
 import { ROOM_PROTOCOL_VERSION, streamedEvent, type SeatEvent } from '../../src/room/protocol';
+import type { ExperimentSpec } from '../../src/core/experiment/spec';
 import { presetSpec } from '../load/harness';
 import { syntheticRun } from '../load/syntheticRun';
 import { fuzzFrames } from './fuzz';
@@ -105,6 +106,31 @@ async function refusedStart(root: string, dataDir: string): Promise<string | nul
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
+}
+
+/**
+ * Four seats of `room` taken from `from`, each streaming its base and then the largest step events
+ * (bigStep) until `until`, the next once the last is acked; `acked` is called with each acked event.
+ * Says what ended each seat's stream (the error code, or that none came before the end).
+ */
+function streamLargest(url: string, from: string, room: string, spec: ExperimentSpec, until: number, acked: (event: SeatEvent) => void): Promise<string[]> {
+  const big = bigStep(1, spec.steps);
+  return Promise.all([0, 1, 2, 3].map(async () => {
+    const { s } = await attackerSeat(url, from, room);
+    for (let seq = 0; Date.now() < until; seq++) {
+      const event = (seq === 0 ? syntheticRun(spec, 1)[0] : { ...big, step: seq }) as SeatEvent;
+      s.got.length = 0;
+      s.send({ t: 'event', seq, event });
+      const m = await s.waitFor((x) => (x.t === 'ack' && x.seq === seq) || x.t === 'error', 15_000);
+      if (m?.t !== 'ack') {
+        s.close();
+        return m?.t === 'error' ? m.code : 'no answer';
+      }
+      acked(event);
+    }
+    s.close();
+    return 'none before the end';
+  }));
 }
 
 /** Lines of the server's output from `start` on that name `address`. */
@@ -630,20 +656,8 @@ export const ATTACKS: Attack[] = [
       // What the presenter's page receives, as it arrives (the frames' text and the time).
       const frames: { at: number; text: string }[] = [];
       presenter.ws.on('message', (d) => frames.push({ at: Date.now(), text: d.toString() }));
-      const big = bigStep(1, spec.steps);
-      const until = Date.now() + 12_000;
       let acked = 0;
-      await Promise.all([0, 1, 2, 3].map(async () => {
-        const { s } = await attackerSeat(t.url, addr(2), room);
-        for (let seq = 0; Date.now() < until; seq++) {
-          s.got.length = 0;
-          s.send({ t: 'event', seq, event: seq === 0 ? syntheticRun(spec, 1)[0] : { ...big, step: seq } });
-          const m = await s.waitFor((x) => (x.t === 'ack' && x.seq === seq) || x.t === 'error', 15_000);
-          if (m?.t !== 'ack') break;
-          acked++;
-        }
-        s.close();
-      }));
+      await streamLargest(t.url, addr(2), room, spec, Date.now() + 12_000, () => acked++);
       await sleep(1500);
       presenter.close();
       const file = join(t.root, `.presenter-flood-${process.pid}.json`);
@@ -684,26 +698,9 @@ export const ATTACKS: Attack[] = [
         const before = (await acked(student.s, 0, honest[0])) && (await acked(student.s, 1, honest[1]));
         const spec = bigSpec(400);
         const { room, presenter } = await attackerRoom(small.url, addr(1), spec);
-        const big = bigStep(1, spec.steps);
         let stored = 0;
-        const until = Date.now() + 25_000;
-        const refusals = await Promise.all([0, 1, 2, 3].map(async () => {
-          const { s } = await attackerSeat(small.url, addr(2), room);
-          for (let seq = 0; Date.now() < until; seq++) {
-            const event = seq === 0 ? syntheticRun(spec, 1)[0] : { ...big, step: seq };
-            s.got.length = 0;
-            s.send({ t: 'event', seq, event });
-            const m = await s.waitFor((x) => (x.t === 'ack' && x.seq === seq) || x.t === 'error', 15_000);
-            if (m?.t !== 'ack') {
-              s.close();
-              return m?.t === 'error' ? m.code : 'no answer';
-            }
-            // As the server stores it (the JSON of what the page streams).
-            stored += Buffer.byteLength(JSON.stringify(streamedEvent(event as SeatEvent)));
-          }
-          s.close();
-          return 'none before 25 s';
-        }));
+        // As the server stores each event (the JSON of what the page streams).
+        const refusals = await streamLargest(small.url, addr(2), room, spec, Date.now() + 25_000, (event) => (stored += Buffer.byteLength(JSON.stringify(streamedEvent(event)))));
         const after = await acked(student.s, 2, honest[2]);
         const newClass = await attackerRoom(small.url, addr(7), quick).catch(() => null);
         const newStudent = newClass ? await attackerSeat(small.url, addr(8), newClass.room).catch(() => null) : null;
