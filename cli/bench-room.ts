@@ -2,8 +2,8 @@
  * `npm run bench -- --room-start N [--room-together K]`: how long a class's seats take from
  * opening the join link to their run's first RL step, in Chromium, with the room's seeds
  * (src/core/experiment/roomSeeds.ts). The production build is served by the room server itself
- * (as `npm run room` serves it to a class), a presenter (a headless client) creates a `peers-learn`
- * room as the page does and starts it, and each seat is a fresh browser context opening the join
+ * (as `npm run room` serves it to a class), a presenter (a headless client) creates an unpaired room
+ * of `peers-learn` (or --room-preset's) as the page does and starts it, and each seat is a fresh browser context opening the join
  * link (no cache shared: each is another device):
  *
  *   - alone: N seats one after another, each the only one training (N = 30: every seed of a
@@ -55,16 +55,16 @@ export interface RoomStartRun {
   date: string;
 }
 
-const PRESET = 'peers-learn';
+const DEFAULT_PRESET = 'peers-learn';
 const ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const round = (x: number) => Math.round(x * 100) / 100;
 
 /** A room on the server at `ws`: as the presenter's page creates it (listed), or at baseSeed 1000 without the list; started. */
-async function openRoom(ws: string, listed: boolean): Promise<{ presenter: RoomClient; room: string }> {
-  const spec = getPreset(PRESET)!.spec;
-  const seeds = listed ? newRoomSeeds(PRESET, spec.seed, false) : { specSeed: 1000, baseSeed: 1000 };
+async function openRoom(ws: string, preset: string, listed: boolean): Promise<{ presenter: RoomClient; room: string }> {
+  const spec = getPreset(preset)!.spec;
+  const seeds = listed ? newRoomSeeds(preset, spec.seed) : { specSeed: 1000, baseSeed: 1000 };
   const presenter = await RoomClient.connect(ws);
-  presenter.send({ t: 'create', v: ROOM_PROTOCOL_VERSION, name: 'bench', preset: PRESET, spec: { ...spec, seed: seeds.specSeed }, ...createSeeds(seeds), pairing: false });
+  presenter.send({ t: 'create', v: ROOM_PROTOCOL_VERSION, name: 'bench', preset, spec: { ...spec, seed: seeds.specSeed }, ...createSeeds(seeds), pairing: false });
   const { room } = await presenter.waitFor('created');
   presenter.send({ t: 'start' });
   await presenter.waitFor('room', (m) => m.room.status === 'running');
@@ -97,11 +97,14 @@ async function seat(browser: Browser, link: string, timeoutMs: number): Promise<
       }
       await page.waitForTimeout(100);
     }
+    // The members the seat's run has, as its cohort summary lists them (an unpaired overlap seat: A and its level's partner).
     const sources: string[] = [];
-    for (const id of getPreset(PRESET)!.spec.members.map((m) => m.id)) {
-      const text = await page.getByTestId(`base-source-${id}`).textContent({ timeout: 5000 }).catch(() => null);
+    for (const row of await page.locator('[data-testid^="base-source-"]').all()) {
+      const id = ((await row.getAttribute('data-testid')) ?? '').slice('base-source-'.length);
+      const text = await row.textContent({ timeout: 5000 }).catch(() => null);
       sources.push(`${id}: ${(text ?? 'not shown').split(' (')[0]}`);
     }
+    if (sources.length === 0) sources.push('no member shown');
     const json = await page.getByTestId('startup-timeline').getAttribute('data-timeline', { timeout: 5000 }).catch(() => null);
     const marks = json ? (JSON.parse(json) as { marks: { phase: string; atMs: number }[] }).marks : [];
     const backend = ((await page.getByTestId('backend-status').textContent({ timeout: 5000 }).catch(() => null)) ?? '?').replace(/^Backend:\s*/, '');
@@ -112,6 +115,8 @@ async function seat(browser: Browser, link: string, timeoutMs: number): Promise<
 }
 
 export interface RoomStartOptions {
+  /** The room's preset (default peers-learn): unpaired, at its own seed, as the presenter's page makes it. */
+  preset?: string;
   /** Seats measured alone (1-30), and together (0: none). */
   alone: number;
   together: number;
@@ -124,6 +129,8 @@ export interface RoomStartOptions {
 
 export async function runRoomStartBench(o: RoomStartOptions): Promise<RoomStartRun[]> {
   const log = o.log ?? (() => {});
+  const preset = o.preset ?? DEFAULT_PRESET;
+  if (!getPreset(preset)) throw new Error(`no preset "${preset}"`);
   const executablePath = findChromium();
   if (!executablePath) throw new Error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
   const outDir = mkdtempSync(join(tmpdir(), 'cohort-lab-room-'));
@@ -146,7 +153,7 @@ export async function runRoomStartBench(o: RoomStartOptions): Promise<RoomStartR
   const date = new Date().toISOString().slice(0, 10);
   const runOf = (mode: RoomStartMode, seats: SeatStart[], staggerMs: number | null): RoomStartRun => ({
     mode,
-    preset: PRESET,
+    preset,
     browser: `Chromium ${browser.version()}`,
     staggerMs,
     seats,
@@ -160,7 +167,7 @@ export async function runRoomStartBench(o: RoomStartOptions): Promise<RoomStartR
       ['alone', o.alone],
       ['unlisted', 2],
     ] as const) {
-      const { presenter, room } = await openRoom(ws, mode === 'alone');
+      const { presenter, room } = await openRoom(ws, preset, mode === 'alone');
       clients.push(presenter);
       const seats: SeatStart[] = [];
       for (let i = 0; i < n; i++) {
@@ -172,7 +179,7 @@ export async function runRoomStartBench(o: RoomStartOptions): Promise<RoomStartR
     }
     if (o.together > 0) {
       const staggerMs = o.staggerMs ?? 1000;
-      const { presenter, room } = await openRoom(ws, true);
+      const { presenter, room } = await openRoom(ws, preset, true);
       clients.push(presenter);
       const seats = await Promise.all(
         Array.from({ length: o.together }, async (_, i) => {
@@ -219,8 +226,9 @@ export function roomStartSection(runs: readonly RoomStartRun[]): string {
   const lines = [
     `## A class's seats: joining to the first RL step, ${dates}`,
     '',
-    '`npm run bench -- --no-node --no-browser --no-bundle --no-torch --room-start 30 --room-together 6` (cli/bench-room.ts): the production ' +
-      'build served by the room server (as `npm run room` serves a class), a `peers-learn` room created as the presenter\'s page creates it and ' +
+    '`npm run bench -- --no-node --no-browser --no-bundle --no-torch --room-start 30 --room-together 6 [--room-preset overlap]` (cli/bench-room.ts): the production ' +
+      'build served by the room server (as `npm run room` serves a class), an unpaired room of the preset (`peers-learn`: each seat trains the whole experiment; ' +
+      '`overlap`: each seat A and its level\'s partner) created as the presenter\'s page creates it and ' +
       'started, and each seat a fresh browser context opening the join link, with no backend forced. Seconds from opening the link to the ' +
       'seat shown and to its run\'s first RL step shown; "warm starts and base": the page\'s start-up timeline from the warm start\'s ' +
       'beginning to the base evaluated (loading or training the members, then the base evaluation); the sources are the cohort summary\'s. ' +
@@ -233,7 +241,7 @@ export function roomStartSection(runs: readonly RoomStartRun[]): string {
     const within = reached.filter((x) => x <= 5).length;
     lines.push(
       '',
-      `### ${r.mode}: ${WORDS[r.mode]}${r.staggerMs !== null ? ` (${r.staggerMs} ms apart)` : ''}, load ${r.load}`,
+      `### ${r.preset}, ${r.mode}: ${WORDS[r.mode]}${r.staggerMs !== null ? ` (${r.staggerMs} ms apart)` : ''}, load ${r.load}`,
       '',
       `${r.seats.length} seats; every member shipped in ${shipped} of ${r.seats.length}; first RL step median ${sec(median(reached))} s, ` +
         `slowest ${sec(reached.length ? Math.max(...reached) : null)} s; within 5 s: ${within} of ${r.seats.length}.`,

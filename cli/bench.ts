@@ -39,6 +39,8 @@
  *                         N seats one at a time (the room's seeds in join order), 2 seats without shipped
  *                         warm starts, and --room-together K seats (default 6; 0: none) joining a second
  *                         apart; into bench/results/room-start.json, section <!-- room-start -->
+ *   --room-preset NAME    the room's preset for --room-start (default peers-learn; overlap: each seat one level);
+ *                         the file keeps each preset's last runs
  *   --out FILE            the Markdown to update (default docs/BENCHMARKS.md; only its marked sections
  *                         <!-- node -->, <!-- browser -->, <!-- torch -->, <!-- bundle -->, <!-- page -->
  *                         are replaced, the rest is kept)
@@ -49,11 +51,11 @@
  *
  * Quick check: npm run bench -- --repeats 1 --no-browser
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { runTaskBench, taskSection, type TaskTiming } from './bench-task';
 import { startupOf, startupSection, type StartupTiming } from './bench-startup';
 import { classViewRoomLine, classViewSection, runClassBench, type ClassViewTiming } from './bench-class';
-import { roomStartSection, runRoomStartBench } from './bench-room';
+import { roomStartSection, runRoomStartBench, type RoomStartRun } from './bench-room';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, intFlag, UsageError, runMain } from './args';
@@ -95,6 +97,7 @@ const FLAGS = {
   class: 'string',
   'room-start': 'string',
   'room-together': 'string',
+  'room-preset': 'string',
   out: 'string',
   json: 'string',
   help: 'boolean',
@@ -103,7 +106,7 @@ const FLAGS = {
 const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] [--cases collapse,quick,scaling,transformer,peers-teach]
                         [--repeats 5] [--warmup 2] [--browser webgpu,webgl,wasm | --no-browser]
                         [--browser-cases collapse,scaling-1] [--browser-timeout MIN] [--no-bundle] [--no-torch]
-                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]] [--task GALLERY_ID] [--room-start N [--room-together K]]
+                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]] [--task GALLERY_ID] [--room-start N [--room-together K] [--room-preset NAME]]
                         [--startup N] [--class SEATS]
                         [--out docs/BENCHMARKS.md] [--json bench/results/latest.json]
 (flags: the comment at the top of cli/bench.ts)`;
@@ -390,8 +393,13 @@ async function main(): Promise<void> {
   const roomSeats = intFlag(args, 'room-start', 1, 30);
   if (roomSeats !== undefined) {
     try {
-      const runs = await runRoomStartBench({ alone: roomSeats, together: intFlag(args, 'room-together', 0, 30) ?? 6, log });
-      writeJson(join(resultsDir, 'room-start.json'), runs);
+      const preset = (args.flags.get('room-preset') as string | undefined) ?? 'peers-learn';
+      const fresh = await runRoomStartBench({ preset, alone: roomSeats, together: intFlag(args, 'room-together', 0, 30) ?? 6, log });
+      // The file keeps each preset's last runs: this preset's are replaced, another's kept.
+      const path = join(resultsDir, 'room-start.json');
+      const kept = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as RoomStartRun[]).filter((r) => r.preset !== preset) : [];
+      const runs = [...kept, ...fresh];
+      writeJson(path, runs);
       const section = roomStartSection(runs);
       console.log(section);
       writeSection(out, 'room-start', section);

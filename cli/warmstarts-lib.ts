@@ -79,11 +79,11 @@ export function roomWarmStartPlan(
     const preset = presets[id];
     if (!preset) throw new Error(`room seeds for "${id}", which is no preset`);
     const levels = peerLevels(preset.spec);
-    if (list.pairLevels !== undefined && levels.length !== list.pairLevels) throw new Error(`the room seeds of "${id}" are shipped for ${list.pairLevels} partner levels; its paired rooms hand out ${levels.length}`);
+    if (list.levels !== undefined && levels.length !== list.levels) throw new Error(`the room seeds of "${id}" are shipped for ${list.levels} partner levels; its rooms hand out ${levels.length}`);
     for (const [p, seed] of list.seeds.entries()) {
       const spec = { ...preset.spec, seed };
       const { maxLen } = warmStartInputs(spec);
-      const pair = list.pairLevels === undefined ? null : levelPair(spec, levelOfPair(levels, p)!);
+      const pair = list.levels === undefined ? null : levelPair(spec, levelOfPair(levels, p)!);
       for (const member of spec.members.filter((m) => !pair || m.id === pair.anchor || m.id === pair.partner)) {
         const fields = warmStartKeyFields(spec, member, maxLen, backend);
         const key = keyOfFields(fields);

@@ -51,7 +51,7 @@ describe('the shipped warm starts (public/warmstarts)', () => {
     for (const [id, list] of Object.entries(ROOM_SEEDS)) {
       const spec = getPreset(id)!.spec;
       for (const [p, seed] of list.seeds.entries()) {
-        const pair = list.pairLevels ? levelPair(spec, levelOfPair(peerLevels(spec), p)!)! : null;
+        const pair = list.levels ? levelPair(spec, levelOfPair(peerLevels(spec), p)!)! : null;
         for (const m of spec.members.filter((x) => !pair || [pair.anchor, pair.partner].includes(x.id))) {
           const mine = `${id}/${m.id} seed ${seed}`;
           expect(users.includes(mine) || (seed === getPreset(id)!.spec.seed && users.includes(`${id}/${m.id}`)), mine).toBe(true);

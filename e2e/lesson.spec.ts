@@ -183,11 +183,11 @@ test('an overlap lesson in pairs: the projector draws each pair\'s partner, each
   await expect(odd.seatLine).toContainText('pair 1: no partner, so you train both A with partner T', { timeout: 60_000 });
   await expect(page.getByTestId('projector-progress')).toHaveText('The class run is over: all 3 browsers finished 2 RL steps.', { timeout: 480_000 });
 
-  // Each page: the arm its pair trained, the class's numbers over both pairs, "you" marked.
+  // Each page: the arm its pair trained, the class's line over the pairs that trained that arm (one each here), "you" marked.
   for (const [s, arm] of [[phone, 'peer-S'], [laptop, 'peer-S'], [odd, 'peer-T']] as const) {
     await expect(s.status).toHaveText(OVER);
     await expect(s.page.getByTestId('hero')).toHaveAttribute('data-arms', arm);
-    await expect(s.page.getByTestId('hero-key-class')).toHaveText('class: mean of 2 pairs');
+    await expect(s.page.getByTestId('hero-key-class')).toHaveText('class: mean of the pairs that trained the arm (1 each, 2 in all)');
     await expect(s.seat((await s.seatAndSeed()).seat)).toContainText('(you)');
   }
   // The projector: a main chart per partner the class trained, a point per pair.

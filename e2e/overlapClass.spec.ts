@@ -1,10 +1,10 @@
 /**
- * The class measures the dose-response together: a room of the overlap
- * preset on the real room server (cli/room.ts, a child process), two students in their own browser
- * contexts, each seat its own seed (base + join order). Each finished seat's run adds one point per
- * dial level to the panel "Does a more different partner teach more?" on the presenter's page, and
- * the same points are in the projector view. Two RL steps (an evaluation at each), as in
- * overlap.spec.ts, so three browsers on a shared machine finish in minutes.
+ * The class measures the dose-response together: a room of the overlap preset on the real room
+ * server (cli/room.ts, a child process), students in their own browser contexts. The room hands
+ * out partner levels in turn (src/room/levels.ts): to pairs in a paired room, to each seat alone in
+ * an unpaired one. Each finished run adds one point, in its partner's colour, to the panel "Does a
+ * more different partner teach more?" on the presenter's page and the projector. Two RL steps (an
+ * evaluation at each), as in overlap.spec.ts, so the browsers on a shared machine finish in minutes.
  */
 import { expect, test } from '@playwright/test';
 import { collectErrors } from './helpers';
@@ -14,10 +14,6 @@ import { roomServerPerTest } from './helpers/roomServer';
 test.use({ viewport: { width: 1440, height: 900 } });
 
 const STEPS = 2;
-/** The overlap preset's dial levels and its cross-family partner: one point each per finished run. */
-const LEVELS = 6;
-/** The overlap preset's label-free arms: A alone (self), then A next to each partner. */
-const ARMS = ['self', 'peer-S', 'peer-B0', 'peer-B50', 'peer-B80', 'peer-T', 'peer-X'];
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 const perTest = roomServerPerTest<Student>();
@@ -82,7 +78,7 @@ test("a paired room of the overlap preset: a pair and an odd student train diffe
 });
 
 
-test("a room of the overlap preset: the presenter's panel and the projector fill with two seats' points", async ({ page, browser }) => {
+test("an unpaired room of the overlap preset: each laptop trains A with the next partner alone, and the panel and projector fill with a point each", async ({ page, browser }) => {
   test.setTimeout(600_000);
   const errors = collectErrors(page);
   const presenter = new Presenter(page);
@@ -90,51 +86,58 @@ test("a room of the overlap preset: the presenter's panel and the projector fill
   await expect(page.getByTestId('field-steps')).toHaveValue(String(STEPS));
   const baseSeed = 31;
   await presenter.lab.setField('seed', baseSeed);
-  const link = await presenter.createRoom(perTest.server.url);
+  // Before the room is made, the create panel says what its seats will train.
+  const link = await presenter.createRoom(perTest.server.url, { plan: "each student's browser trains A with one partner (S, T, B50, B0, B80, X, in turn), with a seed of its own" });
+  await expect(page.getByTestId('room-pairs-note')).toContainText('Partner levels:');
 
   const plot = page.getByTestId('overlap-plot');
   await expect(page.getByTestId('panel-overlap')).toBeVisible();
   await expect(plot).toHaveAttribute('data-points', '0');
 
-  for (let i = 0; i < 2; i++) {
+  // Seat k trains A with level k mod 6, the ends first (S, then T), then the middle (B50); no pairs.
+  const TRAINED = ['peer-S', 'peer-T', 'peer-B50'];
+  const students: Student[] = [];
+  for (let i = 0; i < TRAINED.length; i++) {
     const s = await Student.join(browser, link);
     perTest.students.push(s);
+    students.push(s);
     expect(await s.seatAndSeed()).toEqual({ seat: i, seed: baseSeed + i });
-    await expect(s.page.getByTestId('preset-select')).toHaveValue('overlap');
-    await expect(s.page.getByTestId('field-steps')).toHaveValue(String(STEPS));
+    await expect(presenter.seat(i)).toHaveAttribute('data-level', TRAINED[i]);
+    await expect(presenter.seat(i).getByTestId('room-seat-level')).toHaveText(`A with partner ${TRAINED[i].slice('peer-'.length)}`);
   }
+  await expect(students[0].seatLine).toContainText('you train A with partner S (a sibling from its own seeds), both models yourself');
+  await expect(students[1].seatLine).toContainText("you train A with partner T (A's twin: the same weights, its own samples), both models yourself");
+  // A student's page shows its own level's pair: A and its partner, the one peer arm.
+  await expect(students[2].page.getByTestId('hero')).toHaveAttribute('data-arms', 'peer-B50');
   await presenter.startForEverybody();
-  await presenter.waitAllDone(2, STEPS, 480_000);
+  await presenter.waitAllDone(TRAINED.length, STEPS, 480_000);
+  await expect(presenter.status).toHaveText('Online: the class run is over.');
 
-  // The presenter's browser trained nothing: every point is a seat's, one per level and seat.
-  await expect(plot).toHaveAttribute('data-points', String(2 * LEVELS), { timeout: 60_000 });
-  await expect(page.getByTestId('overlap-summary')).toContainText(`${2 * LEVELS} points from 2 runs`);
+  // The presenter's browser trained nothing: one point per seat, in its partner's arm.
+  await expect(plot).toHaveAttribute('data-points', String(TRAINED.length), { timeout: 60_000 });
+  for (const arm of TRAINED) expect(await plot.locator(`circle[data-arm="${arm}"]`).count(), arm).toBe(1);
+  await expect(page.getByTestId('overlap-summary')).toContainText(`${TRAINED.length} points from ${TRAINED.length} runs`);
   const table = page.getByTestId('overlap-table');
   await expect(table.locator('caption')).toHaveText("The class's points (a run per browser)");
   const seeds = await table.locator('tbody tr td:first-child').allTextContents();
-  expect([...new Set(seeds)].sort()).toEqual([String(baseSeed), String(baseSeed + 1)]);
-  expect(await plot.locator('circle[data-arm="peer-S"]').count()).toBe(2);
+  expect(seeds.sort()).toEqual(TRAINED.map((_, i) => String(baseSeed + i)).sort());
+  await expect(page.getByTestId('panel-overlap')).toContainText('a browser of the class trains one partner: one point');
 
-  // The lab's page draws three arms' charts and says which it leaves out and where they are.
-  const note = page.getByTestId('hero-key-arms');
-  await expect(note).toContainText('3 of 7 arms drawn here; peer-B50, peer-B80, peer-T, peer-X');
-  await expect(note).toContainText('the projector view draws every arm of the class');
-
-  // The projector view (the key's link opens it): the same class's points beside its charts.
-  await note.getByTestId('hero-key-more').click();
+  // The projector view: a chart for each partner the class trained, the same points, a headline per partner.
+  await page.getByTestId('room-projector').click();
   await expect(page.getByTestId('projector-class')).toBeVisible({ timeout: 30_000 });
   const projector = page.getByTestId('projector');
-  // Every arm the class trained has its main chart (peer-T too), and the key says so.
+  const ARMS = ['peer-S', 'peer-B50', 'peer-T'];
   await expect(projector.getByTestId('hero')).toHaveAttribute('data-arms', ARMS.join('|'));
   for (const arm of ARMS) await expect(projector.getByTestId(`chart-hero-${arm}`)).toBeVisible();
-  await expect(projector.getByTestId('hero-key-arms')).toHaveText(
-    "All 7 arms the class trained, a chart each (self: rewarded by its own majority vote; peer-S, peer-B0, peer-B50, peer-B80, peer-T, peer-X: rewarded by its partner's majority vote).",
-  );
-  await expect(projector.getByTestId('overlap-plot')).toHaveAttribute('data-points', String(2 * LEVELS));
-  await expect(projector.getByTestId('overlap-summary')).toContainText('from 2 runs');
+  // Each chart's class line is the mean of the one browser that trained its arm, and the key says so.
+  await expect(projector.getByTestId('hero-key-class')).toHaveText(`class: mean of the browsers that trained the arm (1 each, ${TRAINED.length} in all)`);
+  await expect(projector.getByTestId('overlap-plot')).toHaveAttribute('data-points', String(TRAINED.length));
+  await expect(projector.getByTestId('overlap-summary')).toContainText(`from ${TRAINED.length} runs`);
+  await expect(projector.getByTestId('projector-headline')).toContainText('Graded by a partner, the models got better with S in');
   // No more than RESULTS: no fitted line through the points, the ends' difference in words.
   expect(await projector.getByTestId('overlap-plot').locator('line[data-testid]').count()).toBe(0);
-  await expect(projector.getByTestId('overlap-summary')).toContainText("A's gain next to S minus next to T");
+  await expect(projector.getByTestId('overlap-summary')).toContainText("A's gain next to S:");
   await expect(projector.getByTestId('panel-overlap')).toContainText('a steady fall over the five levels was not shown');
   // One colour per arm and partner everywhere: the panel's legend and each main chart's heading
   // have the arm's colour of the scoreboard.
@@ -152,7 +155,7 @@ test("a room of the overlap preset: the presenter's panel and the projector fill
     }
     return out;
   });
-  expect(Object.keys(colours).sort()).toEqual(['oracle', ...ARMS].sort());
+  expect(Object.keys(colours).sort()).toEqual([...ARMS].sort());
   for (const arm of ARMS) expect(colours[arm].chart, arm).toBe(colours[arm].board);
   for (const arm of ARMS.filter((a) => a.startsWith('peer-'))) expect(colours[arm].legend, arm).toBe(colours[arm].board);
   expect(new Set(ARMS.map((a) => colours[a].board)).size, 'an arm colour each').toBe(ARMS.length);
@@ -161,7 +164,14 @@ test("a room of the overlap preset: the presenter's panel and the projector fill
   await page.screenshot({ path: test.info().outputPath('overlap-projector-1920.png') });
   const box = await projector.getByTestId('panel-overlap').boundingBox();
   expect(box!.y + box!.height, 'the overlap panel ends on a 1080 px screen').toBeLessThanOrEqual(1080);
-  // ... and so do all seven main charts and their key.
+  // Beside it, the class scoreboard shows all its columns: none cut off at its panel's edge.
+  const board = await projector.locator('.scoreboard-table').evaluate((t) => {
+    const panel = t.closest('.panel')!.getBoundingClientRect();
+    const cells = [...t.querySelectorAll('th, td')].map((c) => c.getBoundingClientRect().right);
+    return { right: Math.max(...cells), edge: panel.right };
+  });
+  expect(board.right, "the scoreboard's last column ends inside its panel").toBeLessThanOrEqual(board.edge);
+  // ... and so do the main charts and their key.
   const key = await projector.getByTestId('hero-key').boundingBox();
   expect(key!.y + key!.height, 'the charts and their key end on a 1080 px screen').toBeLessThanOrEqual(1080);
   for (const arm of ARMS) {

@@ -21,7 +21,7 @@ test("every seat of a peers-learn room loads its members' shipped warm starts an
   await presenter.lab.open('?backend=wasm');
   await presenter.lab.choosePreset('peers-learn');
   const link = await presenter.createRoom(perTest.server.url);
-  const list = roomSeedList('peers-learn', false);
+  const list = roomSeedList('peers-learn');
   for (let i = 0; i < 3; i++) {
     const s = await Student.join(browser, link);
     perTest.students.push(s);
@@ -48,7 +48,7 @@ test("a paired overlap room's first pair trains A and its level's partner from s
   await presenter.lab.open('?backend=wasm');
   await presenter.lab.choosePreset('overlap');
   const link = await presenter.createRoom(perTest.server.url, { pairing: true });
-  const first = roomSeedList('overlap', true)[0];
+  const first = roomSeedList('overlap')[0];
   const seats: { student: Student; member: string }[] = [];
   for (let i = 0; i < 2; i++) {
     const s = await Student.join(browser, link);
@@ -57,10 +57,36 @@ test("a paired overlap room's first pair trains A and its level's partner from s
     // Pair 0 trains the first level the room hands out (S): seat 0 trains A, seat 1 its partner.
     seats.push({ student: s, member: i === 0 ? 'A' : 'S' });
   }
-  await expect(page.getByTestId('room-seeds-note')).toContainText(`The first 15 pairs get seeds ${first} to`);
+  const list = roomSeedList('overlap');
+  await expect(page.getByTestId('room-seeds-note')).toContainText(`The first ${list.length} pairs get seeds ${first} to ${list.at(-1)}`);
   await presenter.startForEverybody();
   for (const { student, member } of seats) {
     await student.lab.waitForStep(1, 300_000);
     await expect(student.page.getByTestId(`base-source-${member}`)).toHaveText(/^shipped/, { timeout: 30_000 });
+  }
+});
+
+test("an unpaired overlap room's seats each train A and their own level's partner from shipped warm starts", async ({ page, browser }) => {
+  test.setTimeout(420_000);
+  const presenter = new Presenter(page);
+  await presenter.lab.open('?backend=wasm');
+  await presenter.lab.choosePreset('overlap');
+  const link = await presenter.createRoom(perTest.server.url);
+  const list = roomSeedList('overlap');
+  await expect(page.getByTestId('room-seeds-note')).toContainText(`The first ${list.length} seats get seeds ${list[0]} to ${list.at(-1)}`);
+  // Seat 0 trains A with S, seat 1 A with T (the room's first two levels), each with its own listed seed.
+  const seats: { student: Student; partner: string }[] = [];
+  for (const [i, partner] of ['S', 'T'].entries()) {
+    const s = await Student.join(browser, link);
+    perTest.students.push(s);
+    expect(await s.seatAndSeed()).toEqual({ seat: i, seed: list[i] });
+    seats.push({ student: s, partner });
+  }
+  await presenter.startForEverybody();
+  for (const { student, partner } of seats) {
+    await student.lab.waitForStep(1, 300_000);
+    for (const member of ['A', partner]) await expect(student.page.getByTestId(`base-source-${member}`)).toHaveText(/^shipped/, { timeout: 30_000 });
+    // Only the level's two members: no other partner is warm-started on this laptop.
+    await expect(student.page.locator('[data-testid^="base-source-"]')).toHaveCount(2);
   }
 });

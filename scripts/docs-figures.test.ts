@@ -137,6 +137,10 @@ describe('the checks can fail', () => {
     expect(seeds.join('\n')).toMatch(/"what 8 seeds\s+measured", but the workshop's steps rest on 8 seeds or 12 seeds/);
     const block = figureProblems(planted('README.md', "**8 seeds per block** (12 for `overlap`'s confirmation)", '**8 seeds per block**'), src, FORMATS);
     expect(block.join('\n')).toContain('README.md: "8 seeds per block", but the plan\'s confirmation blocks hold 8 or 12 seeds');
+    const wait = figureProblems(planted('docs/CLASSROOM.md', 'waits 20 seconds (`npm run room', 'waits 30 seconds (`npm run room'), src, FORMATS);
+    expect(wait.join('\n')).toContain('docs/CLASSROOM.md: "waits 30 seconds", but a seat waits 20 s for a partner by default');
+    const waitMs = figureProblems(planted('docs/ROOM.md', '`partnerWaitMs` (20 s unless', '`partnerWaitMs` (15 s unless'), src, FORMATS);
+    expect(waitMs.join('\n')).toContain('docs/ROOM.md: "partnerWaitMs` (15 s", but a seat waits 20 s');
     const classroom = figureProblems(planted('docs/CLASSROOM.md', "what the preset's seeds measured (8, or 12 for `overlap`; docs/RESULTS.md)", 'what 8 seeds measured (docs/RESULTS.md)'), src, FORMATS);
     expect(classroom.join('\n')).toContain('docs/CLASSROOM.md: "what 8 seeds measured", but the workshop\'s steps rest on 8 seeds or 12 seeds');
   });

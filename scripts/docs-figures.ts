@@ -21,6 +21,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PRESET, PRESETS, type Preset } from '../src/core/experiment/presets';
 import { ROOM_SEEDS } from '../src/core/experiment/roomSeeds';
+import { DEFAULT_PARTNER_WAIT_S } from '../src/room/protocol';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { WORKSHOP, seedsMeasured, type WorkshopStep } from '../src/app/workshop/sequence';
 import { PLAN, seedRange } from '../cli/science-plan';
@@ -228,7 +229,7 @@ function roomWarmStartsBlock(src: Sources): string {
     const seeds = list.seeds;
     lines.push(
       `- \`${id}\`: seeds ${seeds[0]}-${seeds[seeds.length - 1]} (${seeds.length}; ${list.note}), ` +
-        `${list.pairLevels ? `paired rooms only, each seed with its pair's two members (the level its position in the list serves)` : 'every member'}: ${files.length} files, about ${MB(bytes)} MB` +
+        `${list.levels ? `each seed with the two members of the level its position in the list serves (a pair, or a seat of an unpaired room)` : 'every member'}: ${files.length} files, about ${MB(bytes)} MB` +
         (seeds.includes(own) ? `; seed ${own}, its link's, is in \`public/warmstarts/\`` : ''),
     );
   }
@@ -677,6 +678,18 @@ function pageBrowserProblems(doc: Doc, timings: readonly PageTimingRow[]): strin
  * "8 seeds per block": a count of seeds per block that the plan's confirmation blocks do not all
  * have is a problem unless the sentence names the other sizes too ("12 for `overlap`").
  */
+/** Sentences on the partner wait ("waits 20 seconds", "`partnerWaitMs` (20 s") that give another default than the server's. */
+function partnerWaitProblems(doc: Doc): string[] {
+  const problems: string[] = [];
+  for (const { sentence } of sentences(doc.text)) {
+    if (!/partner/i.test(sentence) || !/wait/i.test(sentence)) continue;
+    for (const m of sentence.matchAll(/(?:partnerWaitMs`? \(|\bwaits |within |default(?:s)? (?:of |to )?)(\d+)(?: s\b| seconds\b)/g)) {
+      if (Number(m[1]) !== DEFAULT_PARTNER_WAIT_S) problems.push(`${doc.path}: "${m[0]}", but a seat waits ${DEFAULT_PARTNER_WAIT_S} s for a partner by default (src/room/protocol.ts DEFAULT_PARTNER_WAIT_S): "${sentence.trim().slice(0, 160)}"`);
+    }
+  }
+  return problems;
+}
+
 function blockSizeProblems(doc: Doc): string[] {
   const sizes = new Set(PLAN.map((e) => e.confirmation.length));
   const problems: string[] = [];
@@ -695,7 +708,7 @@ export function figureProblems(docs: readonly Doc[], src: Sources, formats: read
   const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
   const problems = [
     ...reachProblems(docs),
-    ...docs.flatMap((d) => [...linkTimeProblems(d), ...sizeProblems(d, src), ...blockSizeProblems(d)]),
+    ...docs.flatMap((d) => [...linkTimeProblems(d), ...sizeProblems(d, src), ...blockSizeProblems(d), ...partnerWaitProblems(d)]),
     ...docs.filter((d) => front.has(d.path)).flatMap((d) => [...seedProblems(d), ...tuningQuoteProblems(d), ...workshopCountProblems(d)]),
     ...workshopProblems(WORKSHOP),
     ...verdictProblems(docs),

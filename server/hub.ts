@@ -18,7 +18,7 @@
  * after the socket has drained.
  */
 import { joinCodeOf } from '../src/room/joinCode';
-import { peerLevels } from '../src/room/levels';
+import { roomLevelList } from '../src/room/levels';
 import type { ClientMessage, RoomErrorCode } from '../src/room/protocol';
 import { ROOM_LIMITS } from '../src/room/protocol';
 import { flushFeed } from './feed';
@@ -118,7 +118,7 @@ export class RoomHub {
   static async load(store: RoomStore, opts: HubOptions): Promise<RoomHub> {
     const hub = new RoomHub(store, opts);
     for (const { room, seats } of await store.loadAll()) {
-      const r = new Room(room, seats);
+      const r = new Room(room, seats, opts.partnerWaitMs);
       hub.rooms.set(room.id, r);
       for (const seat of r.taken()) hub.disk.add(r.addressOf(seat), seat.bytes ?? 0);
     }
@@ -269,6 +269,7 @@ export class RoomHub {
     const lastOffset = msg.pairing ? ROOM_LIMITS.seats / 2 - 1 : ROOM_LIMITS.seats - 1;
     if (msg.baseSeed + lastOffset > MAX_SEED) return this.fail(client, 'bad-message', `The base seed must be at most ${MAX_SEED - lastOffset}, so that every seat's seed (base + ${lastOffset} at most) is a valid seed.`);
     const now = this.opts.now();
+    const levels = roomLevelList(msg.spec, msg.pairing);
     const key = newSecret();
     // A new id until its join code is no live room's (joinCode.ts: a few live rooms, so almost never a second try).
     let id = newSecret();
@@ -283,7 +284,7 @@ export class RoomHub {
         baseSeed: msg.baseSeed,
         pairing: msg.pairing,
         ...listedSeeds(msg),
-        ...(msg.pairing ? { levels: peerLevels(msg.spec) } : {}),
+        ...(levels.length > 0 ? { levels } : {}),
         status: 'open',
         locked: false,
         creator: client.address,
@@ -291,6 +292,7 @@ export class RoomHub {
         expiresAt: now + this.opts.ttlMs,
       },
       [],
+      this.opts.partnerWaitMs,
     );
     client.creates++;
     await this.store.putRoom(room.record);
@@ -302,7 +304,7 @@ export class RoomHub {
     client.send(frame({ t: 'room', room: room.info() }));
     client.send(this.addressesFrame());
     // Only the id's first characters: the id is the join link's secret, and logs get shared.
-    this.opts.log(`room ${room.id.slice(0, 4)}… created from ${client.address}: "${room.record.name}"${room.record.pairing ? `, paired (levels ${room.levels.join(', ')})` : ''}`, client.address);
+    this.opts.log(`room ${room.id.slice(0, 4)}… created from ${client.address}: "${room.record.name}"${room.record.pairing ? ', paired' : ''}${room.levels.length > 0 ? ` (levels ${room.levels.join(', ')})` : ''}`, client.address);
   }
 
   /** An error for a budget or a timing, logged with the client's address. */

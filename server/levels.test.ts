@@ -1,6 +1,7 @@
-// Paired rooms of an experiment with several partner levels (the overlap preset): each pair trains
-// its own level (src/room/levels.ts), a freed seat taken again keeps it, a seat's events are
-// checked against its own level and member, and the odd student out trains both members alone.
+// Rooms of an experiment with several partner levels (the overlap preset): each pair trains its own
+// level (src/room/levels.ts), a freed seat taken again keeps it, a seat's events are checked
+// against its own level and member, and the odd student out trains both members alone; in an
+// unpaired room each seat trains a level alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seatTrainSpec } from '../src/room/levels';
 import { streamedEvent, type SeatEvent } from '../src/room/protocol';
@@ -45,6 +46,8 @@ describe('partner levels', () => {
     ]);
     const info = await presenter.waitFor('room', (m) => m.room.seats.length === 5);
     expect(info.room.seats.map((s) => s.level)).toEqual(['peer-S', 'peer-S', 'peer-T', 'peer-T', 'peer-B50']);
+    // The room says how long a seat waits for a partner (this server's 400 ms: 1 s, rounded up), so the page can.
+    expect(info.room.partnerWaitS).toBe(1);
     // Seat 3 removed: the next student takes index 3, with its seed, level and member.
     presenter.send({ t: 'remove-seat', seat: 3 });
     await presenter.waitFor('room', (m) => m.room.seats.length === 4);
@@ -191,11 +194,53 @@ describe('partner levels', () => {
     await Promise.all([presenter, a.client, b.client, c.client].map((x) => x.close()));
   });
 
-  it('keeps an unpaired room of the overlap preset whole: no levels, every arm of the preset accepted', async () => {
+  it('gives each seat of an unpaired overlap room a level in turn, trained alone, and refuses the whole experiment or another level', async () => {
     const { presenter, room } = await createRoom(local.url, { spec, baseSeed: 80 });
+    const seats: Joined[] = [];
+    for (let i = 0; i < 7; i++) seats.push(await joinRoom(local.url, room));
+    // Seat k trains level k mod 6, the ends first, both members itself; no member part, no partner.
+    expect(seats.map((j) => [j.seat.seat.seed, j.seat.seat.level, j.seat.seat.member, j.seat.seat.partner, j.seat.seat.alone])).toEqual([
+      [80, 'peer-S', null, null, true],
+      [81, 'peer-T', null, null, true],
+      [82, 'peer-B50', null, null, true],
+      [83, 'peer-B0', null, null, true],
+      [84, 'peer-B80', null, null, true],
+      [85, 'peer-X', null, null, true],
+      [86, 'peer-S', null, null, true],
+    ]);
+    presenter.send({ t: 'start' });
+    const running = await presenter.waitFor('room', (m) => m.room.status === 'running');
+    // No seat waits for a partner here.
+    expect(running.room.partnerWaitS).toBeUndefined();
+    const [a, t] = seats;
+    // The whole experiment's base (seven members) is not this seat's run.
+    a.client.send({ t: 'event', seq: 0, event: syntheticRun(spec, a.seat.seat.seed).map(streamedEvent)[0] });
+    expect((await a.client.waitFor('error')).message).toMatch(/names member "(B0|B50|B80|T|X)"/);
+    // Seat 1's level is peer-T: a step of peer-S (seat 0's level) is refused, naming the rule.
+    await send(t, runOf(t).slice(0, 1));
+    t.client.send({ t: 'event', seq: 1, event: runOf(t, { level: 'peer-S' })[1] });
+    expect((await t.client.waitFor('error')).message).toMatch(/partner level "peer-T" alone; this event names arm "peer-S"/);
+    // Its own run of its level's pair is stored, to the end; answers have no partner to go to.
+    await send(a, runOf(a));
+    const done = await presenter.waitFor('room', (m) => m.room.seats[0]?.done === true);
+    expect(done.room.seats[0].events).toBe(spec.steps + 2);
+    const after = a.client.messages.length;
+    a.client.send({ t: 'exchange', step: 1, kind: 'train', answers: [] });
+    expect((await a.client.waitFor('error', () => true, { after })).message).toMatch(/not paired/);
+    // A freed seat taken again keeps its level and seed.
+    presenter.send({ t: 'remove-seat', seat: 3 });
+    await presenter.waitFor('room', (m) => m.room.seats.length === 6);
+    const again = await joinRoom(local.url, room);
+    expect(again.seat.seat).toMatchObject({ index: 3, seed: 83, level: 'peer-B0', member: null, alone: true });
+    await Promise.all([presenter, again.client, ...seats.map((j) => j.client)].map((c) => c.close()));
+  });
+
+  it('keeps an unpaired room of one level whole (peers-learn): no level, every arm of the experiment', async () => {
+    const learn = { ...presetSpec('peers-learn'), steps: 2, evalEvery: 1 };
+    const { presenter, room } = await createRoom(local.url, { spec: learn, baseSeed: 90 });
     const a = await joinRoom(local.url, room);
     expect(a.seat.seat).toMatchObject({ level: null, member: null, alone: false });
-    await send(a, runOf(a));
+    await send(a, syntheticRun(learn, a.seat.seat.seed).map(streamedEvent));
     await Promise.all([presenter, a.client].map((c) => c.close()));
   });
 });

@@ -25,7 +25,7 @@ afterAll(() => local.dispose());
 /** A room made as the presenter's page makes it for `preset` at its own seed (roomController.create), or run again from `after`. */
 async function pageRoom(preset: string, pairing: boolean, after?: RoomInfo) {
   const spec = presetSpec(preset);
-  const seeds = after ? runAgainSeeds(after) : newRoomSeeds(preset, spec.seed, pairing);
+  const seeds = after ? runAgainSeeds(after) : newRoomSeeds(preset, spec.seed);
   return createRoom(local.url, { preset, spec: { ...spec, seed: seeds.specSeed }, pairing, ...createSeeds(seeds) });
 }
 
@@ -56,18 +56,19 @@ function shippedFile(key: string): { folder: string; file: ReturnType<typeof par
 }
 
 /**
- * The members whose warm starts seat `seat` needs: every member unpaired; in a paired room both of
- * its level's pair (a seat whose partner does not come trains both alone).
+ * The members whose warm starts seat `seat` needs: both of its level's pair where it has a level
+ * (a paired seat whose partner does not come trains both alone; an unpaired seat of a room of
+ * levels always does); every member of an unpaired seat without one.
  */
 function membersOf(preset: string, seat: { member: string | null; level?: string | null }): string[] {
-  if (seat.member === null) return presetSpec(preset).members.map((m) => m.id);
   const pair = seat.level ? levelPair(presetSpec(preset), seat.level) : null;
-  return pair ? [pair.anchor, pair.partner] : [seat.member];
+  if (pair) return [pair.anchor, pair.partner];
+  return seat.member === null ? presetSpec(preset).members.map((m) => m.id) : [seat.member];
 }
 
 describe("a room's seeds", () => {
   it("hands a 30-seat class the preset's room seeds in join order, then baseSeed + index past the list", async () => {
-    const list = roomSeedList('peers-learn', false);
+    const list = roomSeedList('peers-learn');
     expect(list.slice(0, 8)).toEqual([109, 110, 111, 112, 113, 114, 115, 116]);
     const { presenter, room } = await pageRoom('peers-learn', false);
     const seats = await seatClass(room, 32);
@@ -83,7 +84,7 @@ describe("a room's seeds", () => {
   });
 
   it('gives a paired class one listed seed a pair, and Run again the next unused ones until the list runs out', async () => {
-    const list = roomSeedList('peers-learn', false);
+    const list = roomSeedList('peers-learn');
     const first = await pageRoom('peers-learn', true);
     const a = await seatClass(first.room, 30);
     expect(a.map((s) => s.seat.seat.seed)).toEqual(list.slice(0, 15).flatMap((x) => [x, x]));
@@ -112,20 +113,28 @@ describe("a room's seeds", () => {
     expect(seats.map((s) => s.seat.seat.seed)).toEqual([110, 111, 112]);
     expect((await infoOf(old.presenter, 3)).seeds).toBeUndefined();
     // The presenter chose seed 40: the room starts there, as before.
-    expect(newRoomSeeds('peers-learn', 40, false)).toEqual({ specSeed: 40, baseSeed: 40 });
+    expect(newRoomSeeds('peers-learn', 40)).toEqual({ specSeed: 40, baseSeed: 40 });
     // quick has no list: an offset gives an empty one and baseSeed + index.
-    expect(newRoomSeeds('quick', presetSpec('quick').seed, false).seedOffset).toBeUndefined();
+    expect(newRoomSeeds('quick', presetSpec('quick').seed).seedOffset).toBeUndefined();
     const none = await createRoom(local.url, { preset: 'quick', baseSeed: 7, seedOffset: 0 });
     const q = await seatClass(none.room, 2);
     expect(q.map((s) => s.seat.seat.seed)).toEqual([7, 8]);
     await closeAll([old.presenter, none.presenter, ...seats.map((s) => s.client), ...q.map((s) => s.client)]);
   });
 
-  it('gives an overlap room its list only when paired, and runs it again from the next multiple of its levels', async () => {
-    expect(newRoomSeeds('overlap', presetSpec('overlap').seed, false).seedOffset).toBeUndefined();
+  it('gives an overlap room its list, paired or not, and runs it again from the next multiple of its levels', async () => {
+    const open = await pageRoom('overlap', false);
+    const alone = await seatClass(open.room, 7);
+    // Unpaired: seat k takes position k, shipped for level k mod 6, the level the room gives seat k.
+    expect(alone.map((s) => [s.seat.seat.seed, s.seat.seat.level])).toEqual(
+      roomSeedList('overlap').slice(0, 7).map((x, k) => [x, ['peer-S', 'peer-T', 'peer-B50', 'peer-B0', 'peer-B80', 'peer-X'][k % 6]]),
+    );
+    // 7 seats used positions 0-6: the next round starts at 12, where seat 0 trains level 0 again.
+    expect(runAgainSeeds(await infoOf(open.presenter, 7)).seedOffset).toBe(12);
+    await closeAll([open.presenter, ...alone.map((s) => s.client)]);
     const first = await pageRoom('overlap', true);
     const seats = await seatClass(first.room, 16);
-    expect(seats.map((s) => s.seat.seat.seed)).toEqual(roomSeedList('overlap', true).slice(0, 8).flatMap((x) => [x, x]));
+    expect(seats.map((s) => s.seat.seat.seed)).toEqual(roomSeedList('overlap').slice(0, 8).flatMap((x) => [x, x]));
     const again = runAgainSeeds(await infoOf(first.presenter, 16));
     // 8 pairs used positions 0-7; pair 0 of the next room trains level 0 again, so it starts at 12.
     expect(again.seedOffset).toBe(12);
@@ -146,6 +155,7 @@ describe("a room's seeds", () => {
   for (const [preset, pairing] of [
     ['peers-learn', false],
     ['peers-learn', true],
+    ['overlap', false],
     ['overlap', true],
   ] as const) {
     it(`every seat of a 30-seat ${pairing ? 'paired ' : ''}${preset} class loads shipped warm starts for every member it trains`, async () => {

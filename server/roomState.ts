@@ -67,16 +67,18 @@ export function peerArmMembers(spec: ExperimentSpec): [string, string] | null {
 export function listedSeeds(create: { preset: string | null; pairing: boolean; seedOffset?: number }): { seeds?: number[]; seedOffset?: number } {
   if (create.seedOffset === undefined) return {};
   const slots = create.pairing ? ROOM_LIMITS.seats / 2 : ROOM_LIMITS.seats;
-  return { seeds: roomSeedList(create.preset, create.pairing).slice(create.seedOffset, create.seedOffset + slots), seedOffset: create.seedOffset };
+  return { seeds: roomSeedList(create.preset).slice(create.seedOffset, create.seedOffset + slots), seedOffset: create.seedOffset };
 }
 
 /**
- * A paired room's levels as stored, or, for a room stored before levels, the one its pairs all
- * trained: the spec's first two-member peer arm. Unpaired rooms have none.
+ * A room's levels as stored (a paired room's, or an unpaired room's of several levels: levels.ts
+ * roomLevelList), or, for a paired room stored before levels, the one its pairs all trained: the
+ * spec's first two-member peer arm. An unpaired room stored without levels has none: its seats
+ * train the whole experiment, as they did then.
  */
 export function roomLevels(record: Pick<RoomRecord, 'pairing' | 'levels' | 'spec'>): string[] {
-  if (!record.pairing) return [];
   if (record.levels && record.levels.length > 0) return record.levels;
+  if (!record.pairing) return [];
   const first = firstPeerArm(record.spec);
   return first ? [first.id] : [];
 }
@@ -87,7 +89,7 @@ export class Room {
   readonly presenters = new Set<RoomPeer>();
   /** Students' connections and their feed of the class (feed.ts). */
   readonly students = new Map<RoomPeer, StudentFeed>();
-  /** Paired rooms: the levels pair k trains in turn (empty: unpaired). */
+  /** The levels slot k (pair k; in an unpaired room, seat k) trains in turn (empty: every seat trains the whole experiment). */
   readonly levels: string[];
   /** Pending debounced `room` broadcast. */
   roomTimer: ReturnType<typeof setTimeout> | null = null;
@@ -104,6 +106,8 @@ export class Room {
   constructor(
     public record: RoomRecord,
     seats: SeatRecord[],
+    /** How long a paired seat waits for a partner before it trains alone (the server's; null: not said in the room's info). */
+    readonly partnerWaitMs: number | null = null,
   ) {
     this.seats = [];
     this.levels = roomLevels(record);
@@ -127,12 +131,14 @@ export class Room {
     return listed && slot < listed.length ? listed[slot] : this.record.baseSeed + slot;
   }
 
-  /** The level (peer arm) of the pair seat `index` belongs to: the same for a freed index taken again. */
+  /** The level (peer arm) of seat `index`'s pair, or of the seat itself in an unpaired room: the same for a freed index taken again. */
   levelOf(index: number): string | null {
-    return this.record.pairing ? levelOfPair(this.levels, index >> 1) : null;
+    return levelOfPair(this.levels, this.record.pairing ? index >> 1 : index);
   }
 
+  /** The member seat `index` trains of its pair's level (null: unpaired, it trains the whole level or experiment). */
   memberOf(index: number): string | null {
+    if (!this.record.pairing) return null;
     const level = this.levelOf(index);
     const arm = level === null ? null : this.record.spec.arms.find((a) => a.id === level);
     return arm ? arm.members[index & 1] : null;
@@ -150,9 +156,13 @@ export class Room {
     return [seat.member];
   }
 
-  /** A new seat at `index` trains both members itself: its partner's seat trains alone (no one would answer it). */
+  /**
+   * A new seat at `index` trains both members of its level itself: in a paired room, when its
+   * partner's seat trains alone (no one would answer it); in an unpaired room of levels, always.
+   */
   aloneAt(index: number): boolean {
-    return this.record.pairing && this.seats[index ^ 1]?.alone === true;
+    if (!this.record.pairing) return this.levels.length > 0;
+    return this.seats[index ^ 1]?.alone === true;
   }
 
   /**
@@ -222,6 +232,7 @@ export class Room {
       expiresAt: r.expiresAt,
       seats: this.taken().map((s) => this.seatInfo(s)),
       ...(r.seeds ? { seeds: r.seeds, seedOffset: r.seedOffset ?? 0 } : {}),
+      ...(r.pairing && this.partnerWaitMs !== null ? { partnerWaitS: Math.ceil(this.partnerWaitMs / 1000) } : {}),
     };
   }
 

@@ -14,7 +14,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ROOM_LIMITS } from '../src/room/protocol';
+import { DEFAULT_PARTNER_WAIT_S, ROOM_LIMITS } from '../src/room/protocol';
 import { CLOSE, Connection } from './connection';
 import { FEED_BYTES_PER_SECOND } from './feed';
 import { RoomHub } from './hub';
@@ -89,7 +89,7 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
     origins: () => lanOrigins(o.host, port),
     mayJoin: (address) => budgets.join(address),
     seatGraceMs: o.seatGraceMs ?? 15_000,
-    partnerWaitMs: o.partnerWaitMs ?? 20_000,
+    partnerWaitMs: o.partnerWaitMs ?? DEFAULT_PARTNER_WAIT_S * 1000,
     ttlMs: o.ttlHours * 3600_000,
     now,
     maxRooms: o.maxRooms ?? 1000,

@@ -39,9 +39,10 @@ export interface RoomRecord {
   seeds?: number[];
   seedOffset?: number;
   /**
-   * Paired rooms: the partner levels pair k trains in turn (levels.ts peerLevels, made by the
-   * server at creation). Absent in rooms stored before levels: their pairs all trained the spec's
-   * first two-member peer arm, which is then their one level (roomState.ts).
+   * The partner levels slot k (pair k, or seat k of an unpaired room) trains in turn (levels.ts
+   * roomLevelList, made by the server at creation). Absent in rooms without levels, and in rooms
+   * stored before levels: their pairs all trained the spec's first two-member peer arm, which is
+   * then their one level, and their unpaired seats the whole experiment (roomState.ts).
    */
   levels?: string[];
   status: RoomStatus;
@@ -59,9 +60,9 @@ export interface SeatRecord {
   tokenHash: string;
   seed: number;
   member: string | null;
-  /** Paired rooms: the peer arm this seat's pair trains (absent in seats stored before levels: the room's first level). */
+  /** The peer arm this seat's pair (or, unpaired, the seat itself) trains (absent in seats stored before levels: the room's first level). */
   level?: string | null;
-  /** Paired rooms: the seat trains both members of its level itself (absent: false). */
+  /** The seat trains both members of its level itself: an odd paired seat, or any seat of an unpaired room of levels (absent: false). */
   alone?: boolean;
   /** Events stored, the last RL step among them (0: none) and whether a 'done' is among them. */
   events: number;

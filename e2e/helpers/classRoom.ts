@@ -71,7 +71,8 @@ export class Presenter extends ClassView {
   }
 
   /** Class room, the server's address, (pairing), Create room: returns the join link. */
-  async createRoom(serverUrl: string, { pairing = false } = {}): Promise<string> {
+  /** Make a room on `serverUrl`; `plan`: what the create panel must say the room's seats will train, checked before Create. */
+  async createRoom(serverUrl: string, { pairing = false, plan }: { pairing?: boolean; plan?: string } = {}): Promise<string> {
     await this.page.getByTestId('room-toggle').click();
     await expect(this.panel).toBeVisible();
     const field = this.page.getByTestId('room-server');
@@ -79,6 +80,7 @@ export class Presenter extends ClassView {
     await expect(field).not.toHaveValue('', { timeout: 30_000 });
     await field.fill(serverUrl);
     if (pairing) await this.page.getByTestId('room-pairing').check();
+    if (plan !== undefined) await expect(this.page.getByTestId('room-create-experiment')).toContainText(plan);
     await this.page.getByTestId('room-create').click();
     await expect(this.status).toHaveText('Online: room open, waiting for Start.', { timeout: 30_000 });
     const link = this.page.getByTestId('room-link');

@@ -130,7 +130,7 @@ describe("a paired seat's own level", () => {
 
   it("refuses another level's arm, and the partner's member, naming the rule", () => {
     const [base, step] = ofSeat('peer-S', 'A');
-    expect(seatLevelProblem({ arm: 'peer-T', members: ['A'] }, step)).toBe('This seat\'s pair trains the partner level "peer-T" alone; this event names arm "peer-S".');
+    expect(seatLevelProblem({ arm: 'peer-T', members: ['A'] }, step)).toBe('This seat\'s level is the partner level "peer-T" alone; this event names arm "peer-S".');
     const partner = ofSeat('peer-T', 'T')[0];
     expect(seatLevelProblem({ arm: 'peer-T', members: ['A'] }, partner)).toBe('This seat trains member "A" of arm "peer-T" alone; this event names member "T".');
     // A seat of a pair may not send both members' numbers as if it trained alone.

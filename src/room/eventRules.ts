@@ -150,7 +150,7 @@ function walk(value: unknown, visit: (v: unknown, key: string) => void, key = ''
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, visit, k);
 }
 
-/** What a paired seat trains (server/roomState.ts): its level's arm and the members its events may name. */
+/** What a seat of a room of levels trains (server/roomState.ts): its level's arm and the members its events may name. */
 export interface SeatLevel {
   arm: string;
   /** The seat's own member (a member part), or both of the arm's (a seat that trains alone). */
@@ -187,7 +187,7 @@ export function seatLevelProblem(level: SeatLevel, event: SeatEvent): string | n
       return null;
   }
   const arm = arms.find((a) => a !== level.arm);
-  if (arm !== undefined) return `This seat's pair trains the partner level "${level.arm}" alone; this event names arm "${arm}".`;
+  if (arm !== undefined) return `This seat's level is the partner level "${level.arm}" alone; this event names arm "${arm}".`;
   const member = members.find((m) => !level.members.includes(m));
   // A seat that trains alone starts from a base of both members: a member part's base (one it
   // streamed before its partner's seat was freed, still in flight) is not its run's.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getPreset } from '../core/experiment/presets';
-import { firstPeerArm, levelOfPair, levelPair, peerLevels, seatTrainSpec, spreadOrder } from './levels';
+import { firstPeerArm, levelOfPair, levelPair, peerLevels, roomLevelList, runsByLevel, seatTrainSpec, spreadOrder } from './levels';
 
 const spec = (id: string) => getPreset(id)!.spec;
 
@@ -43,5 +43,22 @@ describe('partner levels of a paired room', () => {
     const part = seatTrainSpec(overlap, { level: 'peer-T', member: 'T' });
     expect(part.members.map((m) => m.id)).toEqual(['T']);
     expect(part.arms.map((a) => [a.id, a.members])).toEqual([['peer-T', ['T']]]);
+  });
+});
+
+describe("the levels a room hands out", () => {
+  it('spreads several levels over pairs, or over seats when unpaired; one level only over pairs', () => {
+    expect(roomLevelList(spec('overlap'), true)).toEqual(peerLevels(spec('overlap')));
+    expect(roomLevelList(spec('overlap'), false)).toEqual(peerLevels(spec('overlap')));
+    // peers-learn's lesson is self against peer against oracle: an unpaired seat trains all of it.
+    expect(roomLevelList(spec('peers-learn'), true)).toEqual(['peer']);
+    expect(roomLevelList(spec('peers-learn'), false)).toEqual([]);
+    expect(roomLevelList(spec('collapse'), false)).toEqual([]);
+  });
+
+  it("reads a room's runs as one level each when paired or when its seats have levels", () => {
+    expect(runsByLevel({ pairing: true, seats: [] })).toBe(true);
+    expect(runsByLevel({ pairing: false, seats: [{ level: null }, {}] })).toBe(false);
+    expect(runsByLevel({ pairing: false, seats: [{ level: 'peer-S' }] })).toBe(true);
   });
 });

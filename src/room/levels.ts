@@ -9,6 +9,9 @@
  * the middle (B50). An experiment with one such arm (peers-learn) has one level: every pair
  * trains it, as before levels existed.
  *
+ * An unpaired room of such an experiment spreads the same levels over its seats, each seat one
+ * level's pair alone (roomLevelList), so a class asks the question without pairing up.
+ *
  * Plain data: the server assigns levels with it (roomState.ts) and the page reads them back.
  */
 import { pairSpec } from '../core/experiment/memberParts';
@@ -57,7 +60,23 @@ export function peerLevels(spec: ExperimentSpec): string[] {
   return [...spreadOrder(same.length).map((i) => same[i].id), ...other.map((a) => a.id)];
 }
 
-/** Pair k's level among `levels` (null: none). */
+/**
+ * The levels a room hands out: a paired room's, one per pair; an unpaired room's when its
+ * experiment has two levels or more (the overlap question), one per seat, each seat training its
+ * level's pair alone. An unpaired room of one level or none (peers-learn) hands out none: each
+ * seat trains the whole experiment, whose self and oracle arms are that lesson's question.
+ */
+export function roomLevelList(spec: ExperimentSpec, pairing: boolean): string[] {
+  const levels = peerLevels(spec);
+  return pairing || levels.length > 1 ? levels : [];
+}
+
+/** Whether a room's runs are each one level's pair (a paired room, or an unpaired one whose seats the room gave levels). */
+export function runsByLevel(room: { pairing: boolean; seats: readonly { level?: string | null }[] }): boolean {
+  return room.pairing || room.seats.some((s) => !!s.level);
+}
+
+/** Slot k's level among `levels` (a pair's, or an unpaired seat's; null: none). */
 export function levelOfPair(levels: readonly string[], pair: number): string | null {
   return levels.length === 0 ? null : levels[pair % levels.length];
 }

@@ -18,7 +18,9 @@
  *   - in a paired room (pairing: true), seats 2k and 2k+1 train the two members of the spec's peer
  *     arm (`member` in their seat) and exchange each step's answers through the room (`exchange`,
  *     keyed by step and kind; the server relays it to the partner and keeps it until the partner
- *     has it, so a partner who reconnects gets it again).
+ *     has it, so a partner who reconnects gets it again);
+ *   - in an unpaired room of an experiment with several partner levels (the overlap preset),
+ *     seat k trains level k mod L's pair alone (`level`, `alone`), src/room/levels.ts.
  *
  * Limits (ROOM_LIMITS) bound every array and string; the server also limits message size and rate.
  * Nothing here touches the DOM or Node: the page and the server share it.
@@ -52,6 +54,9 @@ export const ROOM_LIMITS = {
 } as const;
 
 const L = ROOM_LIMITS;
+
+/** Seconds a paired seat waits for a partner before it trains alone, unless the server is started with another (`--partner-wait-s`). */
+export const DEFAULT_PARTNER_WAIT_S = 20;
 
 /** 128 random bits, base64url: room ids, presenter keys and seat tokens are all this shape. */
 export const SecretSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'a 22-character base64url id');
@@ -126,14 +131,16 @@ export const SeatInfoSchema = z.object({
   member: z.string().max(24).nullable(),
   partner: seatIndex.nullable(),
   /**
-   * Paired rooms: the peer arm (the partner level, src/room/levels.ts) this seat's pair trains;
-   * null in an unpaired room. Absent from a server older than levels (its pairs all train the
-   * spec's first two-member peer arm).
+   * The peer arm (the partner level, src/room/levels.ts) this seat's pair trains, or in an
+   * unpaired room of several levels the seat itself; null in an unpaired room without levels (each
+   * seat trains the whole experiment). Absent from a server older than levels (its pairs all
+   * train the spec's first two-member peer arm).
    */
   level: z.string().max(24).nullable().optional(),
   /**
-   * Paired rooms: the seat trains both members of its level itself (it had no partner when the
-   * room started, or took a seat whose partner trains alone); its run counts as its pair's.
+   * The seat trains both members of its level itself: in a paired room when it had no partner at
+   * the start, or took a seat whose partner trains alone (its run counts as its pair's); in an
+   * unpaired room of levels, every seat.
    */
   alone: z.boolean().optional(),
   connected: z.boolean(),
@@ -165,6 +172,12 @@ export const RoomInfoSchema = z.object({
    */
   seeds: z.array(seed).max(L.seats).optional(),
   seedOffset: z.number().int().min(0).max(10_000).optional(),
+  /**
+   * Paired rooms: seconds a seat waits for a partner before it trains alone (the server's
+   * `--partner-wait-s`), so that a student's page says the wait this room has. Absent from an
+   * older server.
+   */
+  partnerWaitS: z.number().int().min(0).max(86_400).optional(),
 });
 export type RoomInfo = z.infer<typeof RoomInfoSchema>;
 

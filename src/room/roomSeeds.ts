@@ -32,9 +32,9 @@ function baseAfter(list: readonly number[], from: number): number {
   return Math.max(from, Math.max(...list) + 1);
 }
 
-/** A new room's seeds for `preset`'s experiment at `seed` (null preset: an edited experiment), paired or not. */
-export function newRoomSeeds(preset: string | null, seed: number, pairing: boolean): RoomSeeds {
-  const list = roomSeedList(preset, pairing);
+/** A new room's seeds for `preset`'s experiment at `seed` (null preset: an edited experiment), paired or not (the list is the same). */
+export function newRoomSeeds(preset: string | null, seed: number): RoomSeeds {
+  const list = roomSeedList(preset);
   // Another seed than the preset's own was chosen on purpose: the room starts there, as before.
   if (list.length === 0 || getPreset(preset!)?.spec.seed !== seed) return { specSeed: seed, baseSeed: seed };
   return { specSeed: list[0], baseSeed: baseAfter(list, seed), seedOffset: 0 };
@@ -58,7 +58,7 @@ export function runAgainSeeds(info: Pick<RoomInfo, 'preset' | 'pairing' | 'baseS
   if (info.seeds === undefined) return { specSeed: handedOut, baseSeed: handedOut };
   const used = info.seats.reduce((m, s) => Math.max(m, slotOf(info, s.index) + 1), 0);
   const seedOffset = roomSeedOffset(info.preset, (info.seedOffset ?? 0) + Math.min(used, info.seeds.length));
-  const list = roomSeedList(info.preset, info.pairing);
+  const list = roomSeedList(info.preset);
   const rest = list.slice(seedOffset);
   const baseSeed = list.length > 0 ? baseAfter(list, handedOut) : handedOut;
   return { specSeed: rest[0] ?? baseSeed, baseSeed, seedOffset };
@@ -70,7 +70,7 @@ export function runAgainSeeds(info: Pick<RoomInfo, 'preset' | 'pairing' | 'baseS
  * (the list ran out: those seats warm-start in the browser first).
  */
 export function seedsNote(info: Pick<RoomInfo, 'preset' | 'pairing' | 'seats' | 'seeds'>): { text: string; warmStartFirst: number[] } | null {
-  if (info.seeds === undefined || roomSeedList(info.preset, info.pairing).length === 0) return null;
+  if (info.seeds === undefined || roomSeedList(info.preset).length === 0) return null;
   const listed = info.seeds.length;
   const unit = info.pairing ? 'pair' : 'seat';
   const warmStartFirst = info.seats.filter((s) => slotOf(info, s.index) >= listed).map((s) => s.index);

@@ -26,6 +26,7 @@ import { openPanel } from './openPanel';
 import { setProjector } from '../room/projectorActions';
 import { ClaimSentences } from '../run/ClaimSentences';
 import { pairedPeerArm } from '../../core/experiment/memberParts';
+import { runsByLevel } from '../../room/levels';
 import { GlossaryTerm } from '../GlossaryTerm';
 
 const SCHEME_WORDS: Record<string, string> = {
@@ -102,6 +103,8 @@ interface ClassKey {
   /** This page draws its own run too (a student's): "you" is keyed. */
   you: boolean;
   runs: number;
+  /** The fewest and most runs that trained one drawn arm (a room of levels: each run trains one arm). */
+  perArm: [number, number];
   unit: SeedUnit;
 }
 
@@ -148,6 +151,12 @@ function ArmsNote({ shown, leftOut, klass }: { shown: readonly HeroArm[]; leftOu
   );
 }
 
+/** The fewest and most of `results` that trained one of `arms`. */
+function runsPerArm(arms: readonly { id: string }[], results: readonly { record: { spec: { arms: readonly { id: string }[] } } }[]): [number, number] {
+  const counts = arms.map((a) => results.filter((r) => r.record.spec.arms.some((x) => x.id === a.id)).length);
+  return counts.length ? [Math.min(...counts), Math.max(...counts)] : [results.length, results.length];
+}
+
 function HeroKey({
   arms,
   oracle,
@@ -162,7 +171,13 @@ function HeroKey({
   note: ReactNode;
 }) {
   const color = arms[0]?.color ?? 'currentColor';
-  const units = klass ? `${klass.runs} ${klass.unit}${klass.runs === 1 ? '' : 's'}` : '';
+  const plural = (n: number) => `${klass!.unit}${n === 1 ? '' : 's'}`;
+  // Each drawn arm's mean is over the runs that trained it: all of them, or in a room of levels its own.
+  const units = !klass
+    ? ''
+    : klass.perArm[1] === klass.runs && klass.perArm[0] === klass.runs
+      ? `${klass.runs} ${plural(klass.runs)}`
+      : `the ${klass.unit}s that trained the arm (${klass.perArm[0] === klass.perArm[1] ? klass.perArm[0] : klass.perArm.join('-')} each, ${klass.runs} in all)`;
   return (
     <ul className="hero-key" aria-label="Key to the charts above" data-testid="hero-key">
       {note}
@@ -225,11 +240,11 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
   const student = useLab((s) => s.room.role === 'student');
   const viewport = useViewportHeight();
   const roomArms = useLab((s) => s.room.info?.spec.arms ?? null);
-  const pairing = useLab((s) => s.room.info?.pairing ?? false);
-  // A paired room's runs are each pair's peer arm (its level's): a student's page draws the arm its
-  // seat trains, the presenter's the arms the class's runs trained, never empty charts of arms
-  // nobody in the room trains (self, oracle).
-  const seatArm = useLab((s) => (s.room.role === 'student' && s.room.info?.pairing ? (s.room.seat?.level ?? (s.room.info ? pairedPeerArm(s.room.info.spec)?.id : null) ?? null) : null));
+  const pairing = useLab((s) => (s.room.info ? runsByLevel(s.room.info) : false));
+  // A paired room's runs (and an unpaired room's of levels) are each one level's peer arm: a
+  // student's page draws the arm its seat trains, the presenter's the arms the class's runs
+  // trained, never empty charts of arms nobody in the room trains (self, oracle).
+  const seatArm = useLab((s) => (s.room.role === 'student' && s.room.info && runsByLevel(s.room.info) ? (s.room.seat?.level ?? (s.room.info ? pairedPeerArm(s.room.info.spec)?.id : null) ?? null) : null));
   const pagedArms = useMemo(() => {
     if (!pairing || !roomArms) return spec.arms;
     if (seatArm) return roomArms.filter((a) => a.id === seatArm);
@@ -244,7 +259,7 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
   const height = classView ? classChartHeight(viewport, grid.rows) : heroChartHeight(viewport, presenter);
   // Rows of narrow charts: the arm's name alone over each (a heading of one line keeps a row's charts level).
   const compact = classView && grid.rows > 1;
-  const klass: ClassKey | null = results.length && unit !== 'seed' ? { you: student, runs: results.length, unit } : null;
+  const klass: ClassKey | null = results.length && unit !== 'seed' ? { you: student, runs: results.length, perArm: runsPerArm(arms, results), unit } : null;
   const reference = compare.length ? `${compare.map((c) => c.label).join(', ')} (dashed)` : null;
   if (arms.length === 0) return null;
   return (

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { runsByLevel } from '../../room/levels';
 import { useLab } from '../store';
 import { bandResults } from '../store/roomSlice';
 import { Panel } from './Panel';
@@ -44,7 +45,9 @@ export function OverlapPanel() {
   const summary = useLab((s) => s.run.summary);
   const results = useLab(bandResults);
   const classRuns = useLab((s) => s.room.results.length > 0);
-  const pairs = useLab((s) => s.room.results.length > 0 && s.room.info?.pairing === true);
+  // A class whose runs each train one partner: a pair's, or an unpaired seat's of a room of levels.
+  const oneLevel = useLab((s) => s.room.results.length > 0 && s.room.info != null && runsByLevel(s.room.info));
+  const pairs = useLab((s) => s.room.info?.pairing === true);
   // A paired room of the overlap experiment: each pair's run is its level's pair alone (A and one
   // partner, which may have no dial of its own, as S and T): it counts because the room's does.
   const roomOverlap = useLab((s) => s.room.results.length > 0 && isOverlapSpec(s.room.info?.spec ?? null));
@@ -84,7 +87,7 @@ export function OverlapPanel() {
       intro={
         <p>
           Each peer arm pairs A with a partner whose errors overlap A's by a different amount. Every finished run adds one
-          point per partner it trained{pairs ? ' (a pair of the class trains one partner: one point)' : ''}: how much its errors overlapped A's before training (kappa, across) and how much A gained on
+          point per partner it trained{oneLevel ? ` (${pairs ? 'a pair' : 'a browser'} of the class trains one partner: one point)` : ''}: how much its errors overlapped A's before training (kappa, across) and how much A gained on
           held-out problems next to it (up). Grey: the lab's {OVERLAP_REFERENCE_BLOCK}. What they showed: A gained more next to
           its least overlapping partner than next to its most ({refEnds ? `${fmt(refEnds.mean)} on average, above 0 in ${refEnds.above} of ${refEnds.seeds} seeds` : 'see docs/RESULTS.md'});
           a steady fall over the five levels was not shown, so no line is drawn through the points.

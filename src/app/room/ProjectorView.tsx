@@ -11,6 +11,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunSummary } from '../../core/experiment/events';
 import { bandUnit } from '../store/roomSlice';
 import { classHeadline, projectorTerms } from './headline';
+import { roomLevelList } from '../../room/levels';
 import type { RoomInfo } from '../../room/protocol';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { HeroView } from '../hero/HeroView';
@@ -91,6 +92,12 @@ function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null
           <p data-testid="projector-pairs">
             Students are paired in the order they join: the first two are one pair, the next two the next. Each of a pair trains one of the peer arm's two models, and
             each model learns from its partner's answers.
+          </p>
+        )}
+        {info && !info.pairing && roomLevelList(info.spec, false).length > 0 && (
+          <p data-testid="projector-pairs">
+            Each laptop trains model A with one of {roomLevelList(info.spec, false).length} partners, handed out in the order laptops join; some partners are more like A than others.
+            Each model learns from its partner's answers, and each laptop adds one point to the question below.
           </p>
         )}
         <p className="projector-question" data-testid="projector-question">

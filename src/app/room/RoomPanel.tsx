@@ -5,7 +5,7 @@
  * seed; in a paired room its member and partner), and the class's seats. Every string from the
  * room is shown as text.
  */
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useLab } from '../store';
 import { getPreset } from '../../core/experiment/presets';
 import { joinCodeOf, showJoinCode } from '../../room/joinCode';
@@ -15,10 +15,10 @@ import { RoomStatusLine, roomWord } from './RoomStatusLine';
 import { SeatsTable } from './SeatsTable';
 import { connectedCount } from './seatConnection';
 import { pairOf } from './classRecords';
-import { hasLevels, levelPhrase, partnerWords } from './levelWords';
+import { hasLevels, levelPhrase, partnerWords, roomPlanWords } from './levelWords';
 import { levelPair } from '../../room/levels';
 import type { RoomInfo, SeatInfo } from '../../room/protocol';
-import { classProgress } from './classProgress';
+import { classProgress, partnerWaitWords } from './classProgress';
 import { room } from './roomController';
 import { setProjector } from './projectorActions';
 import { seedsNote } from '../../room/roomSeeds';
@@ -87,6 +87,8 @@ export function Presenter() {
   const projector = r.projector;
   const over = running && (r.info?.seats.length ?? 0) > 0 && r.info!.seats.every((x) => x.done);
   const experiment = useLab((s) => `${s.edited ? 'an edited experiment' : (getPreset(s.presetId)?.title ?? s.presetId)}, seed ${s.draft.seed}`);
+  const draft = useLab((s) => s.draft);
+  const plan = useMemo(() => roomPlanWords(draft, r.pairing), [draft, r.pairing]);
   return (
     <>
       {!inRoom && <JoinWithCode />}
@@ -111,7 +113,7 @@ export function Presenter() {
             browsers train the peer arm's two members and teach each other through the room
           </label>
           <p data-testid="room-create-experiment">
-            The room will run <strong>{experiment}</strong>: every student&apos;s browser trains it with a seed of its own.
+            The room will run <strong>{experiment}</strong>: {plan}.
           </p>
           <button type="button" className="primary" data-testid="room-create" disabled={!checked.ok} onClick={() => room.create()}>
             Create room
@@ -162,6 +164,12 @@ export function Presenter() {
         <p className="sub" data-testid="room-pairs-note">
           Paired room: students are paired in the order they join (seats 0 and 1 are the first pair, seats 2 and 3 the next). Each of a pair trains one of the
           peer arm's two models and they exchange their answers every step; the class's charts and claims count one run per pair.
+        </p>
+      )}
+      {inRoom && r.info && !r.info.pairing && hasLevels(r.info.spec) && (
+        <p className="sub" data-testid="room-pairs-note">
+          Partner levels: {roomPlanWords(r.info.spec, false)}, and trains both models itself. The class&apos;s charts and claims count one run per browser, and each
+          adds one point to the overlap panel.
         </p>
       )}
       {inRoom && r.info && <SeedsNote info={r.info} />}
@@ -239,6 +247,13 @@ function pairedSeatWords(info: RoomInfo, seat: SeatInfo): string {
   return `${pair}: you train ${mine}; your partner ${partnerSeat} trains ${other}; ${exchange}`;
 }
 
+/** A seat's line after "You are seat N, seed S": a paired seat's pair, or an unpaired seat's level in a room of levels. */
+function seatWords(info: RoomInfo, seat: SeatInfo): string {
+  if (seat.member !== null) return pairedSeatWords(info, seat);
+  if (info.pairing || !seat.level || !hasLevels(info.spec)) return '';
+  return `: you train ${levelPhrase(info.spec, info.preset, seat.level)}, both models yourself; your run adds one point to the class's question of partners`;
+}
+
 function Student() {
   const r = useLab((s) => s.room);
   const seat = r.seat;
@@ -254,7 +269,7 @@ function Student() {
       {seat && (
         <p data-testid="room-seat-line">
           You are seat {seat.index}, seed {seat.seed}
-          {seat.member !== null && r.info ? pairedSeatWords(r.info, seat) : ''}
+          {r.info ? seatWords(r.info, seat) : ''}
           .
           {r.started ? ` Sent to the room: ${r.stream.acked} events.` : ''}
         </p>
@@ -272,7 +287,7 @@ function Student() {
       )}
       {waits && seat && r.info?.pairing && r.info.status === 'running' && !r.started && !seat.alone && seat.partner === null && (
         <p role="status" className="notice" data-testid="room-partner-coming">
-          No classmate sits beside you yet. If none joins within about 20 seconds, you train both members of your pair yourself, and your run counts for the class.
+          No classmate sits beside you yet. If none joins within {partnerWaitWords(r.info)}, you train both members of your pair yourself, and your run counts for the class.
         </p>
       )}
       {seat?.done && (

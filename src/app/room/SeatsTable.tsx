@@ -9,6 +9,7 @@
  * and told, the seat is freed for the next join).
  */
 import { useState } from 'react';
+import { runsByLevel } from '../../room/levels';
 import type { RoomInfo } from '../../room/protocol';
 import { useLab } from '../store';
 import { pairOf } from './classRecords';
@@ -69,8 +70,8 @@ export function SeatsTable({ info, mine, mineStep = 0 }: { info: RoomInfo; mine?
   const controls = usePresenterControls(info);
   // The server's word on connections is stale while this page cannot reach it (seatConnection.ts).
   const online = useLab((s) => s.room.status === 'online');
-  // A paired room of several partner levels (the overlap preset): each pair's level has a column.
-  const levels = info.pairing && hasLevels(info.spec);
+  // A room of several partner levels (the overlap preset): each pair's (or unpaired seat's) level has a column.
+  const levels = runsByLevel(info) && hasLevels(info.spec);
   if (info.seats.length === 0)
     return (
       <>

@@ -142,11 +142,13 @@ export class ClassFolds {
       return seats.flatMap((seat): FoldedRun[] => {
         const events = this.held.events(seat.index);
         if (!events || events[0]?.type !== 'base') return [];
-        const spec = { ...room.spec, seed: seat.seed };
+        // An unpaired seat of a room of levels trains its level's pair alone (pairSpec).
+        const level = seat.alone && seat.level && room.spec.arms.some((a) => a.id === seat.level) ? seat.level : null;
+        const spec = level ? pairSpec({ ...room.spec, seed: seat.seed }, level) : { ...room.spec, seed: seat.seed };
         return [
           {
             label: `seat ${seat.index}`,
-            key: `${seat.seed}:${occupant(seat)}`,
+            key: `${seat.seed}:${level ?? ''}:${occupant(seat)}`,
             make: () => new RunFold(spec),
             advance: (f, more) => (f as RunFold).addSeat(events, more),
             shown: (f) => (f as RunFold).hasStep,

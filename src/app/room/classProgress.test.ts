@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { roomSpec, seatInfo } from '../../room/fakeSocket.testkit';
 import type { RoomInfo } from '../../room/protocol';
-import { classMeanThrough, classProgress, runAgainSeed } from './classProgress';
+import { classMeanThrough, classProgress, partnerWaitWords, runAgainSeed } from './classProgress';
 import { aggregateSeedLines } from '../charts/seedAggregate';
 
 const room = (status: RoomInfo['status'], seats: RoomInfo['seats']): RoomInfo =>
@@ -50,5 +50,15 @@ describe("the class's mean: over the same runs at every step it is drawn", () =>
     expect(held.lines[0].mean).toEqual([0.33, 0.33, 0.33, null]);
     expect(held.lines[0].count).toEqual([2, 2, 2, 1]);
     expect(held.lines[0].singles[0]).toEqual([0.33, 0.33, 0.33, 0.25]);
+  });
+});
+
+describe("a paired seat's wait for a partner, in words", () => {
+  it("says the server's wait, and no number where an older server gave none", () => {
+    expect(partnerWaitWords({ partnerWaitS: 20 })).toBe('20 seconds');
+    expect(partnerWaitWords({ partnerWaitS: 1 })).toBe('1 second');
+    expect(partnerWaitWords({ partnerWaitS: 600 })).toBe('10 minutes');
+    expect(partnerWaitWords({ partnerWaitS: 90 })).toBe('90 seconds');
+    expect(partnerWaitWords({})).toBe('a short while');
   });
 });

@@ -37,3 +37,10 @@ export function classMeanThrough(results: readonly Pick<SeedResult, 'finished' |
 
 /** The base seed of a room run again (src/room/roomSeeds.ts). */
 export { runAgainSeed } from '../../room/roomSeeds';
+
+/** How long this room's seats wait for a partner, as its server says ("20 seconds"; an older server: "a short while"). */
+export function partnerWaitWords(info: Pick<RoomInfo, 'partnerWaitS'>): string {
+  const s = info.partnerWaitS;
+  if (s === undefined) return 'a short while';
+  return s >= 120 && s % 60 === 0 ? `${s / 60} minutes` : `${s} second${s === 1 ? '' : 's'}`;
+}

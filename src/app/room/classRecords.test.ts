@@ -17,6 +17,7 @@ import { seatTrainSpec } from '../../room/levels';
 import { streamedEvent } from '../../room/protocol';
 import { syntheticRun } from '../../../server/load/syntheticRun';
 import { roomRunFile } from './roomExport';
+import { seedResult } from '../store/seedsSlice';
 
 const room = (n: number) => ({ spec: roomSpec, pairing: false, seats: Array.from({ length: n }, (_, i) => seatInfo(i)) });
 
@@ -200,5 +201,42 @@ describe('a paired room of partner levels', () => {
       [100, false],
       [101, true],
     ]);
+  });
+});
+
+describe('an unpaired room of partner levels', () => {
+  it("takes each seat's run as its level's pair, whole, folded as the whole rebuild makes it", () => {
+    const spec = { ...getPreset('overlap')!.spec, steps: 2, evalEvery: 1 };
+    const c = new ClassRecords();
+    // Seat 0 trains A with S, seat 1 A with T, each both models itself (the room marks them alone).
+    c.merge(0, 0, syntheticRun(pairSpec({ ...spec, seed: 200 }, 'peer-S'), 200).map(streamedEvent));
+    c.merge(1, 0, syntheticRun(pairSpec({ ...spec, seed: 201 }, 'peer-T'), 201).slice(0, 2).map(streamedEvent));
+    const seats = [
+      { ...seatInfo(0), seed: 200, level: 'peer-S', alone: true },
+      { ...seatInfo(1), seed: 201, level: 'peer-T', alone: true },
+    ];
+    const klass = { spec, pairing: false, seats };
+    const runs = c.records(klass);
+    expect(runs.map((r) => [r.label, r.pair, r.record.spec.arms.map((a) => a.id), r.record.spec.members.map((m) => m.id), r.record.spec.seed, r.record.events.map((e) => e.type)])).toEqual([
+      ['seat 0', null, ['peer-S'], ['A', 'S'], 200, ['base', 'step', 'step', 'done']],
+      ['seat 1', null, ['peer-T'], ['A', 'T'], 201, ['base', 'step']],
+    ]);
+    const results = c.results(klass);
+    expect(results.map((r) => [r.seed, r.finished, r.record.spec.arms.map((a) => a.id)])).toEqual([
+      [200, true, ['peer-S']],
+      [201, false, ['peer-T']],
+    ]);
+    expect(results).toEqual(runs.map((r) => seedResult(r.record)));
+    // Read as the whole experiment (a page that ignored the seat's level), the same events are not the seat's run.
+    const whole = new ClassRecords();
+    whole.merge(0, 0, syntheticRun(pairSpec({ ...spec, seed: 200 }, 'peer-S'), 200).map(streamedEvent));
+    const misread = (() => {
+      try {
+        return whole.records({ spec, pairing: false, seats: [{ ...seats[0], level: null, alone: false }] }).map((r) => r.record.spec.arms.map((a) => a.id));
+      } catch (e) {
+        return String(e);
+      }
+    })();
+    expect(misread).not.toEqual([['peer-S']]);
   });
 });

@@ -102,9 +102,11 @@ export class ClassRecords {
     const hasStep = (evs: readonly RecordedEvent[]) => evs.some((e) => e.type === 'step');
     if (!arm) {
       for (const seat of seats) {
-        const events = this.seatEvents(room.spec, seat);
+        // An unpaired seat of a room of levels trains its level's pair alone (pairSpec).
+        const spec = seat.alone && seat.level && room.spec.arms.some((a) => a.id === seat.level) ? pairSpec(room.spec, seat.level) : room.spec;
+        const events = this.seatEvents(spec, seat);
         if (!events || !hasStep(events)) continue;
-        out.push({ label: `seat ${seat.index}`, pair: null, seats: [seat], record: { spec: { ...room.spec, seed: seat.seed }, backend: backendOf(events), events }, problem: null });
+        out.push({ label: `seat ${seat.index}`, pair: null, seats: [seat], record: { spec: { ...spec, seed: seat.seed }, backend: backendOf(events), events }, problem: null });
       }
       return out;
     }

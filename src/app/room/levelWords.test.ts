@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getPreset } from '../../core/experiment/presets';
-import { hasLevels, levelPhrase, levelShort } from './levelWords';
+import { hasLevels, levelPhrase, levelShort, roomPlanWords } from './levelWords';
 
 describe("a pair's level in words", () => {
   it("names the overlap preset's partners with the preset's words", () => {
@@ -22,5 +22,14 @@ describe("a pair's level in words", () => {
     const partners = p.spec.arms.filter((a) => a.scheme === 'peer').map((a) => a.members[1]);
     expect(Object.keys(p.partners ?? {}).sort()).toEqual([...partners].sort());
     expect(hasLevels(getPreset('peers-learn')!.spec)).toBe(false);
+  });
+
+  it('says what the seats of a room will train, paired or not', () => {
+    const overlap = getPreset('overlap')!.spec;
+    const learn = getPreset('peers-learn')!.spec;
+    expect(roomPlanWords(learn, false)).toBe("every student's browser trains it with a seed of its own");
+    expect(roomPlanWords(learn, true)).toBe("each pair of browsers trains the peer arm's two members, one each, with a seed of its own");
+    expect(roomPlanWords(overlap, false)).toBe("each student's browser trains A with one partner (S, T, B50, B0, B80, X, in turn), with a seed of its own");
+    expect(roomPlanWords(overlap, true)).toBe('each pair of browsers trains A with one partner (S, T, B50, B0, B80, X, in turn), with a seed of its own');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { PRESETS, getPreset } from '../../core/experiment/presets';
 import type { ExperimentSpec } from '../../core/experiment/spec';
-import { levelPair, peerLevels } from '../../room/levels';
+import { levelPair, peerLevels, roomLevelList } from '../../room/levels';
 
 /** Whether the room hands out several levels (else every pair trains the one peer arm). */
 export function hasLevels(spec: ExperimentSpec): boolean {
@@ -40,4 +40,19 @@ export function levelPhrase(spec: ExperimentSpec, preset: string | null, level: 
 export function levelShort(spec: ExperimentSpec, level: string): string {
   const pair = levelPair(spec, level);
   return pair ? `${pair.anchor} with partner ${pair.partner}` : level;
+}
+
+/**
+ * What the seats of a room of `spec` train, for the create panel ("The room will run X: ..."):
+ * the whole experiment per browser; or one partner level per pair, or per browser in an unpaired
+ * room of several levels (roomLevelList), handed out in turn.
+ */
+export function roomPlanWords(spec: ExperimentSpec, pairing: boolean): string {
+  const levels = roomLevelList(spec, pairing);
+  const pairs = levels.map((l) => levelPair(spec, l)).filter((p) => p !== null);
+  const anchor = pairs[0]?.anchor ?? 'A';
+  const turns = `${pairs.map((p) => p.partner).join(', ')}, in turn`;
+  if (pairing) return levels.length > 1 ? `each pair of browsers trains ${anchor} with one partner (${turns}), with a seed of its own` : "each pair of browsers trains the peer arm's two members, one each, with a seed of its own";
+  if (levels.length > 0) return `each student's browser trains ${anchor} with one partner (${turns}), with a seed of its own`;
+  return "every student's browser trains it with a seed of its own";
 }

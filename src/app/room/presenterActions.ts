@@ -63,7 +63,7 @@ export const presenterActions = {
     const match = seatPresetFor(v.spec, s.presetId, s.presetId);
     const preset = !match.edited && getPreset(match.presetId) ? match.presetId : null;
     // Seeds with shipped warm starts where the preset lists them (src/room/roomSeeds.ts).
-    const seeds = newRoomSeeds(preset, v.spec.seed, s.room.pairing);
+    const seeds = newRoomSeeds(preset, v.spec.seed);
     const name = `${preset ? getPreset(preset)!.title : 'An edited experiment'}, seed ${seeds.specSeed}`;
     const client = connectRoom(server.value, { kind: 'presenter', create: { name, preset, spec: { ...v.spec, seed: seeds.specSeed }, ...createSeeds(seeds), pairing: s.room.pairing } });
     session.client = client;

@@ -7,6 +7,7 @@
  * itself, the pair's one-browser run (pairSpec); a seat with no one beside it yet waits (the room
  * marks it alone if no partner comes: docs/ROOM.md, "The odd student out trains alone"), and a
  * seat whose partner left is switched to that run, from the start, if nobody takes their seat.
+ * In an unpaired room of several levels (the overlap preset) every seat trains its level alone.
  */
 import { pairSpec } from '../../core/experiment/memberParts';
 import { isActivePhase } from '../../engine/protocol';
@@ -21,7 +22,7 @@ import { session, setRoom, state, stream } from './roomSession';
 
 /** The seat's experiment: the room's, with the seat's seed; a seat that trains alone: its level's pair. */
 function seatSpec(info: RoomInfo, seat: SeatInfo | null) {
-  const spec = info.pairing && seat?.alone && seat.level ? pairSpec(info.spec, seat.level) : info.spec;
+  const spec = seat?.alone && seat.level ? pairSpec(info.spec, seat.level) : info.spec;
   return { ...spec, seed: seat?.seed ?? info.baseSeed };
 }
 
@@ -77,8 +78,8 @@ export async function maybeStartSeat(): Promise<void> {
   try {
     const spec = seatSpec(info, seat);
     // A paired room: this seat trains one member of its level's peer arm, its partner the other;
-    // alone, both (spec is then the pair's run).
-    const alone = info.pairing && seat.alone === true;
+    // alone (an odd seat, or any seat of an unpaired room of levels), both: spec is the pair's run.
+    const alone = seat.alone === true;
     const memberPart = info.pairing && !alone ? memberPartOf(info.spec, seat) : null;
     if (info.pairing && !alone && !memberPart) {
       setRoom({ error: "This seat has no member of the room's peer arm to train: leave the room and join again." });

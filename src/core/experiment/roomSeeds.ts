@@ -22,30 +22,27 @@ export interface RoomSeedList {
   /** Why these: which of them are the confirmation block, and what a class of 30 needs. */
   note: string;
   /**
-   * Paired rooms only, each pair's own members shipped (not every member): the list's seed at
-   * position p serves the pair that trains partner level p mod `levels` (src/room/levels.ts), so
-   * a room starts the list at a multiple of `levels` (roomSeedOffset). Absent: every member of
-   * every seed ships, for paired and unpaired rooms alike.
+   * A list shipped per partner level: the list's seed at position p serves the slot (a pair, or a
+   * seat of an unpaired room) that trains partner level p mod `levels` (src/room/levels.ts), and
+   * ships that level's two members only, so a room starts the list at a multiple of `levels`
+   * (roomSeedOffset). Absent: every member of every seed ships.
    */
-  pairLevels?: number;
+  levels?: number;
 }
 
 export const ROOM_SEEDS: Readonly<Record<string, RoomSeedList>> = {
   // The default class preset: 30 seeds, one per seat of a 30-seat class (unpaired: each seat
   // trains both members; paired: 15 pairs use the first 15, and running again uses the rest).
   'peers-learn': { seeds: seedRange(109, 138), note: 'its confirmation seeds 109-116, then 117-138' },
-  // Paired rooms only: pair k trains A with partner level k mod 6 (src/room/levels.ts), so the
-  // seed at position p ships A's and level p mod 6's partner's warm starts (T's are A's): 15
-  // seeds, one per pair of a 30-seat class. An unpaired overlap seat trains all seven members;
-  // every member of 30 seeds would be most of a 37 MB folder, so unpaired seats warm-start.
-  overlap: { seeds: seedRange(201, 215), note: 'its confirmation seeds 201-212, then 213-215: one per pair of a 30-seat paired class', pairLevels: 6 },
+  // Slot k (pair k of a paired room, seat k of an unpaired one) trains A with partner level k mod 6
+  // (src/room/levels.ts), so the seed at position p ships A's and level p mod 6's partner's warm
+  // starts (T's are A's): 30 seeds, one per seat of a 30-seat class (a paired class uses 15 a round).
+  overlap: { seeds: seedRange(201, 230), note: 'its confirmation seeds 201-212, then 213-230: one per seat of a 30-seat class', levels: 6 },
 };
 
-/** The list of `preset` for a room (paired or not), or an empty one (a custom experiment, a preset without one, an unpaired room of a paired-only list). */
-export function roomSeedList(preset: string | null | undefined, pairing: boolean): readonly number[] {
-  if (!preset || !Object.prototype.hasOwnProperty.call(ROOM_SEEDS, preset)) return [];
-  const list = ROOM_SEEDS[preset];
-  return list.pairLevels !== undefined && !pairing ? [] : list.seeds;
+/** The list of `preset` for a room, paired or not, or an empty one (a custom experiment, a preset without one). */
+export function roomSeedList(preset: string | null | undefined): readonly number[] {
+  return preset && Object.prototype.hasOwnProperty.call(ROOM_SEEDS, preset) ? ROOM_SEEDS[preset].seeds : [];
 }
 
 /**
@@ -54,6 +51,6 @@ export function roomSeedList(preset: string | null | undefined, pairing: boolean
  * the room, which trains level k mod L, takes a seed shipped for that level.
  */
 export function roomSeedOffset(preset: string | null | undefined, used: number): number {
-  const levels = preset && Object.prototype.hasOwnProperty.call(ROOM_SEEDS, preset) ? ROOM_SEEDS[preset].pairLevels : undefined;
+  const levels = preset && Object.prototype.hasOwnProperty.call(ROOM_SEEDS, preset) ? ROOM_SEEDS[preset].levels : undefined;
   return levels ? Math.ceil(used / levels) * levels : used;
 }
