@@ -123,6 +123,10 @@ test("an unpaired room of the overlap preset: each laptop trains A with the next
   expect(seeds.sort()).toEqual(TRAINED.map((_, i) => String(baseSeed + i)).sort());
   await expect(page.getByTestId('panel-overlap')).toContainText('a browser of the class trains one partner: one point');
 
+  // The claims box says what each browser trained (not "the same experiment").
+  await expect(page.getByTestId('seed-claims').locator('.seed-claims-lead')).toHaveText("Every browser in the class trains A with one partner, both models itself, with its own seed: each browser is one run of its partner's arm.");
+  await page.screenshot({ path: test.info().outputPath('overlap-unpaired-presenter.png'), fullPage: true });
+  await students[1].page.screenshot({ path: test.info().outputPath('overlap-unpaired-student.png') });
   // The projector view: a chart for each partner the class trained, the same points, a headline per partner.
   await page.getByTestId('room-projector').click();
   await expect(page.getByTestId('projector-class')).toBeVisible({ timeout: 30_000 });

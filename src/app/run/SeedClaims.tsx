@@ -12,6 +12,7 @@ import { LEVEL_BAND, heldOnPage } from './changeRule';
 import { countClaimsOnPage, shownDifference } from './claimSentences';
 import { fmtSigned } from './scoreboard';
 import { isOverlapSpec } from '../panels/overlapPoints';
+import { runsByLevel } from '../../room/levels';
 
 /** Its children as they are, or folded under a summary line (compact). */
 function Fold({ compact, summary, children }: { compact: boolean; summary: string; children: ReactNode }) {
@@ -36,6 +37,8 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
   const claims = useMemo(() => countClaimsOnPage(summaries), [summaries]);
   // A class of the overlap experiment's partner levels: its comparison is the overlap panel's.
   const partnerLevels = useLab((s) => isOverlapSpec(s.room.info?.spec ?? null));
+  // An unpaired room of levels: each seat trains one partner level alone (src/room/levels.ts).
+  const levelSeats = useLab((s) => s.room.info != null && !s.room.info.pairing && runsByLevel(s.room.info));
   if (results.length === 0) return null;
   const n = summaries.length;
   const seedsWord = (k: number) => `${k} ${unit}${k === 1 ? '' : 's'}`;
@@ -51,7 +54,7 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
         {unit === 'pair'
           ? `Every pair of browsers in the class trains the peer arm, one member each, with the pair's own seed: each pair is one run of the arm. See how the pairs disagree.${running ? ' A run still training counts as it is so far.' : ''}`
           : unit === 'browser'
-            ? `Every browser in the class trains the same experiment with its own seed: see how they disagree.${running ? ' A run still training counts as it is so far.' : ''}`
+            ? `${levelSeats ? "Every browser in the class trains A with one partner, both models itself, with its own seed: each browser is one run of its partner's arm." : 'Every browser in the class trains the same experiment with its own seed: see how they disagree.'}${running ? ' A run still training counts as it is so far.' : ''}`
             : 'One seed is not evidence: see how the seeds disagree.'}
       </p>
       {claims.length === 0 ? (
