@@ -3,7 +3,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenLogProbs } from './logprobs';
 import type { GrpoBatch } from './loss';
-import { type GrpoUpdateOptions, grpoUpdate, grpoUpdateOnDevice, readUpdateStats } from './update';
+import { type GrpoUpdateOptions, addNBound, grpoUpdate, grpoUpdateOnDevice, readUpdateStats } from './update';
 import { BigramPolicy } from '../testing/bigram-policy';
 
 const V = 4;
@@ -135,5 +135,32 @@ describe('grpoUpdate', () => {
     expect(() => grpoUpdateOnDevice(p, opt, batch, opts({ beta: 0.1 }))).toThrow(/refPolicy/);
     opt.dispose();
     p.dispose();
+  });
+});
+
+describe('addNBound', () => {
+  it('sums in AddNs of at most `limit` inputs (a WebGPU shader binds 7 inputs), to the same total', async () => {
+    const xs = Array.from({ length: 39 }, (_, i) => tf.tensor1d([i, 2 * i]));
+    const widths: number[] = [];
+    const engine = tf.engine() as unknown as { runKernel: (name: string, inputs: Record<string, unknown>, attrs?: unknown) => unknown };
+    const run = engine.runKernel.bind(engine);
+    engine.runKernel = (name, inputs, attrs) => {
+      if (name === 'AddN') widths.push(Object.keys(inputs).length);
+      return run(name, inputs, attrs);
+    };
+    try {
+      const bound = addNBound(xs, 7);
+      expect(Array.from(await bound.data())).toEqual([741, 1482]);
+      bound.dispose();
+      expect(Math.max(...widths)).toBe(7);
+      widths.length = 0;
+      const one = addNBound(xs);
+      expect(Array.from(await one.data())).toEqual([741, 1482]);
+      one.dispose();
+      expect(widths).toEqual([39]);
+    } finally {
+      engine.runKernel = run;
+      xs.forEach((x) => x.dispose());
+    }
   });
 });

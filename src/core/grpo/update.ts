@@ -62,13 +62,36 @@ export interface DeviceUpdateStats {
 }
 
 /**
+ * tf.addN, in groups a WebGPU shader can bind: one reads at most 8 storage buffers (WebGPU's
+ * default maxStorageBuffersPerShaderStage, which the lab's device keeps), its output one of them,
+ * and tfjs-webgpu's AddN does not split its inputs. Unsplit, a transformer member's 38 variables
+ * (39 buffers with the output) made an invalid pipeline, and the command buffer it was in was
+ * dropped whole with only a validation message (seen in Node on Dawn; docs/BENCHMARKS.md, "WebGPU
+ * on a real GPU"). Elsewhere one AddN, as before.
+ */
+export function addNBound(xs: tf.Tensor[], limit = tf.getBackend() === 'webgpu' ? 7 : Infinity): tf.Tensor {
+  return tf.tidy(() => {
+    let level = xs;
+    while (level.length > limit) {
+      const next: tf.Tensor[] = [];
+      for (let i = 0; i < level.length; i += limit) {
+        const group = level.slice(i, i + limit);
+        next.push(group.length === 1 ? group[0] : tf.addN(group));
+      }
+      level = next;
+    }
+    return tf.addN(level);
+  });
+}
+
+/**
  * Each model's gradient L2 norm: [K]. Model k's gradients are row k of every stacked gradient;
  * with K = 1 the whole tensor (so unstacked test policies work too).
  */
 function perModelNorm(grads: tf.Tensor[], K: number): tf.Tensor1D {
   return tf.tidy(() => {
     const sq = grads.map((g) => (K === 1 ? tf.reshape(tf.sum(tf.square(g)), [1]) : tf.sum(tf.square(g), g.shape.map((_, i) => i).slice(1))));
-    return tf.sqrt(tf.addN(sq)) as tf.Tensor1D;
+    return tf.sqrt(addNBound(sq)) as tf.Tensor1D;
   });
 }
 
@@ -82,7 +105,7 @@ function perModelNorm(grads: tf.Tensor[], K: number): tf.Tensor1D {
 export function perModelWeightSum(variables: tf.Tensor[], K: number): tf.Tensor1D {
   return tf.tidy(() => {
     const sums = variables.map((v) => (K === 1 ? tf.sum(v) : tf.sum(v, v.shape.map((_, i) => i).slice(1))));
-    const total = sums.length === 1 ? sums[0] : tf.addN(sums);
+    const total = sums.length === 1 ? sums[0] : addNBound(sums);
     return (K === 1 ? tf.reshape(total, [1]) : total) as tf.Tensor1D;
   });
 }
