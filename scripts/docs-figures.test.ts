@@ -13,12 +13,15 @@ import { WORKSHOP } from '../src/app/workshop/sequence';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { FORMATS } from './docs-formats';
 import { PRESETS } from '../src/core/experiment/presets';
+import { GPU_JSON, gpuSectionProblems, type GpuBenchFile } from '../cli/bench-gpu-lib';
+import { readFileSync } from 'node:fs';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const src = readSources(ROOT);
 const docs = readDocs(ROOT);
 const blocks = generatedBlocks(src);
 const doc = (path: string) => docs.find((d) => d.path === path)!;
+const gpuFile = JSON.parse(readFileSync(resolve(ROOT, GPU_JSON), 'utf8')) as GpuBenchFile;
 
 describe('the docs against their sources', () => {
   it('every generated block is what the sources give (npx tsx scripts/docs.ts --write)', () => {
@@ -42,6 +45,10 @@ describe('the docs against their sources', () => {
 
   it('every checked figure in prose agrees with its source', () => {
     expect(figureProblems(docs, src, FORMATS)).toEqual([]);
+  });
+
+  it("BENCHMARKS' gpu section is what bench/results/gpu.json makes (npx tsx cli/bench-gpu-lib.ts --write)", () => {
+    expect(gpuSectionProblems('docs/BENCHMARKS.md', doc('docs/BENCHMARKS.md').text, gpuFile)).toEqual([]);
   });
 
   it("every preset's time from its link holds the page benchmark's last timing of that link (bench/results/page.json)", () => {
@@ -195,6 +202,23 @@ describe('the checks can fail', () => {
     const said = "software emulation` (the time from a link to its first RL step, per preset:\ndocs/BENCHMARKS.md's page table).";
     const old = 'software emulation` (headless Chromium 156 on the 2-core machine: the first RL step\nis shown about 3 s after the page opens).';
     expect(figureProblems(planted('docs/LAB.md', said, old), src, FORMATS).join('\n')).toContain('docs/LAB.md: quotes a page time on Chromium 156, but the page benchmark\'s timings are Chromium 150');
+  });
+
+  it("BENCHMARKS' gpu section with a step time, a row or a run its results file does not hold", () => {
+    const text = doc('docs/BENCHMARKS.md').text;
+    const row = text.split('\n').find((l) => l.startsWith('| webgpu | true | `collapse` |'))!;
+    const cells = row.split(' | ');
+    const stepCell = cells.findIndex((c) => /^\d+(\.\d+)? \(/.test(c));
+    const planted = row.replace(cells[stepCell], '42.0 (40.0-44.0)');
+    const moved = gpuSectionProblems('docs/BENCHMARKS.md', text.replace(row, planted), gpuFile).join('\n');
+    expect(moved).toContain('the gpu table\'s row webgpu true `collapse` 6 says "' + planted + '"');
+    const gone = gpuSectionProblems('docs/BENCHMARKS.md', text.replace(row + '\n', ''), gpuFile).join('\n');
+    expect(gone).toContain('the gpu table has no row webgpu true `collapse` 6, which bench/results/gpu.json holds');
+    const oneRun = { ...gpuFile, runs: gpuFile.runs.slice(-1) };
+    expect(gpuSectionProblems('docs/BENCHMARKS.md', text, oneRun).join('\n')).toMatch(/the gpu table's row webgpu true `collapse` 6 says/);
+    const prose = text.replace('webgpu on this GPU is slower in', 'webgpu on this GPU is faster in');
+    expect(gpuSectionProblems('docs/BENCHMARKS.md', prose, gpuFile)).toEqual(['docs/BENCHMARKS.md: the gpu section is not what bench/results/gpu.json makes (npx tsx cli/bench-gpu-lib.ts --write)']);
+    expect(gpuSectionProblems('docs/BENCHMARKS.md', text, null)).toEqual(['docs/BENCHMARKS.md: has a gpu section (<!-- gpu -->), but there is no bench/results/gpu.json']);
   });
 
   it('a doc that nothing links', () => {
