@@ -28,7 +28,8 @@
  * is 'elsewhere' and nothing reconnects by itself (two tabs reconnecting would take the seat from
  * each other forever), until takeOver() ("use this tab here") joins with `takeover`. A tab that
  * held the seat reconnects with `takeover` too: after a network drop the server may still hold the
- * stale connection of this very tab.
+ * stale connection of this very tab, and so does the same tab reloaded (a mark in its own
+ * sessionStorage, secrets.ts readTabSeat): the server may not have seen its old connection close.
  *
  * What an error from the server does (a refused event, a store that failed, a room that cannot be
  * had): refusals.ts. The types: clientTypes.ts.
@@ -41,7 +42,7 @@ import { errorText } from './errors';
 import { SHORT, errorAction } from './refusals';
 import type { SocketLike } from './reconnect';
 import { RoomSocket } from './roomSocket';
-import { type KeyValueStore, readSecrets, writeSecrets } from './secrets';
+import { type KeyValueStore, readSecrets, readTabSeat, writeSecrets, writeTabSeat } from './secrets';
 import type { RoomClientOptions, RoomRole } from './clientTypes';
 
 export type { CreateRoom, RoomClientEvent, RoomClientOptions, RoomRole, RoomStatus } from './clientTypes';
@@ -68,6 +69,7 @@ export class RoomConnection extends RoomSocket {
   private streamStopped: string | null = null;
   /** A student: join with `takeover` (this tab held the seat last, or its student chose this tab). */
   private takeover = false;
+  private tabStorage: KeyValueStore | null;
 
   // Paired rooms.
   private exchanges = new AnswerExchanges();
@@ -77,6 +79,9 @@ export class RoomConnection extends RoomSocket {
     this.role = opts.role;
     this.storage = opts.storage;
     this.roomId = 'room' in opts.role ? opts.role.room : null;
+    this.tabStorage = opts.tabStorage ?? null;
+    // This very tab held the seat before it was reloaded: its old connection is no other tab's.
+    if (opts.role.kind === 'student' && readTabSeat(this.tabStorage, opts.url, opts.role.room)) this.takeover = true;
     this.outbox = new SeatOutbox(this.timers.now());
     this.connect();
   }
@@ -216,6 +221,8 @@ export class RoomConnection extends RoomSocket {
    */
   private elsewhere(text: string): void {
     this.takeover = false;
+    // Another tab holds the seat: a reload of this one asks again, as any other tab does.
+    if (this.role.kind === 'student') writeTabSeat(this.tabStorage, this.url, this.role.room, null);
     // No socket and no timer is left, so nothing reconnects; close() still ends it for good.
     this.dropSocket(1000, 'seat open elsewhere');
     this.setStatus('elsewhere', text);
@@ -281,8 +288,9 @@ export class RoomConnection extends RoomSocket {
     // Switched to train alone while this page was away (it missed `alone`): the same restart.
     const switched = this.seat?.index === seat.index && this.seat.alone !== true && seat.alone === true && stored === 0;
     this.seat = seat;
-    // This tab holds the seat now: its own reconnects take it back from a stale connection.
+    // This tab holds the seat now: its own reconnects, and its reload, take it back from a stale connection.
     this.takeover = true;
+    writeTabSeat(this.tabStorage, this.url, this.role.room, seat.index);
     if (switched) this.restart();
     // The server's count is the truth: send on from there (events it holds are never sent again).
     this.outbox.seated(stored);
@@ -397,13 +405,14 @@ export class RoomConnection extends RoomSocket {
 
 /** A presenter or a student connection over the browser's WebSocket and localStorage. */
 export function connectRoom(url: string, role: RoomRole): RoomConnection {
-  let storage: KeyValueStore | null = null;
-  try {
-    // Typed here, not from the DOM's globals: Node code (the class-view benchmark) compiles the page's store, which names this file.
-    storage = (globalThis as { localStorage?: KeyValueStore }).localStorage ?? null;
-  } catch {
-    storage = null;
-  }
+  // Typed here, not from the DOM's globals: Node code (the class-view benchmark) compiles the page's store, which names this file.
+  const store = (name: 'localStorage' | 'sessionStorage'): KeyValueStore | null => {
+    try {
+      return (globalThis as Partial<Record<typeof name, KeyValueStore>>)[name] ?? null;
+    } catch {
+      return null;
+    }
+  };
   // The DOM's handlers take Event subtypes; the client reads only `data` of a message.
-  return new RoomConnection({ url, role, socket: (u) => new WebSocket(u) as unknown as SocketLike, storage });
+  return new RoomConnection({ url, role, socket: (u) => new WebSocket(u) as unknown as SocketLike, storage: store('localStorage'), tabStorage: store('sessionStorage') });
 }

@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BACKOFF_MS, RoomConnection } from './client';
-import { legacySecretsKey, readSecrets, writeSecrets } from './secrets';
-import { ATTACKER, KEY, ROOM_ID, TOKEN, TOKEN2, URL, memoryStorage, runEvents, seatInfo, socketFactory, studentPage as student } from './fakeSocket.testkit';
+import { legacySecretsKey, readSecrets, tabSeatKey, writeSecrets } from './secrets';
+import { ATTACKER, KEY, ORIGIN, ROOM_ID, TOKEN, TOKEN2, URL, memoryStorage, runEvents, seatInfo, socketFactory, studentPage as student } from './fakeSocket.testkit';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -79,6 +79,37 @@ describe('one seat, two tabs', () => {
     expect(c.takeOver()).toBe(false);
     f.last.server({ t: 'exchange', step: 1, kind: 'train', answers: [['3']] });
     return Promise.resolve().then(() => expect(answered).toBe(true));
+  });
+
+  it('the same tab reloaded takes its seat back at once (its old connection may still be open at the server); a tab the seat was taken from does not', () => {
+    const storage = memoryStorage();
+    const tab = memoryStorage();
+    const page = () => {
+      const f = socketFactory();
+      const c = new RoomConnection({ url: URL, role: { kind: 'student', room: ROOM_ID }, socket: f.make, storage, tabStorage: tab, random: () => 0.5 });
+      return { c, f };
+    };
+    const first = page();
+    first.f.last.open();
+    expect(first.f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: null }]);
+    first.f.last.server({ t: 'seat', seat: seatInfo(2), token: TOKEN, stored: 0 });
+    expect([...tab.map.keys()]).toEqual([tabSeatKey(ORIGIN, ROOM_ID)]);
+    // The reload: a new page in the same tab joins its seat with takeover.
+    const reloaded = page();
+    reloaded.f.last.open();
+    expect(reloaded.f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: { index: 2, token: TOKEN }, takeover: true }]);
+    // Another tab (its own tab storage, empty) is refused and waits, as before.
+    const other = student(storage);
+    other.f.last.open();
+    expect(other.f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: { index: 2, token: TOKEN } }]);
+    // The seat taken from this tab by another (4001): its mark goes, so its own reload asks again.
+    reloaded.f.last.server({ t: 'seat', seat: seatInfo(2), token: TOKEN, stored: 0 });
+    reloaded.f.last.drop(4001);
+    expect(reloaded.c.status).toBe('elsewhere');
+    expect(tab.map.size).toBe(0);
+    const again = page();
+    again.f.last.open();
+    expect(again.f.last.sent).toEqual([{ t: 'join', v: 1, room: ROOM_ID, seat: { index: 2, token: TOKEN } }]);
   });
 
   it('the tab whose seat another tab took (close 4001) waits too, instead of taking it back', () => {

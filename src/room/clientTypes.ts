@@ -46,6 +46,8 @@ export interface RoomClientOptions {
   role: RoomRole;
   socket: SocketFactory;
   storage: KeyValueStore | null;
+  /** This tab's own storage (sessionStorage: a reload keeps it, another tab does not share it), for the mark that this tab holds a seat (secrets.ts readTabSeat). */
+  tabStorage?: KeyValueStore | null;
   timers?: Timers;
   /** 0 <= x < 1, for the backoff's jitter (tests pass a constant). */
   random?: () => number;

@@ -94,3 +94,32 @@ export function adoptLegacySecrets(storage: KeyValueStore | null, server: string
     // Refused: the old entry stays, and is only ever read for this page's own servers.
   }
 }
+
+/**
+ * Whether this tab held a room's seat when it was last open: kept in the tab's own storage
+ * (sessionStorage, which a reload keeps and another tab opened on the link does not have), keyed
+ * like the secrets by the server's origin and the room. A reloaded tab then joins with `takeover`:
+ * its own connection from before the reload may not be closed at the server yet, and it is not
+ * another tab. Not a secret: it holds the seat's index, no token.
+ */
+export const tabSeatKey = (origin: string, room: string) => `cohort-lab:room-tab-seat:${origin} ${room}`;
+
+export function readTabSeat(storage: KeyValueStore | null, server: string, room: string): boolean {
+  const origin = serverOrigin(server);
+  try {
+    return origin !== null && storage?.getItem(tabSeatKey(origin, room)) != null;
+  } catch {
+    return false;
+  }
+}
+
+export function writeTabSeat(storage: KeyValueStore | null, server: string, room: string, seat: number | null): void {
+  const origin = serverOrigin(server);
+  if (!origin) return;
+  try {
+    if (seat === null) storage?.removeItem(tabSeatKey(origin, room));
+    else storage?.setItem(tabSeatKey(origin, room), String(seat));
+  } catch {
+    // Refused: a reload of this tab is then asked "use this tab here", as another tab is.
+  }
+}
