@@ -19,19 +19,25 @@ function fakeRuns(
   timing: Partial<Record<BackendName, { setup: number; first: number; step: number }>>,
   log: string[],
   aborts: Partial<Record<BackendName, () => void>> = {},
+  /** A virtual clock (measureBackends' `now` hook reads it): waits advance it at once instead of sleeping, so a comparison of step times cannot turn on a loaded machine's timers. */
+  clock?: { ms: number },
 ) {
   return (spec: ExperimentSpec, opts: RunOptions): ExperimentRun => {
     const name = opts.backend as BackendName;
     const t = timing[name]!;
     let disposed = false;
     const wait = (ms: number) =>
-      new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, ms);
-        aborts[name] = () => {
-          clearTimeout(timer);
-          reject(new Error('device destroyed'));
-        };
-      });
+      clock
+        ? Promise.resolve().then(() => {
+            clock.ms += ms;
+          })
+        : new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, ms);
+            aborts[name] = () => {
+              clearTimeout(timer);
+              reject(new Error('device destroyed'));
+            };
+          });
     async function* events(): AsyncGenerator<RunnerEvent, void, void> {
       await wait(t.setup);
       if (disposed) throw new Error('Variable is disposed');
@@ -152,9 +158,12 @@ describe('measureBackends (fake runs)', () => {
 
   it('does not time a software WebGL renderer once a CPU backend works (its step cannot be given up)', async () => {
     const log: string[] = [];
+    // On a virtual clock: wasm's 30 ms step against webgpu's 50 ms is what decides, not the timers of a loaded machine.
+    const clock = { ms: 0 };
     const rows = await measureBackends(spec, ['wasm', 'webgl', 'webgpu'], {
       activate: async (name) => (name === 'webgl' ? { detail: 'swiftshader', software: true } : { detail: 'nvidia', software: false }),
-      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 30 }, webgl: { setup: 5, first: 5, step: 5 }, webgpu: { setup: 5, first: 5, step: 50 } }, log),
+      createRun: fakeRuns({ wasm: { setup: 5, first: 20, step: 30 }, webgl: { setup: 5, first: 5, step: 5 }, webgpu: { setup: 5, first: 5, step: 50 } }, log, {}, clock),
+      now: () => clock.ms,
       numTensors: () => 0,
       budgetMs: 200,
     });
@@ -162,6 +171,7 @@ describe('measureBackends (fake runs)', () => {
     expect(rows[1]).toMatchObject({ backend: 'webgl', status: 'stopped', msPerStep: null });
     expect(rows[1].note).toMatch(/software renderer \(swiftshader\)/);
     expect(log.some((l) => l.startsWith('webgl'))).toBe(false);
+    expect([rows[0].msPerStep, rows[2].msPerStep]).toEqual([30, 50]);
     expect(chooseMeasured(rows).chosen).toBe('wasm');
   });
 
