@@ -5,9 +5,10 @@
  * and, in paired rooms, the partner level each pair trains (pair k the room's (k mod L)-th level,
  * src/room/levels.ts), the member of that peer arm each seat trains (seat 2k the arm's first
  * member, 2k+1 its second), its partner, and whether it trains both members itself (`alone`: no
- * partner when the room started, none came, or its partner's seat was freed and not taken again). A seat's events are checked against its own experiment
- * (`seatSpec`: the room's, or in a paired room its level's arm alone) and its own members
- * (`ownMembers`).
+ * partner when the room started, none came, or its partner's seat was freed and not taken again).
+ * In an unpaired room of several levels, seat k trains level k mod L alone. A seat's events are
+ * checked against its own experiment (`seatSpec`: the room's, or its level's arm alone) and its
+ * own members (`ownMembers`).
  *
  * A seat can be freed (the presenter removed it, or its student left before the room started):
  * its place in `seats` is then null, RoomInfo.seats leaves it out (so its indexes can have gaps),
@@ -149,7 +150,7 @@ export class Room {
     return seat.level ? pairSpec(this.record.spec, seat.level) : this.record.spec;
   }
 
-  /** The members a seat's events may name: its own (a member part), both of its level (alone), any of the spec's (null: unpaired). */
+  /** The members a seat's events may name: its own (a member part), both of its level (alone), any of the spec's (null: a seat without a level, which trains the whole experiment). */
   ownMembers(seat: Pick<SeatRecord, 'level' | 'member' | 'alone'>): string[] | null {
     if (!seat.level) return null;
     if (seat.alone || seat.member === null) return this.seatSpec(seat).members.map((m) => m.id);
