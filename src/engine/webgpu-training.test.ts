@@ -12,6 +12,31 @@ import type { Family } from '../core/models/policy';
 import { getTask, makeSplit, sequenceLength } from '../core/tasks/index';
 import { VOCAB_SIZE } from '../core/tasks/tokenizer';
 import { warmStart } from '../core/warmstart';
+import { grpoUpdate } from '../core/grpo/update';
+
+/**
+ * One GRPO update of a two-layer transformer (more variables than a WebGPU shader binds buffers)
+ * on a fixed batch, its gradients left unapplied: the update's stats (loss, gradient norm over
+ * every variable, weight sum).
+ */
+async function transformerUpdate(): Promise<{ loss: number; gradNorm: number; weightSum: number; variables: number }> {
+  const maxLen = 10;
+  const policy = createPolicy({ family: 'transformer', vocabSize: VOCAB_SIZE, maxLen, dModel: 16, layers: 2, heads: 2 }, new Rng(5, 'grpo-gpu'));
+  const rng = new Rng(6);
+  const N = 4;
+  const tokens = tf.tensor2d(Array.from({ length: N * maxLen }, () => rng.int(VOCAB_SIZE)), [N, maxLen], 'int32');
+  const completionMask = tf.tensor2d(Array.from({ length: N * (maxLen - 1) }, (_, i) => (i % (maxLen - 1) >= 4 ? 1 : 0)), [N, maxLen - 1]);
+  const advantages = tf.tensor1d([1, -1, 0.5, -0.5]);
+  try {
+    const stats = await grpoUpdate(policy, { applyGradients: () => {} }, { tokens, completionMask, advantages }, {
+      temperature: 1, clipEps: 0.2, beta: 0, normalisation: 'grpo', maxCompletionLength: maxLen, maxGradNorm: 0, updatesPerBatch: 1,
+    });
+    return { loss: stats.loss, gradNorm: stats.gradNorm, weightSum: stats.weightSums[0], variables: policy.variables.length };
+  } finally {
+    tf.dispose([tokens, completionMask, advantages]);
+    policy.dispose();
+  }
+}
 
 async function losses(family: Family): Promise<number[]> {
   const task = getTask('digitsum');
@@ -46,6 +71,17 @@ describe.skipIf(!findSwiftShaderDir() && !process.env.VK_ICD_FILENAMES)('model f
       onGpu.forEach((l, i) => expect(l).toBeCloseTo(onWasm[i], 3));
     }, 180_000);
   }
+
+  it("a transformer's GRPO update gives on webgpu the loss, gradient norm and weight sum it gives on wasm (its variables outnumber a shader's buffers)", async () => {
+    await initNodeBackend('wasm', { fallback: false });
+    const onWasm = await transformerUpdate();
+    expect(onWasm.variables).toBeGreaterThan(8);
+    await initNodeBackend('webgpu', { fallback: false });
+    const onGpu = await transformerUpdate();
+    // One AddN of every variable's term needs a buffer each: past WebGPU's 8, the pipeline is invalid and its command buffer dropped.
+    expect(onGpu.gradNorm).toBeGreaterThan(0);
+    for (const k of ['loss', 'gradNorm', 'weightSum'] as const) expect(Math.abs(onGpu[k] - onWasm[k]), k).toBeLessThanOrEqual(1e-3 * Math.max(1, Math.abs(onWasm[k])));
+  }, 180_000);
 
   it('a stack (one batched op per layer on the GPU) computes and decodes what its models compute alone', async () => {
     await initNodeBackend('webgpu', { fallback: false });
