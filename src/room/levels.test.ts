@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getPreset } from '../core/experiment/presets';
-import { firstPeerArm, levelOfPair, levelPair, peerLevels, roomLevelList, runsByLevel, seatTrainSpec, spreadOrder } from './levels';
+import { firstPeerArm, levelOfPair, levelPair, peerLevels, roomLevelList, runsByLevel, seatTrainSpec, spreadOrder, unpairedSeatSpec } from './levels';
 
 const spec = (id: string) => getPreset(id)!.spec;
 
@@ -54,6 +54,14 @@ describe("the levels a room hands out", () => {
     expect(roomLevelList(spec('peers-learn'), true)).toEqual(['peer']);
     expect(roomLevelList(spec('peers-learn'), false)).toEqual([]);
     expect(roomLevelList(spec('collapse'), false)).toEqual([]);
+  });
+
+  it("reads an unpaired seat's run as its level's pair, and a level the experiment lacks as none", () => {
+    const overlap = spec('overlap');
+    const run = unpairedSeatSpec(overlap, { level: 'peer-T' });
+    expect([run.arms.map((a) => a.id), run.members.map((m) => m.id)]).toEqual([['peer-T'], ['A', 'T']]);
+    expect(unpairedSeatSpec(overlap, { level: null })).toBe(overlap);
+    expect(unpairedSeatSpec(overlap, { level: 'peer-Q' })).toBe(overlap);
   });
 
   it("reads a room's runs as one level each when paired or when its seats have levels", () => {

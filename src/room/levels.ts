@@ -71,6 +71,15 @@ export function roomLevelList(spec: ExperimentSpec, pairing: boolean): string[] 
   return pairing || levels.length > 1 ? levels : [];
 }
 
+/**
+ * What an unpaired seat's events are a run of: its level's pair (seatTrainSpec) where the room
+ * gave it a level the experiment has, else the whole experiment. A level the experiment lacks
+ * (a damaged or foreign room message) reads as no level, so the run is dropped, not the class.
+ */
+export function unpairedSeatSpec(spec: ExperimentSpec, seat: { level?: string | null }): ExperimentSpec {
+  return seat.level && spec.arms.some((a) => a.id === seat.level) ? seatTrainSpec(spec, { level: seat.level, member: null }) : spec;
+}
+
 /** Whether a room's runs are each one level's pair (a paired room, or an unpaired one whose seats the room gave levels). */
 export function runsByLevel(room: { pairing: boolean; seats: readonly { level?: string | null }[] }): boolean {
   return room.pairing || room.seats.some((s) => !!s.level);

@@ -240,16 +240,16 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
   const student = useLab((s) => s.room.role === 'student');
   const viewport = useViewportHeight();
   const roomArms = useLab((s) => s.room.info?.spec.arms ?? null);
-  const pairing = useLab((s) => (s.room.info ? runsByLevel(s.room.info) : false));
+  const byLevel = useLab((s) => (s.room.info ? runsByLevel(s.room.info) : false));
   // A paired room's runs (and an unpaired room's of levels) are each one level's peer arm: a
   // student's page draws the arm its seat trains, the presenter's the arms the class's runs
   // trained, never empty charts of arms nobody in the room trains (self, oracle).
   const seatArm = useLab((s) => (s.room.role === 'student' && s.room.info && runsByLevel(s.room.info) ? (s.room.seat?.level ?? (s.room.info ? pairedPeerArm(s.room.info.spec)?.id : null) ?? null) : null));
   const pagedArms = useMemo(() => {
-    if (!pairing || !roomArms) return spec.arms;
+    if (!byLevel || !roomArms) return spec.arms;
     if (seatArm) return roomArms.filter((a) => a.id === seatArm);
     return results.length ? classHeroArms(roomArms, results.map((r) => r.record.spec.arms)).arms : spec.arms;
-  }, [pairing, roomArms, seatArm, results, spec.arms]);
+  }, [byLevel, roomArms, seatArm, results, spec.arms]);
   // The projector: every arm of the room's experiment that a run of the class trained (a pair's
   // run is its peer arm alone), none left out; the lab's page: the first MAX_HERO_ARMS, the rest named.
   const klassArms = classView ? classHeroArms(roomArms ?? spec.arms, results.map((r) => r.record.spec.arms)) : null;

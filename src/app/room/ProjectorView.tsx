@@ -38,6 +38,8 @@ import './projector.css';
 function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null }) {
   const seats = info?.seats.length ?? 0;
   const connected = info?.seats.filter((x) => x.connected).length ?? 0;
+  // An unpaired room of levels: each laptop trains A with one of them (src/room/levels.ts).
+  const levels = info && !info.pairing ? roomLevelList(info.spec, false).length : 0;
   const online = useLab((s) => s.room.status === 'online');
   const presetId = useLab((s) => s.presetId);
   // A link students' devices cannot open (this computer only): said loudly, and not projected until the presenter says so.
@@ -94,9 +96,9 @@ function JoinScreen({ info, link }: { info: RoomInfo | null; link: string | null
             each model learns from its partner's answers.
           </p>
         )}
-        {info && !info.pairing && roomLevelList(info.spec, false).length > 0 && (
+        {levels > 0 && (
           <p data-testid="projector-pairs">
-            Each laptop trains model A with one of {roomLevelList(info.spec, false).length} partners, handed out in the order laptops join; some partners are more like A than others.
+            Each laptop trains model A with one of {levels} partners, handed out in the order laptops join; some partners are more like A than others.
             Each model learns from its partner's answers, and each laptop adds one point to the question below.
           </p>
         )}

@@ -11,6 +11,7 @@
  */
 import { pairSpec, pairedPeerArm } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
+import { unpairedSeatSpec } from '../../room/levels';
 import type { SeatInfo } from '../../room/protocol';
 import type { RecordedEvent } from '../store/record';
 import type { SeedResult } from '../store/seedsSlice';
@@ -142,13 +143,12 @@ export class ClassFolds {
       return seats.flatMap((seat): FoldedRun[] => {
         const events = this.held.events(seat.index);
         if (!events || events[0]?.type !== 'base') return [];
-        // An unpaired seat of a room of levels trains its level's pair alone (pairSpec).
-        const level = seat.alone && seat.level && room.spec.arms.some((a) => a.id === seat.level) ? seat.level : null;
-        const spec = level ? pairSpec({ ...room.spec, seed: seat.seed }, level) : { ...room.spec, seed: seat.seed };
+        // An unpaired seat of a room of levels trains its level's pair alone.
+        const spec = unpairedSeatSpec({ ...room.spec, seed: seat.seed }, seat);
         return [
           {
             label: `seat ${seat.index}`,
-            key: `${seat.seed}:${level ?? ''}:${occupant(seat)}`,
+            key: `${seat.seed}:${spec.arms.map((a) => a.id).join('+')}:${occupant(seat)}`,
             make: () => new RunFold(spec),
             advance: (f, more) => (f as RunFold).addSeat(events, more),
             shown: (f) => (f as RunFold).hasStep,

@@ -19,6 +19,7 @@
  */
 import { pairSpec, pairedPeerArm } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
+import { unpairedSeatSpec } from '../../room/levels';
 import { type RoomInfo, type SeatInfo, restoreStreamed } from '../../room/protocol';
 import type { RecordedEvent, RunRecord } from '../store/record';
 import type { SeedResult } from '../store/seedsSlice';
@@ -102,8 +103,8 @@ export class ClassRecords {
     const hasStep = (evs: readonly RecordedEvent[]) => evs.some((e) => e.type === 'step');
     if (!arm) {
       for (const seat of seats) {
-        // An unpaired seat of a room of levels trains its level's pair alone (pairSpec).
-        const spec = seat.alone && seat.level && room.spec.arms.some((a) => a.id === seat.level) ? pairSpec(room.spec, seat.level) : room.spec;
+        // An unpaired seat of a room of levels trains its level's pair alone.
+        const spec = unpairedSeatSpec(room.spec, seat);
         const events = this.seatEvents(spec, seat);
         if (!events || !hasStep(events)) continue;
         out.push({ label: `seat ${seat.index}`, pair: null, seats: [seat], record: { spec: { ...spec, seed: seat.seed }, backend: backendOf(events), events }, problem: null });
