@@ -13,7 +13,7 @@ import { LabPage } from './helpers/lab';
 test.use({ viewport: { width: 1440, height: 900 } });
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-/** Within the schema's bounds: blows up at step 3 on wasm (src/core/experiment/blowUp.test.ts, cli/experiment.test.ts). */
+/** Within the schema's bounds: blows up at step 3 on wasm (src/core/experiment/blowUp.test.ts, cli/experiment/experiment.test.ts). */
 const BLOW_UP = { grpo: { learningRate: 0.05, beta: 1, temperature: 0.1 } };
 
 const NON_FINITE = /NaN|Infinity/;

@@ -1,5 +1,5 @@
 /**
- * Class mode as a class would use it: the real room server (cli/room.ts, a child
+ * Class mode as a class would use it: the real room server (cli/room/room.ts, a child
  * process on a free port with its own data directory, started and killed by each test), a
  * presenter's page, and students' pages each in their own browser context (own localStorage and
  * saved runs: own seat). The quick preset on wasm, so a student's run takes seconds.

@@ -1,6 +1,6 @@
 /**
  * A whole peers-learn lesson with a teacher and five students (docs/CLASSROOM.md, "A 45-minute
- * lesson"), on the real room server (cli/room.ts in a child process), in a paired room: pairs are
+ * lesson"), on the real room server (cli/room/room.ts in a child process), in a paired room: pairs are
  * made in join order and each student trains one member of the peer arm.
  *
  *   the teacher: the projector view on a 1920x1080 screen, predict first, Start, the class's

@@ -1,6 +1,6 @@
 /**
  * The class measures the dose-response together: a room of the overlap preset on the real room
- * server (cli/room.ts, a child process), students in their own browser contexts. The room hands
+ * server (cli/room/room.ts, a child process), students in their own browser contexts. The room hands
  * out partner levels in turn (src/room/levels.ts): to pairs in a paired room, to each seat alone in
  * an unpaired one. Each finished run adds one point, in its partner's colour, to the panel "Does a
  * more different partner teach more?" on the presenter's page and the projector. Two RL steps (an

@@ -1,6 +1,6 @@
 /**
  * A paired class whose partner leaves after the start (docs/ROOM.md, "A partner who leaves"): a
- * peers-learn room on the real room server (cli/room.ts, a child process), two students in their
+ * peers-learn room on the real room server (cli/room/room.ts, a child process), two students in their
  * own browser contexts. The teacher removes one after Start; nobody takes the freed seat, so after
  * the partner wait the room switches the other to train both members itself: its page drops its
  * member part, says so in words, runs its pair from the start with the same seed, and the class

@@ -1,6 +1,6 @@
 /**
  * The presenter's projector view of a class and what students see beside it
- * (build 2), with the real room server (cli/room.ts in a child process) and a class of two: a
+ * (build 2), with the real room server (cli/room/room.ts in a child process) and a class of two: a
  * laptop and a 390x844 phone, each in its own browser context. The presenter's window is
  * 1280x720, a projector's. The quick preset on wasm.
  *

@@ -1,6 +1,6 @@
 /**
  * The teacher's controls and one seat in two tabs, in Chromium with the real
- * room server (cli/room.ts); and the presenter's page on localhost warned that students' devices
+ * room server (cli/room/room.ts); and the presenter's page on localhost warned that students' devices
  * cannot open its join link (item 6; the LAN link itself: roomLink.test.ts, no LAN address here):
  *   1. Lock to new students: a new student is refused in words, a seated one still comes back;
  *      Remove (asked first in the row): the student is told in words and the seat is freed for

@@ -2,7 +2,7 @@
 # The Node bench's WebGPU rows on a GPU machine that has no Node, no npm and no network
 # (docs/BENCHMARKS.md, section "WebGPU on a real GPU").
 #
-#   scripts/device-bench.sh build [DIR]   here, in a checkout with node_modules: bundle cli/bench-gpu.ts
+#   scripts/device-bench.sh build [DIR]   here, in a checkout with node_modules: bundle cli/bench/bench-gpu.ts
 #                                         (esbuild, one file), this machine's Node binary (stripped, xz),
 #                                         Dawn (the `webgpu` package's linux-x64 dawn.node, stripped, xz),
 #                                         tfjs's wasm binaries, Debian's Vulkan/GL loader packages and this
@@ -14,7 +14,7 @@
 #                                         $OUT (default DIR/out)
 #
 # Then copy the JSON to bench/results/gpu.json and write the section:
-#   npx tsx cli/bench-gpu-lib.ts --write
+#   npx tsx cli/bench/bench-gpu-lib.ts --write
 # The cases and flags of the run: BENCH_ARGS (default below). x86-64 Linux only.
 set -uo pipefail
 mode=${1:-}
@@ -26,7 +26,7 @@ build() {
   tmp=$(mktemp -d)
   local B=$tmp/bundle
   mkdir -p "$B/node_modules/webgpu/dist/linux-x64" "$D/gl"
-  npx esbuild cli/bench-gpu.ts --bundle --platform=node --format=esm --target=node20 --external:webgpu \
+  npx esbuild cli/bench/bench-gpu.ts --bundle --platform=node --format=esm --target=node20 --external:webgpu \
     --outfile="$B/bench-gpu.mjs" --log-level=warning \
     --banner:js="import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);"
   cp node_modules/@tensorflow/tfjs-backend-wasm/dist/*.wasm "$B/"

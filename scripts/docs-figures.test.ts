@@ -13,7 +13,7 @@ import { WORKSHOP } from '../src/app/workshop/sequence';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { FORMATS } from './docs-formats';
 import { PRESETS } from '../src/core/experiment/presets';
-import { GPU_JSON, gpuSectionProblems, type GpuBenchFile } from '../cli/bench-gpu-lib';
+import { GPU_JSON, gpuSectionProblems, type GpuBenchFile } from '../cli/bench/bench-gpu-lib';
 import { readFileSync } from 'node:fs';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
@@ -37,7 +37,7 @@ describe('the docs against their sources', () => {
     expect(where('workshop')).toEqual(['docs/CLASSROOM.md']);
     expect(where('warmstarts')).toEqual(['docs/WARMSTARTS.md']);
     // The overlap verdict's own reading is named where a reader looks for commands.
-    for (const path of ['README.md', 'docs/CLI.md', 'docs/RESULTS.md']) expect(doc(path).text, path).toContain('cli/science-overlap.ts');
+    for (const path of ['README.md', 'docs/CLI.md', 'docs/RESULTS.md']) expect(doc(path).text, path).toContain('cli/science/science-overlap.ts');
     // The way to put the lab online is named on the front door and told in LAB.
     expect(doc('README.md').text).toContain('npm run build -- --base /cohort-lab/');
     expect(doc('docs/LAB.md').text).toContain('## Put the lab online');
@@ -47,7 +47,7 @@ describe('the docs against their sources', () => {
     expect(figureProblems(docs, src, FORMATS)).toEqual([]);
   });
 
-  it("BENCHMARKS' gpu section is what bench/results/gpu.json makes (npx tsx cli/bench-gpu-lib.ts --write)", () => {
+  it("BENCHMARKS' gpu section is what bench/results/gpu.json makes (npx tsx cli/bench/bench-gpu-lib.ts --write)", () => {
     expect(gpuSectionProblems('docs/BENCHMARKS.md', doc('docs/BENCHMARKS.md').text, gpuFile)).toEqual([]);
   });
 
@@ -217,7 +217,7 @@ describe('the checks can fail', () => {
     const oneRun = { ...gpuFile, runs: gpuFile.runs.slice(-1) };
     expect(gpuSectionProblems('docs/BENCHMARKS.md', text, oneRun).join('\n')).toMatch(/the gpu table's row webgpu true `collapse` 6 says/);
     const prose = text.replace('webgpu on this GPU is slower in', 'webgpu on this GPU is faster in');
-    expect(gpuSectionProblems('docs/BENCHMARKS.md', prose, gpuFile)).toEqual(['docs/BENCHMARKS.md: the gpu section is not what bench/results/gpu.json makes (npx tsx cli/bench-gpu-lib.ts --write)']);
+    expect(gpuSectionProblems('docs/BENCHMARKS.md', prose, gpuFile)).toEqual(['docs/BENCHMARKS.md: the gpu section is not what bench/results/gpu.json makes (npx tsx cli/bench/bench-gpu-lib.ts --write)']);
     expect(gpuSectionProblems('docs/BENCHMARKS.md', text, null)).toEqual(['docs/BENCHMARKS.md: has a gpu section (<!-- gpu -->), but there is no bench/results/gpu.json']);
   });
 

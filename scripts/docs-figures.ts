@@ -8,7 +8,7 @@
  *                       itself checked against bench/results/page.json, where `npm run bench -- --page` writes
  *   docs/RESULTS.md     the headline verdicts (its generated summary, `npm run science --summary`)
  *   overlapReference.ts the overlap preset's confirmation points, against which RESULTS' overlap
- *                       verdicts are recomputed (cli/science-overlap-claims.ts)
+ *                       verdicts are recomputed (cli/science/science-overlap-claims.ts)
  *   public/warmstarts/, public/references/   the shipped files: sizes, members, seeds
  *   workshop/sequence.ts  the workshop's steps
  *
@@ -24,10 +24,10 @@ import { ROOM_SEEDS } from '../src/core/experiment/roomSeeds';
 import { DEFAULT_PARTNER_WAIT_S } from '../src/room/protocol';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { WORKSHOP, seedsMeasured, type WorkshopStep } from '../src/app/workshop/sequence';
-import { PLAN, seedRange } from '../cli/science-plan';
+import { PLAN, seedRange } from '../cli/science/science-plan';
 import { OVERLAP_REFERENCE } from '../src/app/panels/overlapReference';
-import { overlapClaim, readingsFromPoints, type OverlapLevelPoint } from '../cli/science-overlap-claims';
-import { holmVerdicts } from '../cli/science-paired';
+import { overlapClaim, readingsFromPoints, type OverlapLevelPoint } from '../cli/science/science-overlap-claims';
+import { holmVerdicts } from '../cli/science/science-paired';
 
 // ---- sources -----------------------------------------------------------------------------------
 
@@ -60,7 +60,7 @@ export interface Sources {
   overlapPoints: readonly OverlapLevelPoint[];
 }
 
-/** One row of bench/results/page.json (cli/bench-browser.ts writes more fields). */
+/** One row of bench/results/page.json (cli/bench/bench-browser.ts writes more fields). */
 export interface PageTimingRow {
   query: string;
   browser: string;
@@ -478,7 +478,7 @@ function interval(text: string): [number, number, number] | null {
 /**
  * RESULTS' overlap verdicts against their sources: the summary's confirmation cells recomputed from
  * the panel's reference points (3 decimals, so a bound may move by 0.01; verdicts exactly), and both
- * blocks' cells against the lines cli/science-overlap.ts printed in the overlap section.
+ * blocks' cells against the lines cli/science/science-overlap.ts printed in the overlap section.
  */
 export function overlapProblems(results: string, points: readonly OverlapLevelPoint[]): string[] {
   const problems: string[] = [];
@@ -514,7 +514,7 @@ export function overlapProblems(results: string, points: readonly OverlapLevelPo
       const ci = m && interval(m[1]);
       const got = interval(cell);
       if (!m || !ci || !got || got.some((x, k) => x !== ci[k]) || !cell.includes(`Holm ${m[2]} (`)) {
-        problems.push(`docs/RESULTS.md: overlap (${id}) on seeds ${seeds} says "${cell}", cli/science-overlap.ts printed "${line?.trim() ?? 'nothing'}"`);
+        problems.push(`docs/RESULTS.md: overlap (${id}) on seeds ${seeds} says "${cell}", cli/science/science-overlap.ts printed "${line?.trim() ?? 'nothing'}"`);
       }
     }
   });

@@ -35,7 +35,7 @@ describe('import boundaries (eslint.config.js)', () => {
         "import { decodeShare } from '../../share/url';",
         "import { zip } from '../../export/zip';",
         "import { pwaOptions } from '../../pwa/pwaOptions';",
-        "import { parseArgs } from '../../../cli/args';",
+        "import { parseArgs } from '../../../cli/common/args';",
         "import { useState } from 'react';",
         "import { create } from 'zustand';",
         "import { openDB } from 'idb';",

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The gradient oracle's PyTorch side: recompute one GRPO update that the lab exported
-(cli/torch-check-lib.ts: manifest.json + data.bin) and compare.
+(cli/trl/torch-check-lib.ts: manifest.json + data.bin) and compare.
 
     python3 scripts/torch_gradcheck.py DIR [--tolerance 1e-5]        prints one JSON line
 

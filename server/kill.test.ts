@@ -21,7 +21,7 @@ afterAll(() => {
 
 /** `npm run room` on a free port; resolves with its WebSocket address once it listens. */
 function startChild(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../cli/room.ts', import.meta.url)), '--port', '0', '--host', '127.0.0.1', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../cli/room/room.ts', import.meta.url)), '--port', '0', '--host', '127.0.0.1', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return new Promise((done, fail) => {
     let out = '';

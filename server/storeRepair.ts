@@ -1,5 +1,5 @@
 /**
- * The operator's two commands for a data directory (cli/room.ts): `--check` reads every record
+ * The operator's two commands for a data directory (cli/room/room.ts): `--check` reads every record
  * and names any damage (storeCheck.ts), changing nothing LevelDB itself would not on opening;
  * `--repair` first copies the directory beside itself, then runs LevelDB's repair and reports what
  * it recovered against what the directory last counted.

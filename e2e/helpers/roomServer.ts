@@ -1,5 +1,5 @@
 /**
- * The real room server (cli/room.ts, as `npm run room` runs it) in a child process, for the class
+ * The real room server (cli/room/room.ts, as `npm run room` runs it) in a child process, for the class
  * mode e2e tests: a free port, a temporary data directory, killed (SIGKILL, as a crash would) and
  * started again on the same port and data, and stopped for good at the end of a test. Every child
  * is also killed when the test process exits, so no server outlives the run.
@@ -60,7 +60,7 @@ export class RoomServerProcess {
   /** Start the server process (again) on this port and data directory; resolves once it listens. */
   async spawn(timeoutMs = 90_000): Promise<void> {
     if (this.proc) throw new Error('the room server is already running');
-    const args = ['--import', 'tsx', 'cli/room.ts', '--port', String(this.port), '--host', '127.0.0.1', '--data', this.dataDir, ...this.extra];
+    const args = ['--import', 'tsx', 'cli/room/room.ts', '--port', String(this.port), '--host', '127.0.0.1', '--data', this.dataDir, ...this.extra];
     const proc = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     live.add(proc);

@@ -1,4 +1,4 @@
-// The red-team's fast attacks through the real server process (cli/room.ts in
+// The red-team's fast attacks through the real server process (cli/room/room.ts in
 // a child process), each attacker from loopback addresses of its own, a legitimate class streaming
 // meanwhile: the process lives, the attack's bound holds, and the class keeps getting its acks.
 // All of them, slow ones included: `npm run room -- --attack` (docs/ROOM.md, "Red team").

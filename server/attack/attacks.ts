@@ -83,7 +83,7 @@ function unfinishedMessage(n: number): Buffer {
 
 /** Run `npm run room -- ARGS` of checkout `root` to its end: its exit code and output. */
 function roomCli(root: string, args: string[]): Promise<{ code: number | null; out: string }> {
-  return nodeTsx(root, ['cli/room.ts', ...args]);
+  return nodeTsx(root, ['cli/room/room.ts', ...args]);
 }
 
 /** Run a TypeScript script of checkout `root` (its path first in `args`) to its end: its exit code and output. */
@@ -648,7 +648,7 @@ export const ATTACKS: Attack[] = [
   {
     id: 'presenter-flood',
     what: "one address with 4 seats streams the largest step events a room accepts, as fast as they are acked, for 12 s, to a presenter whose frames are then fed to the page's class view",
-    bound: "the page's class view (its own code, cli/class-view-replay.ts) folds every event once, rebuilding once a second in slices none longer than 250 ms, and drops no run",
+    bound: "the page's class view (its own code, cli/bench/class-view-replay.ts) folds every event once, rebuilding once a second in slices none longer than 250 ms, and drops no run",
     fast: false,
     async run(t, addr) {
       const spec = bigSpec(400);
@@ -663,7 +663,7 @@ export const ATTACKS: Attack[] = [
       const file = join(t.root, `.presenter-flood-${process.pid}.json`);
       writeFileSync(file, JSON.stringify(frames));
       try {
-        const { code, out } = await nodeTsx(t.root, ['cli/class-view-replay.ts', file]);
+        const { code, out } = await nodeTsx(t.root, ['cli/bench/class-view-replay.ts', file]);
         const line = out.trim().split('\n').pop() ?? '';
         if (code !== 0 || !line.startsWith('{')) return { held: false, saw: `the replay failed: ${out.trim().slice(-300)}` };
         const r = JSON.parse(line) as { events: number; folded: number; rebuilds: number; longestSliceMs: number; dropped: number; refused: number };

@@ -1,5 +1,5 @@
 /**
- * The real room server as an attacker meets it: `cli/room.ts` in a child process (as `npm run
+ * The real room server as an attacker meets it: `cli/room/room.ts` in a child process (as `npm run
  * room` runs it) on loopback, a free port and a temporary data directory, with what the red-team
  * checks read from outside: whether the process is alive, its resident memory (/proc, Linux) and
  * the data directory's size on disk. `root` may be another checkout (a worktree of an older
@@ -59,7 +59,7 @@ function rssOf(pid: number): number {
 
 /** Start the server of checkout `root` (default: this one) with extra flags, on `port` (0: a free one) and `dataDir` (default: a new temporary one). */
 export function startTarget({ root = DEFAULT_ROOT, args = [] as string[], port = 0, dataDir = mkdtempSync(join(tmpdir(), 'room-attack-')) } = {}): Promise<Target> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli/room.ts'), '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, ...args], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli/room/room.ts'), '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,7 +5,7 @@
  * (syntheticRun.ts) at a step every --step-ms, as a page does: events sent as they come,
  * acknowledged by the room. With --pairs P, 2P of them sit in a paired room of their own and
  * exchange answers each step (each must get every one of its partner's). With no --url the server
- * is the real one (`cli/room.ts`) in a child process on a free port and a temporary data directory,
+ * is the real one (`cli/room/room.ts`) in a child process on a free port and a temporary data directory,
  * killed (SIGKILL) once mid-run and started again on the same port and directory: every client
  * reconnects on its own and goes on from what the room holds.
  *
@@ -99,7 +99,7 @@ export async function loadCheck(o: LoadOptions): Promise<boolean> {
     url = child.url;
   }
   const target = url;
-  o.log(`load check: ${o.clients} students (${pairs} pairs in a paired room), each from its own address, preset ${DEFAULT_PRESET} (${spec.steps} steps, ${spec.arms.length} arms), a step every ${o.stepMs} ms, server ${child ? `cli/room.ts in a child process (pid ${child.pid}, ${child.dataDir})` : o.url}`);
+  o.log(`load check: ${o.clients} students (${pairs} pairs in a paired room), each from its own address, preset ${DEFAULT_PRESET} (${spec.steps} steps, ${spec.arms.length} arms), a step every ${o.stepMs} ms, server ${child ? `cli/room/room.ts in a child process (pid ${child.pid}, ${child.dataDir})` : o.url}`);
 
   const problems: string[] = [];
   const latency: number[] = [];

@@ -2,7 +2,7 @@
  * The browser half of `npm run bench`: runs the shared RL-step measurement (src/core/benchmark)
  * on the backend named by ?backend=, for the cases in ?cases= (default collapse), on the main
  * thread (the numbers measure tfjs, not messaging), and publishes the rows on window.__bench for
- * the Playwright driver (cli/bench-browser.ts). Progress lines go to the console prefixed
+ * the Playwright driver (cli/bench/bench-browser.ts). Progress lines go to the console prefixed
  * "bench:". Text only, no HTML sinks.
  *
  *   bench.html?backend=webgpu&cases=collapse,scaling&repeats=5&warmup=2

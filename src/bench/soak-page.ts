@@ -1,6 +1,6 @@
 /**
- * The browser half of `npm run soak -- --browser` (cli/soak.ts drives it through
- * cli/bench-browser.ts runBrowserSoak): bench.html in soak mode,
+ * The browser half of `npm run soak -- --browser` (cli/bench/soak.ts drives it through
+ * cli/bench/bench-browser.ts runBrowserSoak): bench.html in soak mode,
  *
  *   bench.html?mode=soak&backend=webgpu&preset=quick&steps=300&every=25
  *

@@ -1,5 +1,5 @@
 /**
- * What the soak page (soak-page.ts) and its Node driver (cli/bench-browser.ts) exchange: plain
+ * What the soak page (soak-page.ts) and its Node driver (cli/bench/bench-browser.ts) exchange: plain
  * types with no imports, so the Node side type-checks without the page's browser modules.
  */
 /** What the page knows at a sample; the driver adds the JS heap. */

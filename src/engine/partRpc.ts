@@ -2,7 +2,7 @@
  * A part of a pooled run (pooledRun.ts) in another worker: the messages, the client (remotePart:
  * a PartHandle that forwards each call) and the server (servePart: runs the part where the worker
  * is). The same code serves a Web Worker (part.worker.ts) and a Node worker thread
- * (cli/part-worker.ts); each adapts its own message port to PartPort / PartServerPort.
+ * (cli/experiment/part-worker.ts); each adapts its own message port to PartPort / PartServerPort.
  *
  *   pool -> part   open(spec, part, backend, checkpoint?), next, checkpoint
  *   part -> pool   result(id, value) | failed(id, message, name)

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MEASURED_CLAIMS } from './measuredClaims';
-import { PLAN, TUNING_SEEDS } from '../../../cli/science-plan';
+import { PLAN, TUNING_SEEDS } from '../../../cli/science/science-plan';
 
 const results = readFileSync(new URL('../../../docs/RESULTS.md', import.meta.url), 'utf8');
 

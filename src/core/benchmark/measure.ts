@@ -53,7 +53,7 @@ export interface BenchRow {
   /** tfjs-webgpu's WEBGPU_CPU_FORWARD flag (small ops on the CPU) where webgpu ran; else null. */
   webgpuCpuForward: boolean | null;
   adapter?: string | null;
-  /** Chromium rows: the browser and its version (set by the driver, cli/bench-browser.ts). */
+  /** Chromium rows: the browser and its version (set by the driver, cli/bench/bench-browser.ts). */
   browser?: string;
   /** ISO date (YYYY-MM-DD). */
   date: string;

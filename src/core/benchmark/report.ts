@@ -1,5 +1,5 @@
 /**
- * Tables (Markdown) and the JSON file of bench rows. Pure functions, no I/O: cli/bench.ts writes.
+ * Tables (Markdown) and the JSON file of bench rows. Pure functions, no I/O: cli/bench/bench.ts writes.
  */
 import type { BenchRow } from './measure';
 

@@ -1,5 +1,5 @@
 /**
- * The experiment `npm run soak` runs (cli/soak.ts on Node, src/bench/soak-page.ts in Chromium):
+ * The experiment `npm run soak` runs (cli/bench/soak.ts on Node, src/bench/soak-page.ts in Chromium):
  * a preset's spec for `steps` RL steps with a held-out evaluation every SOAK_EVAL_EVERY steps, as
  * a long run in the lab would. Everything else is the preset's.
  */

@@ -1,6 +1,6 @@
 /**
  * The science claims of one seed, as paired differences of held-out pass@1 (pure, no tfjs): the
- * CLI reads them over many seeds with intervals (cli/science-claims.ts), the lab counts in how
+ * CLI reads them over many seeds with intervals (cli/science/science-claims.ts), the lab counts in how
  * many seeds each one held ("Run N seeds"). Arm values are means over the arm's members; an arm's
  * start is its members' base (warm-started) evaluation, its end their last held-out evaluation.
  *

@@ -1,5 +1,5 @@
 /**
- * A run split into parts, one per worker (the pool: src/engine/pooledRun.ts, cli/pool.ts). Arms
+ * A run split into parts, one per worker (the pool: src/engine/pooledRun.ts, cli/experiment/pool.ts). Arms
  * never exchange anything during training (a peer arm's members exchange votes inside the arm,
  * and every random stream is named by seed, purpose, member and step: arm.ts, random.ts), so each
  * part trains some whole arms, and the merged events equal a one-part run's bit for bit on wasm.

@@ -6,7 +6,7 @@
  * (parts.ts) and the memory check (budget.ts) read these fields instead of deriving them again
  * from the spec's ids.
  *
- * One resolution per thread: a pool (cli/pool.ts, src/engine/workerPool.ts) resolves the spec once
+ * One resolution per thread: a pool (cli/experiment/pool.ts, src/engine/workerPool.ts) resolves the spec once
  * for its plan and its lead part. A resolved experiment holds an Rng and a Task (functions), so it
  * cannot cross postMessage: a pool's worker receives the spec and resolves it once on its side
  * (src/engine/partRpc.ts servePart).

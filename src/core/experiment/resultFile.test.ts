@@ -1,7 +1,7 @@
 /**
  * The result file format (resultFile.ts): the current version reads back as written, version 1
  * is migrated as the readers read it, anything else is one line in words. (The committed files of
- * every earlier writer, and the tables they give: cli/resultFiles.test.ts.)
+ * every earlier writer, and the tables they give: cli/science/resultFiles.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import type { MemberHistoryEntry, RunSummary } from './events';

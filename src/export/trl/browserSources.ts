@@ -1,7 +1,7 @@
 /**
  * The Python sources for the browser build, inlined by Vite (`?raw`). Imported only from the
  * export chunk the "Export for GPUs" button loads on demand; Node reads the same files with fs
- * (cli/export-sources.ts), and a test checks the two agree.
+ * (cli/trl/export-sources.ts), and a test checks the two agree.
  */
 import trainCohort from './python/train_cohort.py?raw';
 import cohortRewards from './python/cohort_rewards.py?raw';

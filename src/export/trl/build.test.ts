@@ -9,7 +9,7 @@ import { PRESETS, getPreset } from '../../core/experiment/presets';
 import { experimentSplit, stepPromptIndices } from '../../core/experiment/data';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import { readZipStore } from '../zip';
-import { nodePythonSources } from '../../../cli/export-sources';
+import { nodePythonSources } from '../../../cli/trl/export-sources';
 import { BROWSER_PYTHON_SOURCES } from './browserSources';
 import { buildTrlZip } from './browser';
 import { ExportError, buildTrlProject, instructPrompt, projectName, type TrlExport } from './build';
@@ -158,7 +158,7 @@ describe('the TRL export builder', () => {
     expect(readme).toMatch(/## What has run, on what, and what only a GPU run can show/);
     expect(readme).toMatch(/Not run: any GPU \(GPUs remain unmeasured/);
     // The README says what the CPU run gave, from the recorded run (cpuRun.ts, checked against
-    // bench/results by cli/trl-check-docs.test.ts): versions, seeds, arms, every claim's verdict.
+    // bench/results by cli/trl/trl-check-docs.test.ts): versions, seeds, arms, every claim's verdict.
     expect(readme).not.toMatch(/has not yet recorded|never been run|has not been run where it was exported/);
     expect(readme).toContain(`What ran, exactly (${TRL_CPU_RUN.date}): ${TRL_CPU_RUN.versions}`);
     expect(readme).toContain(`on seeds ${TRL_CPU_RUN.seeds}`);

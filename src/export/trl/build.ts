@@ -3,7 +3,7 @@
  * small Python project that trains the experiment's arms with TRL's GRPOTrainer, one process per
  * (arm, member), members exchanging pseudo-labels through a shared directory (Co-RL's engine).
  *
- * Pure (no DOM, no Node APIs): `npm run export` (cli/export.ts) and the lab's "Export for GPUs"
+ * Pure (no DOM, no Node APIs): `npm run export` (cli/trl/export.ts) and the lab's "Export for GPUs"
  * button (src/app/run/ExportTrlButton.tsx) call this one function with the same Python sources,
  * so both produce the same files (tested). The problems are the lab's own (the same split and the
  * same prompts per step from the spec's seed), generated here by the TypeScript task code.

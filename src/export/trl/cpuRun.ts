@@ -1,7 +1,7 @@
 /**
  * What `npm run trl-check` ran and found, as the exported README states it (readme.ts). Written by
- * `npx tsx cli/trl-check-docs.ts --write` from bench/results/trl-check-8.json and trl-check.json;
- * cli/trl-check-docs.test.ts fails when it and the files differ.
+ * `npx tsx cli/trl/trl-check-docs.ts --write` from bench/results/trl-check-8.json and trl-check.json;
+ * cli/trl/trl-check-docs.test.ts fails when it and the files differ.
  */
 import type { TrlCpuRun } from './cpuRunType';
 

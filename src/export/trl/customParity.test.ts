@@ -15,7 +15,7 @@ import { customTask, type TaskDefinition } from '../../core/tasks/custom/index';
 import { EOS_ID, completionText, extractAnswer } from '../../core/tasks/index';
 import { cohortRewards, hasPython, writeExport } from './python.testkit';
 import { buildTrlProject } from './build';
-import { nodePythonSources } from '../../../cli/export-sources';
+import { nodePythonSources } from '../../../cli/trl/export-sources';
 
 // The Python side needs python3 >= 3.10 (Debian's, which CI installs with Chromium's machine): where
 // it is missing, the comparison cannot run and is skipped; the config test below still runs.

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { getPreset } from '../../core/experiment/presets';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import { buildTrlProject, type TrlExport } from './build';
-import { nodePythonSources } from '../../../cli/export-sources';
+import { nodePythonSources } from '../../../cli/trl/export-sources';
 
 export const PYTHON3 = process.env.PYTHON3 ?? 'python3';
 

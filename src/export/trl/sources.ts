@@ -1,7 +1,7 @@
 /**
  * The Python files of the TRL export. They live as real .py files in ./python (so python3 can
  * compile and test them); the browser reads them with Vite's `?raw` (browserSources.ts) and the
- * CLI with fs (cli/export-sources.ts). Both hand the same texts to the one builder (build.ts).
+ * CLI with fs (cli/trl/export-sources.ts). Both hand the same texts to the one builder (build.ts).
  */
 export const PYTHON_FILES = ['train_cohort.py', 'cohort_rewards.py', 'cohort_plan.py', 'cohort_sampling.py', 'rendezvous.py'] as const;
 
