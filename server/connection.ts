@@ -27,8 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, parseClientMessage } from '../src/room/protocol';
 import { FrameCounter } from './frameGate';
 import { errorFrame } from './frames';
-import type { RoomHub } from './hub';
-import type { HubClient, Role } from './hubTypes';
+import type { HubClient, Role, RoomHub } from './hub';
 import { Bucket, type AddressBudgets } from './limits';
 
 /** WebSocket close codes the server uses (4000-4999 are the application's). */

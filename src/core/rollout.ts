@@ -178,7 +178,7 @@ function tileModels(rows: Int32Array, K: number): Int32Array {
 }
 
 /** Decoded completions, lengths and answers of one model's rollout. */
-function assembleBatch(
+export function assembleBatch(
   B: number,
   G: number,
   P: number,

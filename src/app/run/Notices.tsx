@@ -1,9 +1,7 @@
-import { useMemo } from 'react';
-import { isWarmStartMiss, type BackendReport } from '../../engine/protocol';
+import type { BackendReport } from '../../engine/protocol';
 import { useLab } from '../store';
 import { backendFromUrl, lab as worker } from '../trainingWorker';
 import { savedRuns, useSavedRuns } from '../runs/runsController';
-import { continuedMisses } from './warmMiss';
 
 /**
  * Why the backend in use is not the first choice (infra's wording, asserted by e2e/backend.spec.ts),
@@ -44,10 +42,6 @@ export function Notices() {
   const linkNotice = useLab((s) => s.ui.linkNotice);
   const setLinkNotice = useLab((s) => s.setLinkNotice);
   const hint = engine.report ? emulationHint(engine.report, backendFromUrl()) : null;
-  // A run that went on past a warm-start miss says so, every time (warmMiss.ts).
-  const runSpec = useLab((s) => s.run.spec);
-  const members = useLab((s) => s.run.members);
-  const misses = useMemo(() => continuedMisses(runSpec, members), [runSpec, members]);
   return (
     <div className="notices">
       {hint && (
@@ -86,18 +80,11 @@ export function Notices() {
           </div>
         </div>
       )}
-      {misses.length > 0 && (
-        <div role="status" className="notice notice-warn" data-testid="warm-miss">
-          {misses.map((m, i) => (
-            <p key={i}>{m}</p>
-          ))}
-        </div>
-      )}
       {error && (
         <div role="alert" className="notice notice-error" data-testid="run-error">
           <strong>{error.message}</strong>
           <div className="hint">{error.hint}</div>
-          {isWarmStartMiss(error.message) && (
+          {OUT_OF_REACH.test(error.message) && (
             <button type="button" data-testid="go-on" title="Keep the best weights the warm start reached and train them with RL" onClick={goOnFromBest}>
               Go on from the best reached
             </button>
@@ -112,6 +99,9 @@ export function Notices() {
     </div>
   );
 }
+
+/** A warm start that missed its target, in the student's words (warmStartCohort.ts, outOfReach). */
+const OUT_OF_REACH = /looks out of its reach/;
 
 /** Start again, this time going on into RL from the best weights each warm start reached (a cached warm start is not trained again). */
 function goOnFromBest(): void {

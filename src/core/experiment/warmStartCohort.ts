@@ -13,7 +13,6 @@ import type { ExperimentSpec, MemberSpec } from './spec';
 import type { MemberInfo, RunnerEvent } from './events';
 import type { WarmMember, WarmStartInputs } from './cohort';
 import { loadOrBuildMember, type WarmStartSource, type WarmStartStore } from './warmStartCache';
-import { missedTargetText } from './missWords';
 
 /** The cohort's warm start: the experiment's inputs (resolve.ts warmStartInputs), where to store them, which members. */
 export interface CohortWarmStart extends WarmStartInputs, WarmStartStore {
@@ -82,8 +81,11 @@ export function outOfReach(spec: ExperimentSpec, m: WarmStartMiss): { message: s
   if (def) suggestions.push(def.kind === 'data' ? 'easier or more rows' : 'an easier range (smaller numbers in the variables)');
   else if (spec.task.difficulty > 1) suggestions.push(`a lower difficulty (${spec.task.difficulty - 1} instead of ${spec.task.difficulty})`);
   if (member && member.warmStartSteps < 10000) suggestions.push(`more warm-start steps (${Math.min(20000, 2 * member.warmStartSteps)} instead of ${member.warmStartSteps})`);
+  // The validation value is the chance of writing a reference completion exactly, shown as a percentage.
+  const pct = (x: number) => (x < 0.001 ? 'under 0.1%' : `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`);
+  const best = m.best === null ? 'nothing measurable' : `at best ${pct(m.best)}`;
   const message =
-    `${missedTargetText(m)}, so this task looks out of its reach for now. ` +
+    `Member ${m.memberId}'s warm start reached ${best} against its target of ${pct(m.target)} in ${m.steps} steps, so this task looks out of its reach for now. ` +
     `What would help: ${suggestions.join('; ')}. You can also go on from the best it reached.`;
   return { message, suggestions };
 }
