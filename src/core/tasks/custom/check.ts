@@ -30,6 +30,15 @@ export interface CheckedTask {
 /** Below these a held-out measure or a data set says little (the warnings give the numbers). */
 export const MEANINGFUL = Object.freeze({ heldOut: 100, rows: 500 });
 
+/**
+ * The half-width, in points of accuracy, of a 95% interval of one held-out evaluation of `n`
+ * problems at its widest (accuracy 0.5): 1.96 * sqrt(0.25 / n), so 25 problems give ±20 points,
+ * 6 give ±40 and 100 give ±10.
+ */
+export function heldOutHalfWidth(n: number): number {
+  return Math.round((100 * 0.98) / Math.sqrt(n));
+}
+
 /** Problems a generator is run on exhaustively when its space is at most this big; else sampled. */
 const ENUMERATE_UP_TO = 20_000;
 const PROBE_SAMPLES = 2_000;
@@ -105,7 +114,7 @@ export function sizeFindings(task: Task, sizes: TaskSizes, isData: boolean): Tas
     ));
   }
   if (sizes.heldOut < MEANINGFUL.heldOut) {
-    const half = Math.round((100 * 0.98) / Math.sqrt(sizes.heldOut)) / 1;
+    const half = heldOutHalfWidth(sizes.heldOut);
     out.push(warning(
       `only ${sizes.heldOut} held-out problems: one more right answer moves accuracy by ${(100 / sizes.heldOut).toFixed(1)} points, ` +
         `and a 95% interval is about ±${half} points wide; ${MEANINGFUL.heldOut} or more make the measure mean something`,

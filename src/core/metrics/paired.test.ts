@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describePaired, fmtP, holmAdjust, holmVerdicts, nearestMedianSeed, paired, tQuantile975, twoSidedP } from './science-paired';
+import { describePaired, fmtP, holmAdjust, holmVerdicts, nearestMedianSeed, paired, tQuantile975, twoSidedP } from './paired';
 
 describe('paired differences', () => {
   it('gives mean, standard error and the Student-t interval', () => {
