@@ -18,7 +18,7 @@
  * event schemas (runEventsSchema.ts), then checked for consistency with its spec. Every failure is
  * a message in words (shown as text), never a throw.
  */
-import { parseStrictJson } from './strictJson';
+import { parseStrictJson } from '../core/strictJson';
 import { version as appVersion } from '../../package.json';
 import { getPreset } from '../core/experiment/presets';
 import { ExperimentSpecSchema, SPEC_VERSION } from '../core/experiment/spec';

@@ -32,7 +32,7 @@
  * bundle.ts): refused unread above MAX_REFERENCE_CHARS, validated by a bounded zod schema, then
  * checked for consistency with its own spec; every failure is a message in words, never a throw.
  */
-import { parseStrictJson } from './strictJson';
+import { parseStrictJson } from '../core/strictJson';
 import { z } from '../core/zod';
 import { isPlainObject, quoteText, upgrade, zodIssues } from '../core/persisted';
 import { ExperimentSpecSchema, REWARD_SCHEMES, SPEC_VERSION, type ExperimentSpec, type RewardSchemeId } from '../core/experiment/spec';

@@ -85,6 +85,11 @@ describe('makeSplit', () => {
     expect(new Set(all).size).toBe(100);
   });
 
+  it('stops in words, not in an endless draw, when a task makes fewer prompts than it claims', () => {
+    const liar = { ...TASKS.digitsum, problemCount: () => 1000 }; // n=2 makes 100 prompts
+    expect(() => makeSplit(liar, 2, new Rng(5), { warmStart: 60, rl: 30, heldOut: 20 })).toThrow(/claims 1000 distinct problems, but \d+ draws found only 100 \(the split needs 110\)/);
+  });
+
   it('is deterministic for a seed and differs between seeds', () => {
     const a = makeSplit(TASKS.addition, 2, new Rng(11), sizes);
     expect(makeSplit(TASKS.addition, 2, new Rng(11), sizes)).toEqual(a);

@@ -124,12 +124,23 @@ export function makeSplit(task: Task, difficulty: number, rng: Rng, sizes: Split
     );
   }
   const taken = new Set<string>();
+  // Far past the coupon collector's mean (total × (ln total + 1)) for prompts drawn evenly.
+  const maxDraws = Math.ceil(50 * (total + 1) * (Math.log(total + 1) + 1)) + 10_000;
   const draw = (name: keyof SplitSizes): Problem[] => {
     const stream = rng.child(`split/${name}`);
     const set: Problem[] = [];
     // Rejection sampling: cheap while the sets are small next to the problem space, and it
-    // still ends (coupon collector, about N ln N draws) when they fill it completely.
+    // still ends (coupon collector, about N ln N draws) when they fill it completely. The draws
+    // are bounded all the same: a task that claims more prompts than it makes stops in words
+    // instead of drawing for ever.
+    let draws = 0;
     while (set.length < sizes[name]) {
+      if (++draws > maxDraws) {
+        throw new Error(
+          `makeSplit: ${task.id} claims ${available} distinct problems, but ${maxDraws} draws found only ${taken.size} ` +
+            `(the split needs ${total}); its problems repeat more than its count says`,
+        );
+      }
       const problem = task.generate(stream, difficulty);
       if (taken.has(problem.prompt)) continue;
       taken.add(problem.prompt);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../random';
 import { makeSplit } from '../index';
+import { adoptCheck, checkSummary } from './check';
+import { CHECK_LIMITS } from './cost';
 import { checkTaskDefinition, previewProblems, taskContentHash, type TaskDefinition } from './index';
 
 const addition: TaskDefinition = {
@@ -67,6 +69,57 @@ describe('a generator task', () => {
     // Two variables that can spell the same prompt ("1"+"11" and "11"+"1"): counted exactly.
     const clash: TaskDefinition = { kind: 'generator', title: 'clash', template: '{a}{b}=', vars: { a: { min: 1, max: 11 }, b: { min: 1, max: 11 } }, answer: 'a' };
     expect(checkTaskDefinition(clash).task!.problemCount(1)).toBeLessThan(121);
+  });
+
+  it('counts the distinct prompts of a template whose values can run together, past the enumerated sizes, and refuses a split they cannot fill', () => {
+    // "{a}{b}=" writes a=1, b=23 and a=12, b=3 as one prompt: 20,100 assignments, 18,390 prompts.
+    const runTogether: TaskDefinition = { kind: 'generator', title: 'run together', template: '{a}{b}=', vars: { a: { min: 0, max: 200 }, b: { min: 0, max: 99 } }, answer: 'a+b' };
+    const { task, findings } = checkTaskDefinition(runTogether);
+    expect(task!.problemCount(1)).toBe(18_390);
+    expect(findings.find((f) => f.severity === 'note')!.message).toMatch(/^18390 distinct problems \(the variables make 20100, but 1710 share a prompt/);
+    expect(errors(runTogether, { labeledPool: 16_000, rlPool: 3_000, heldOut: 1_100 })[0]).toMatch(/needs 20100 distinct problems .* but the task has only 18390/);
+    // So a split never waits on prompts that do not exist: it fills to the count, or is refused first.
+    expect(() => makeSplit(task!, 1, new Rng(1), { warmStart: 16_000, rl: 3_000, heldOut: 1_100 })).toThrow(/has only 18390 distinct problems/);
+    // Too many to count one by one within the check's budget: refused in words, with what would help.
+    const wide = { ...runTogether, vars: { a: { min: 0, max: 2000 }, b: { min: 0, max: 999 } } };
+    expect(errors(wide)[0]).toMatch(/two problems can share a prompt .* these ranges make 2,001,000 problems, past the [\d,]+ it can count: put a character such as ','/);
+    // A character between them proves the prompts distinct: no counting, the full count.
+    expect(checkTaskDefinition({ ...wide, template: '{a},{b}=' }).task!.problemCount(1)).toBe(2_001_000);
+  });
+
+  it('looks names up as the definition\'s own keys: {constructor} is not a declared variable', () => {
+    expect(errors({ ...addition, template: '{a}+{b}={constructor}' })[0]).toMatch(/\{constructor\} at position 8 is not a declared variable/);
+    expect(errors({ ...addition, answer: 'a + constructor' })[0]).toMatch(/'constructor' is not a declared variable/);
+    expect(errors({ ...addition, answer: 'a + toString' })[0]).toMatch(/'toString' is not a declared variable/);
+  });
+
+  it('refuses a task whose check would pass its work budget, in words, before making any problem', () => {
+    // The cost is a bound proven from the rules (cost.ts), so the refusal is the same on any machine.
+    const terms = (n: number) => Array.from({ length: n }, (_, i) => `reverse(join(digits(a*${i + 3}+b), "-"))`).join(',');
+    const heavy: TaskDefinition = { ...addition, vars: { a: { min: 0, max: 99 }, b: { min: 0, max: 199 } }, answer: `len(cat(${terms(6)}))`, scratchpad: undefined };
+    const message = errors(heavy)[0];
+    expect(message).toMatch(/checking this task would take up to [\d,]+ steps \(2,004 problems of up to \d+ steps each\); a check may take at most 1,500,000: shorten/);
+    expect(CHECK_LIMITS.work).toBe(1_500_000);
+    // Five of the six terms fit: sampled, not every problem, within the budget.
+    const lighter = { ...heavy, answer: `len(cat(${terms(5)}))` };
+    expect(errors(lighter)).toEqual([]);
+    expect(checkTaskDefinition(lighter).findings.find((f) => f.severity === 'note')!.message).toMatch(/longest of 2004 sampled problems/);
+  });
+
+  it('adopts a check made elsewhere without probing again: the Task is rebuilt from its facts', () => {
+    const def: TaskDefinition = { ...addition, title: 'adopted' };
+    const summary = checkSummary(structuredClone(def));
+    expect(summary.facts).toEqual(expect.objectContaining({ count: 8100, completionMax: 9, numeric: true }));
+    // A structured clone, as a worker's answer arrives: facts that differ show the probe did not run again.
+    const other: TaskDefinition = { ...addition, title: 'adopted elsewhere' };
+    adoptCheck(other, { findings: [], facts: { count: 77, completionMax: 9, numeric: true, note: '77 distinct problems (adopted)' } });
+    const rebuilt = checkTaskDefinition(structuredClone(other));
+    expect(rebuilt.task!.problemCount(1)).toBe(77);
+    expect(rebuilt.findings.map((f) => f.message)).toContain('77 distinct problems (adopted)');
+    // A refusal adopted is a refusal here too.
+    const refused: TaskDefinition = { ...addition, title: 'refused elsewhere' };
+    adoptCheck(refused, { findings: [{ severity: 'error', message: 'checking this task would take up to 9 steps' }] });
+    expect(errors(structuredClone(refused))).toEqual(['checking this task would take up to 9 steps']);
   });
 
   it('warns, with the numbers, when the held-out set is too small to measure', () => {

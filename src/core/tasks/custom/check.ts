@@ -6,10 +6,12 @@
  * many characters for the vocabulary. What would make a run mean little (a held-out set too small
  * to measure, a data set a tiny model can memorise) is a warning with the numbers.
  */
+import { sortedJson } from '../../json';
 import type { Rng } from '../../random';
 import { makeVocabulary, VOCAB } from '../tokenizer';
 import type { Problem, Task } from '../types';
 import { TASK_LIMITS, TaskDefinitionSchema, type DataDefinition, type GeneratorDefinition, type TaskDefinition, type TaskFinding } from './definition';
+import { CHECK_LIMITS, promptsAreDistinct, ruleSteps } from './cost';
 import { evaluate, unknownCalls, type Env } from './evaluate';
 import { ExprError, freeNames, parseExpr, showChar, type Node } from './expr';
 import { isIntegerText, normaliseAnswer } from './normalise';
@@ -68,36 +70,102 @@ function firstRefused(text: string): string | null {
 const error = (message: string, line?: number): TaskFinding => ({ severity: 'error', message, ...(line ? { line } : {}) });
 const warning = (message: string, line?: number): TaskFinding => ({ severity: 'warning', message, ...(line ? { line } : {}) });
 
-const cache = new WeakMap<object, CheckedTask>();
+/**
+ * What a generator's probe found (check.ts's costly part), as data: a check made in another
+ * thread (the page's check worker) hands this back, and `adoptCheck` rebuilds the Task from it
+ * without probing again.
+ */
+export interface GeneratorFacts {
+  /** Distinct prompts (proven from the template, or counted). */
+  count: number;
+  completionMax: number;
+  numeric: boolean;
+  /** The check's note: the counts it found, in words. */
+  note: string;
+}
 
-/** A runnable Task for `def`, or the error findings that stop it; warnings and notes either way. */
+/** A check's outcome as plain data (structured-clone safe): its findings, and a generator's facts. */
+export interface CheckSummary {
+  findings: TaskFinding[];
+  facts?: GeneratorFacts;
+}
+
+const byObject = new WeakMap<object, { key: string; checked: CheckedTask }>();
+/** Checks by content: the same task in four run files, a link and the editor is checked once. */
+const byContent = new Map<string, CheckedTask>();
+const adopted = new Map<string, GeneratorFacts>();
+const REMEMBERED = 32;
+
+function remember<T>(map: Map<string, T>, key: string, value: T): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
+}
+
+/**
+ * A runnable Task for `def`, or the error findings that stop it; warnings and notes either way.
+ * Its cost is bounded before any problem is made (cost.ts: at most CHECK_LIMITS.work steps, the
+ * same on every machine); a task whose check would cost more is refused in words. Results are
+ * kept by content, so checking the same task again is a lookup.
+ */
 export function checkTaskDefinition(def: TaskDefinition, sizes?: TaskSizes): CheckedTask {
-  const base = cachedBuild(def);
+  const base = cachedBuild(def).checked;
   if (!sizes || !base.task) return base;
   return { task: base.task, findings: [...base.findings, ...sizeFindings(base.task, sizes, def.kind === 'data')] };
 }
 
-function cachedBuild(def: TaskDefinition): CheckedTask {
-  if (def !== null && typeof def === 'object') {
-    const hit = cache.get(def);
-    if (hit) return hit;
+/** `def`'s check as plain data, for a check made in a worker to be adopted where the Task is needed. */
+export function checkSummary(def: TaskDefinition): CheckSummary {
+  const { key, checked } = cachedBuild(def);
+  const facts = key ? adopted.get(key) : undefined;
+  return { findings: checked.findings, ...(facts ? { facts } : {}) };
+}
+
+/**
+ * Take a check made elsewhere (checkSummary in a worker) as this thread's: a refused task keeps
+ * its findings; an accepted generator is rebuilt from its facts without its probe. Only cheap
+ * steps run here (the schema, parsing the rules, the template): never the problems.
+ */
+export function adoptCheck(def: TaskDefinition, summary: CheckSummary): void {
+  const parsed = TaskDefinitionSchema.safeParse(def);
+  if (!parsed.success) return;
+  const key = contentKey(parsed.data, def);
+  if (summary.findings.some((f) => f.severity === 'error')) {
+    remember(byContent, key, { findings: summary.findings });
+    return;
   }
-  const out = build(def);
-  if (def !== null && typeof def === 'object') cache.set(def, out);
+  if (summary.facts) remember(adopted, key, summary.facts);
+}
+
+function contentKey(def: TaskDefinition, raw: unknown): string {
+  const lines = raw !== null && typeof raw === 'object' ? fileLines.get(raw) : undefined;
+  return `${sortedJson(def)}${lines ? `|lines ${lines.join(',')}` : ''}`;
+}
+
+function cachedBuild(raw: TaskDefinition): { key: string; checked: CheckedTask } {
+  const isObject = raw !== null && typeof raw === 'object';
+  const hit = isObject ? byObject.get(raw) : undefined;
+  if (hit) return hit;
+  const parsed = TaskDefinitionSchema.safeParse(raw);
+  let out: { key: string; checked: CheckedTask };
+  if (!parsed.success) {
+    out = { key: '', checked: { findings: parsed.error.issues.slice(0, 10).map((i) => error(`${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)) } };
+  } else {
+    const key = contentKey(parsed.data, raw);
+    const known = byContent.get(key);
+    out = { key, checked: known ?? build(parsed.data, raw, key) };
+    if (!known) remember(byContent, key, out.checked);
+  }
+  if (isObject) byObject.set(raw, out);
   return out;
 }
 
-function build(raw: unknown): CheckedTask {
-  const parsed = TaskDefinitionSchema.safeParse(raw);
-  if (!parsed.success) {
-    return { findings: parsed.error.issues.slice(0, 10).map((i) => error(`${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)) };
-  }
-  const def = parsed.data;
+function build(def: TaskDefinition, raw: unknown, key: string): CheckedTask {
   const findings: TaskFinding[] = [];
   const titleWhy = firstRefused(def.title + (def.description ?? '').replace(/[\n]/g, ' '));
   if (titleWhy) findings.push(error(`the title or description: ${titleWhy}`));
   const lines = raw !== null && typeof raw === 'object' ? fileLines.get(raw) : undefined;
-  const task = def.kind === 'generator' ? buildGenerator(def, findings) : buildData(def, findings, lines);
+  const task = def.kind === 'generator' ? buildGenerator(def, findings, key) : buildData(def, findings, lines);
   if (findings.some((f) => f.severity === 'error')) return { findings };
   return { task, findings };
 }
@@ -144,7 +212,7 @@ function textLiterals(node: Node, out: string[] = []): string[] {
   return out;
 }
 
-function buildGenerator(def: GeneratorDefinition, findings: TaskFinding[]): Task | undefined {
+function buildGenerator(def: GeneratorDefinition, findings: TaskFinding[], key: string): Task | undefined {
   const names = Object.keys(def.vars).sort();
   let parts: TemplatePart[] = [];
   try {
@@ -157,13 +225,14 @@ function buildGenerator(def: GeneratorDefinition, findings: TaskFinding[]): Task
   const literalWhy = firstRefused(literals.join(''));
   if (literalWhy) findings.push(error(`template: ${literalWhy}`));
   const used = new Set(parts.flatMap((p) => ('name' in p ? [p.name] : [])));
-  for (const p of parts) if ('name' in p && !(p.name in def.vars)) findings.push(error(`template: {${p.name}} at position ${p.pos} is not a declared variable`));
+  // Own keys only: a placeholder {constructor} is not a variable because every object has one.
+  for (const p of parts) if ('name' in p && !Object.hasOwn(def.vars, p.name)) findings.push(error(`template: {${p.name}} at position ${p.pos} is not a declared variable`));
   for (const n of names) {
     if (!used.has(n)) findings.push(error(`variable ${n} is not in the template, so problems differing only in ${n} would share a prompt`));
     const r = def.vars[n];
     if (r.min > r.max) findings.push(error(`variable ${n}: min ${r.min} is above max ${r.max}`));
   }
-  const promptMax = parts.reduce((n, p) => n + ('literal' in p ? p.literal.length : widestValue(def.vars[p.name]?.min ?? 0, def.vars[p.name]?.max ?? 0)), 0);
+  const promptMax = parts.reduce((n, p) => n + ('literal' in p ? p.literal.length : (Object.hasOwn(def.vars, p.name) ? widestValue(def.vars[p.name].min, def.vars[p.name].max) : 0)), 0);
   if (promptMax > TASK_LIMITS.promptChars) findings.push(error(`the template's prompts reach ${promptMax} characters; the most is ${TASK_LIMITS.promptChars}`));
 
   const rules: { where: 'answer' | 'scratchpad'; node?: Node }[] = [];
@@ -173,7 +242,7 @@ function buildGenerator(def: GeneratorDefinition, findings: TaskFinding[]): Task
     try {
       const node = parseExpr(source);
       for (const c of unknownCalls(node)) findings.push(error(`${where}: unknown function '${c.name}' at position ${c.pos}`));
-      for (const n of freeNames(node)) if (!(n in def.vars)) findings.push(error(`${where}: '${n}' is not a declared variable`));
+      for (const n of freeNames(node)) if (!Object.hasOwn(def.vars, n)) findings.push(error(`${where}: '${n}' is not a declared variable`));
       for (const t of textLiterals(node)) {
         const why = firstRefused(t);
         if (why) findings.push(error(`${where}: ${why}`));
@@ -202,53 +271,111 @@ function buildGenerator(def: GeneratorDefinition, findings: TaskFinding[]): Task
     if (p.answer.includes('>') || p.scratchpad.includes('>')) return `the answer or scratchpad holds '>' at ${describe(env)}`;
     return null;
   };
-
-  // The probe: every problem when the space is small, else seeded samples and every corner.
-  const envs: Env[] = [];
-  if (count <= ENUMERATE_UP_TO) {
-    const walk = (i: number, env: Record<string, number>) => {
-      if (i === names.length) { envs.push({ ...env }); return; }
-      const r = def.vars[names[i]];
-      for (let v = r.min; v <= r.max; v++) walk(i + 1, { ...env, [names[i]]: v });
-    };
-    walk(0, {});
-  } else {
-    for (let mask = 0; mask < 1 << names.length; mask++) {
-      envs.push(Object.fromEntries(names.map((n, i) => [n, mask & (1 << i) ? def.vars[n].max : def.vars[n].min])));
-    }
-    let state = 0x9e3779b9;
-    const next = () => { state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return state / 4294967296; };
-    for (let k = 0; k < PROBE_SAMPLES; k++) envs.push(Object.fromEntries(names.map((n) => [n, def.vars[n].min + Math.floor(next() * (def.vars[n].max - def.vars[n].min + 1))])));
-  }
-  const prompts = new Set<string>();
-  let numeric = true;
-  let completionMax = 1;
   const chars = new Set<string>(['-', ...literals.join(''), ...rules.flatMap((r) => (r.node ? textLiterals(r.node).join('') : '')).join('')]);
-  const problemErrors: string[] = [];
-  for (const env of envs) {
-    let p;
-    try {
-      p = raw(env);
-    } catch (e) {
-      problemErrors.push(e instanceof ExprError ? `${e.message} at ${describe(env)}` : String(e));
-      if (problemErrors.length >= 3) break;
-      continue;
-    }
-    const why = problemError(env, p);
-    if (why) { problemErrors.push(why); if (problemErrors.length >= 3) break; continue; }
-    prompts.add(p.prompt);
-    if (!isIntegerText(p.answer)) numeric = false;
-    completionMax = Math.max(completionMax, p.scratchpad.length + 1 + p.answer.length);
-  }
-  for (const m of problemErrors) findings.push(error(m));
-  if (problemErrors.length > 0) return undefined;
-  const distinct = count <= ENUMERATE_UP_TO ? prompts.size : count;
   const vocabulary = makeVocabulary(chars);
   if (vocabulary.size > TASK_LIMITS.vocabulary) {
     findings.push(error(`the task uses ${vocabulary.size - VOCAB.length} characters of its own; with the ${VOCAB.length} shared tokens that is ${vocabulary.size}, above the cap of ${TASK_LIMITS.vocabulary}`));
     return undefined;
   }
-  findings.push({ severity: 'note', message: `${distinct} distinct problems; prompts up to ${promptMax} characters, completions up to ${completionMax}${count <= ENUMERATE_UP_TO ? '' : ` (longest of ${envs.length} sampled problems)`}; answers compared ${numeric ? 'as numbers' : 'as text'}` });
+
+  let facts = adopted.get(key);
+  if (!facts) {
+    facts = probe();
+    if (!facts) return undefined;
+    remember(adopted, key, facts);
+  }
+  findings.push({ severity: 'note', message: facts.note });
+  const { numeric, completionMax } = facts;
+  const distinct = facts.count;
+
+  /**
+   * The probe, within CHECK_LIMITS.work steps proven before it starts (cost.ts): every problem
+   * when the space is small enough, else every corner and seeded samples; and the distinct
+   * prompts, proven from the template or counted one by one.
+   */
+  function probe(): GeneratorFacts | undefined {
+    const perProblem = parts.length + 1 + ruleSteps(answerRule, def.vars) + (scratchpadRule ? ruleSteps(scratchpadRule, def.vars) : 0);
+    const corners = 2 ** names.length;
+    const enumerate = count <= ENUMERATE_UP_TO && count * perProblem <= CHECK_LIMITS.work;
+    const probes = enumerate ? count : corners + PROBE_SAMPLES;
+    if (probes * perProblem > CHECK_LIMITS.work) {
+      findings.push(error(
+        `checking this task would take up to ${(probes * perProblem).toLocaleString('en')} steps (${probes.toLocaleString('en')} problems of up to ${perProblem.toLocaleString('en')} steps each); ` +
+          `a check may take at most ${CHECK_LIMITS.work.toLocaleString('en')}: shorten the answer or scratchpad rule`,
+      ));
+      return undefined;
+    }
+    const distinctByTemplate = enumerate || promptsAreDistinct(parts, def.vars);
+    const promptWork = distinctByTemplate ? 0 : count * (parts.length + 1);
+    if (probes * perProblem + promptWork > CHECK_LIMITS.work) {
+      const placeholders = parts.flatMap((p) => ('name' in p ? [`{${p.name}}`] : [])).join(', ');
+      findings.push(error(
+        `the template writes ${placeholders} with only digits or '-' between some of them, so two problems can share a prompt ("{a}{b}" writes a=1, b=23 and a=12, b=3 both as "123"); ` +
+          `the check counts such prompts one by one, and these ranges make ${count.toLocaleString('en')} problems, past the ${Math.floor((CHECK_LIMITS.work - probes * perProblem) / (parts.length + 1)).toLocaleString('en')} it can count: ` +
+          `put a character such as ',' or ' ' between the variables, or narrow the ranges`,
+      ));
+      return undefined;
+    }
+    const ranges = names.map((n) => def.vars[n]);
+    const env: Record<string, number> = Object.create(null);
+    const prompts = new Set<string>();
+    let numericSeen = true;
+    let longest = 1;
+    const problemErrors: string[] = [];
+    const visit = (): boolean => {
+      let p;
+      try {
+        p = raw(env);
+      } catch (e) {
+        problemErrors.push(e instanceof ExprError ? `${e.message} at ${describe(env)}` : String(e));
+        return problemErrors.length < 3;
+      }
+      const why = problemError(env, p);
+      if (why) { problemErrors.push(why); return problemErrors.length < 3; }
+      if (enumerate) prompts.add(p.prompt);
+      if (!isIntegerText(p.answer)) numericSeen = false;
+      longest = Math.max(longest, p.scratchpad.length + 1 + p.answer.length);
+      return true;
+    };
+    // Every assignment in order (an odometer over the sorted names), calling `each` on each.
+    const everyAssignment = (each: () => boolean) => {
+      ranges.forEach((r, i) => { env[names[i]] = r.min; });
+      for (;;) {
+        if (!each()) return;
+        let i = names.length - 1;
+        while (i >= 0 && env[names[i]] === ranges[i].max) { env[names[i]] = ranges[i].min; i--; }
+        if (i < 0) return;
+        env[names[i]]++;
+      }
+    };
+    if (enumerate) everyAssignment(visit);
+    else {
+      let going = true;
+      for (let mask = 0; mask < corners && going; mask++) {
+        names.forEach((n, i) => { env[n] = mask & (1 << i) ? ranges[i].max : ranges[i].min; });
+        going = visit();
+      }
+      let state = 0x9e3779b9;
+      const next = () => { state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return state / 4294967296; };
+      for (let k = 0; k < PROBE_SAMPLES && going; k++) {
+        names.forEach((n, i) => { env[n] = ranges[i].min + Math.floor(next() * (ranges[i].max - ranges[i].min + 1)); });
+        going = visit();
+      }
+    }
+    for (const m of problemErrors) findings.push(error(m));
+    if (problemErrors.length > 0) return undefined;
+    if (!enumerate && !distinctByTemplate) everyAssignment(() => { prompts.add(fillTemplate(parts, env)); return true; });
+    const distinctPrompts = distinctByTemplate && !enumerate ? count : prompts.size;
+    const shared = count - distinctPrompts;
+    return {
+      count: distinctPrompts,
+      completionMax: longest,
+      numeric: numericSeen,
+      note:
+        `${distinctPrompts} distinct problems${shared > 0 ? ` (the variables make ${count}, but ${shared} share a prompt with another)` : ''}; ` +
+        `prompts up to ${promptMax} characters, completions up to ${longest}${enumerate ? '' : ` (longest of ${probes} sampled problems)`}; answers compared ${numericSeen ? 'as numbers' : 'as text'}`,
+    };
+  }
 
   const normalise = (s: string) => normaliseAnswer(s, numeric);
   return customTask(def, vocabulary, normalise, numeric, {

@@ -14,7 +14,7 @@ import { EXPR_LIMITS, ExprError, type Node } from './expr';
 export type Value = number | string;
 export type Env = Readonly<Record<string, number>>;
 
-interface Budget {
+export interface Budget {
   steps: number;
 }
 
@@ -189,9 +189,12 @@ function evalNode(node: Node, env: Env, budget: Budget): Value {
   throw new ExprError(`cannot evaluate the expression at position ${(node as Node).pos}`, (node as Node).pos);
 }
 
-/** The value of a parsed expression with the template's variables bound; throws only ExprError. */
-export function evaluate(node: Node, env: Env): Value {
-  return evalNode(node, env, { steps: 0 });
+/**
+ * The value of a parsed expression with the template's variables bound; throws only ExprError.
+ * `budget.steps` counts the steps spent (cost.test.ts holds them to cost.ts's bound).
+ */
+export function evaluate(node: Node, env: Env, budget: Budget = { steps: 0 }): Value {
+  return evalNode(node, env, budget);
 }
 
 /** Every function name an expression calls that the language does not know, with positions. */

@@ -9,7 +9,12 @@
  *   checkTaskDefinition(def, sizes?)
  *                               the content (characters, empty answers, repeated prompts,
  *                               expressions, vocabulary) and, with sizes, the split; for a
- *                               definition read by parseTaskFile, findings name the file's lines
+ *                               definition read by parseTaskFile, findings name the file's lines.
+ *                               Bounded: at most CHECK_LIMITS.work steps, proven before it runs
+ *                               (cost.ts), else refused in words; kept by content
+ *   checkSummary(def), adoptCheck(def, summary)
+ *                               a check made in another thread (a worker) as plain data, and
+ *                               taken as this thread's without running its problems again
  *   previewProblems(def, n, seed), taskContentHash(def)
  */
 import { sortedJson } from '../../json';
@@ -20,7 +25,8 @@ import type { TaskDefinition } from './definition';
 
 export { BUILTINS, evaluate, type Env, type Value } from './evaluate';
 export { EXPR_LIMITS, ExprError, parseExpr } from './expr';
-export { checkTaskDefinition, MEANINGFUL, refusedChar, sizeFindings, type CheckedTask, type TaskSizes } from './check';
+export { adoptCheck, checkSummary, checkTaskDefinition, MEANINGFUL, refusedChar, sizeFindings, type CheckedTask, type CheckSummary, type GeneratorFacts, type TaskSizes } from './check';
+export { CHECK_LIMITS } from './cost';
 export {
   TASK_LIMITS,
   TaskDefinitionSchema,

@@ -36,6 +36,16 @@ describe('parseTaskFile', () => {
     expect(messages(parseTaskFile('t.csv', 'prompt,answer\n'))[0]).toMatch(/no rows/);
   });
 
+  it('refuses a "__proto__" key in JSON and JSON Lines in words, rather than losing it in silence', () => {
+    // JSON.parse keeps the key as an own property; a schema's record would set the prototype with it, and the variable would vanish.
+    const generator = '{"kind":"generator","title":"t","template":"{a}+{b}=","vars":{"a":{"min":1,"max":9},"__proto__":{"min":1,"max":9},"b":{"min":1,"max":9}},"answer":"a+b"}';
+    expect(parseTaskFile('t.json', generator)).toEqual({ findings: [expect.objectContaining({ severity: 'error', message: 'the file has a "__proto__" key, which is not a name a task can use' })] });
+    expect(messages(parseTaskFile('t.jsonl', '{"prompt":"1=","answer":"1"}\n{"prompt":"2=","answer":"2","__proto__":{"x":1}}\n'))).toEqual([
+      'line 2 has a "__proto__" key, which is not a name a task can use',
+    ]);
+    expect(messages(parseTaskFile('t.json', '{"kind": "generator",'))[0]).toMatch(/^the file is not valid JSON \(/);
+  });
+
   it('refuses formula cells rather than rewriting them, and keeps negative numbers', () => {
     expect(messages(parseTaskFile('t.csv', 'prompt,answer\n1=,=cmd|\' /C calc\'!A0\n'))[0]).toMatch(/line 2: the cell "=cmd\|' \/C calc'!A0" starts like a spreadsheet formula/);
     expect(messages(parseTaskFile('t.csv', 'prompt,answer\n@SUM(1)=,1\n'))[0]).toMatch(/spreadsheet formula/);
@@ -61,7 +71,7 @@ describe('parseTaskFile', () => {
     expect(messages(parseTaskFile('t.jsonl', '{"prompt":"1=","answer":"1"}\n{oops\n[1]\n{"prompt":"1=","answer":"1","__proto__":1}\n'))).toEqual([
       'line 2 is not valid JSON',
       'line 3 is not an object with "prompt" and "answer"',
-      'line 4 has the key "__proto__"; a row has only prompt, answer and scratchpad',
+      'line 4 has a "__proto__" key, which is not a name a task can use',
     ]);
   });
 

@@ -7,6 +7,7 @@
  * say (characters, empty answers, repeated prompts, sizes) is checkTaskDefinition's, which names
  * the file's lines for a definition read here.
  */
+import { parseStrictJson } from '../../strictJson';
 import { TASK_LIMITS, TaskDefinitionSchema, type DataRow, type TaskDefinition, type TaskFinding } from './definition';
 
 export interface ParsedTaskFile {
@@ -192,6 +193,9 @@ function rowOf(value: unknown, line: number, findings: TaskFinding[]): DataRow |
   return { prompt, answer, ...(scratchpad ? { scratchpad } : {}) };
 }
 
+/** JSON.parse keeps a "__proto__" key as an own property, which the schema's records would then drop in silence. */
+const PROTO_KEY = (where: string) => `${where} has a "__proto__" key, which is not a name a task can use`;
+
 function readJsonl(fileName: string, text: string): ParsedTaskFile {
   const findings: TaskFinding[] = [];
   const rows: DataRow[] = [];
@@ -205,14 +209,13 @@ function readJsonl(fileName: string, text: string): ParsedTaskFile {
       findings.push(error(`the file has more than ${TASK_LIMITS.rows} rows, the most a task may have`));
       return { findings };
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(all[k]);
-    } catch {
+    const json = parseStrictJson(all[k]);
+    if (!json.ok) {
       errors++;
-      if (errors <= 50) findings.push(error(`line ${line} is not valid JSON`, line));
+      if (errors <= 50) findings.push(error(json.problem === 'proto-key' ? PROTO_KEY(`line ${line}`) : `line ${line} is not valid JSON`, line));
       continue;
     }
+    const value = json.value;
     const before = findings.length;
     const row = rowOf(value, line, findings);
     if (!row) {
@@ -227,12 +230,18 @@ function readJsonl(fileName: string, text: string): ParsedTaskFile {
 }
 
 function readJson(fileName: string, text: string): ParsedTaskFile {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { findings: [error(`the file is not valid JSON (${e instanceof Error ? e.message.slice(0, 120) : 'unreadable'})`)] };
+  const json = parseStrictJson(text);
+  if (!json.ok && json.problem === 'proto-key') return { findings: [error(PROTO_KEY('the file'))] };
+  if (!json.ok) {
+    let why = 'unreadable';
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      if (e instanceof Error) why = e.message.slice(0, 120);
+    }
+    return { findings: [error(`the file is not valid JSON (${why})`)] };
   }
+  const value = json.value;
   if (Array.isArray(value)) {
     if (value.length > TASK_LIMITS.rows) return { findings: [error(`the file has ${value.length} rows; the most a task may have is ${TASK_LIMITS.rows}`)] };
     const findings: TaskFinding[] = [];
