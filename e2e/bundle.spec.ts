@@ -98,8 +98,8 @@ test('a trained run exported, reloaded and opened with the file picker shows the
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('export-panel')).toHaveCount(0);
 
-  // A fresh page on another experiment, then the file. (A reload shows the last run again, issue
-  // 23: Reset clears it.)
+  // A fresh page on another experiment, then the file. (A reload shows the last run again;
+  // Reset clears it.)
   await page.reload();
   await expect(lab.backendStatus).toHaveText('Backend: wasm', { timeout: 90_000 });
   await expect(page.getByTestId('hero-restored')).toBeVisible({ timeout: 90_000 });

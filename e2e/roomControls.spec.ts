@@ -6,8 +6,8 @@
  *      Remove (asked first in the row): the student is told in words and the seat is freed for
  *      the next join once the room is unlocked;
  *   2. the seat's link opened in a second tab of the same browser: that tab says the seat is open
- *      in another tab and waits (no flapping: the issue saw two tabs take the seat from each other
- *      60 times in 31 s); "Use this tab here" moves the seat, and the first tab waits in turn.
+ *      in another tab and waits (no flapping: without that rule two tabs took the seat from each
+ *      other 60 times in 31 s); "Use this tab here" moves the seat, and the first tab waits in turn.
  */
 import { expect, test } from '@playwright/test';
 import { ClassView, Presenter, Student } from './helpers/classRoom';

@@ -151,7 +151,7 @@ describe("a room's seeds", () => {
     await after.client.close();
   });
 
-  // The tracker's property: no seat of a 30-seat class trains a warm start before its first RL step.
+  // The property: no seat of a 30-seat class trains a warm start before its first RL step.
   for (const [preset, pairing] of [
     ['peers-learn', false],
     ['peers-learn', true],

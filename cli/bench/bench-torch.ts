@@ -69,7 +69,7 @@ export interface TorchResult {
   newPositionOnly: TorchTiming;
   /** The lab's bench row this mirrors: its preset ('collapse', 'peers-teach', 'collapse-transformer'). */
   preset?: string;
-  /** The target for lab / PyTorch. */
+  /** The target ratio, lab / PyTorch. */
   target?: number;
   date?: string;
 }

@@ -26,7 +26,7 @@ export interface AttackResult {
 
 export interface Attack {
   id: string;
-  /** The row of the table. */
+  /** The attack, in words (a row of docs/ROOM.md's attack table). */
   what: string;
   /** What is checked. */
   bound: string;

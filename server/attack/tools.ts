@@ -142,7 +142,7 @@ export function bigExchangeSpec(steps: number): ExperimentSpec {
  * Frames that cost the most to check within the bounds: answers of 1,024 prompts x 38 empty
  * strings (valid in shape: the schema visits every one), and an event whose members record has
  * 20,000 keys (refused by the shape check; before it, zod's issues for them overflowed the stack
- * and ended the process: the issue's 5,000 did not on this machine, 20,000 did).
+ * and ended the process: 5,000 keys did not on this machine, 20,000 did).
  */
 export function costlyFrames(): string[] {
   const answers = Array.from({ length: 1024 }, () => Array.from({ length: 38 }, () => ''));

@@ -101,7 +101,7 @@ describe('warm start and evaluation on wasm', () => {
   }, 120_000);
 
   it('keeps the tensor count flat over 50 sample+train iterations', async () => {
-    // The leak check: the count after 50 iterations equals the count after 5.
+    // The leak check: the count after 50 iterations equals the count after 5.
     const digitsum = getTask('digitsum');
     const ml = sequenceLength(digitsum, 3) + 2;
     const policy = createPolicy({ family: 'transformer', vocabSize: VOCAB_SIZE, maxLen: ml, dModel: 16, layers: 1, heads: 2 }, new Rng(6));

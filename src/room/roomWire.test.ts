@@ -9,8 +9,8 @@
  *     every seat's whole run, its 'done' restored, the room's run file opens as those runs, and a
  *     reloaded presenter page presents the room again (its link and the key it holds);
  *   - a pair: two member parts of a peer arm train in this process, exchanging answers through the
- *     room, and the presenter's pair is the one-process run of pairSpec bit for bit (the issue's
- *     "the numbers equal a two-member peer arm trained in one browser with the same seeds").
+ *     room, and the presenter's pair is the one-process run of pairSpec bit for bit (the
+ *     numbers equal a two-member peer arm trained in one browser with the same seeds).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pairSpec } from '../core/experiment/memberParts';

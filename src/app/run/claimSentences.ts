@@ -105,8 +105,8 @@ const seedList = (seeds: readonly number[]) =>
  * The part of a run that was measured: each arm's members with a base evaluation and at least one
  * step, arms with none left out. A whole run keeps everything; a member part (a paired room's
  * seat: its summary lists every arm of the room's spec, but only its own member of the peer arm
- * trained) keeps that one member of that one arm, so no claim reads an arm it never trained (issue
- * 29: "self went from NaN to NaN").
+ * trained) keeps that one member of that one arm, so no claim reads an arm it never trained (which
+ * would read "self went from NaN to NaN").
  */
 export function measuredPart(run: RunSummary): RunSummary {
   const based = new Set(run.base.filter((b) => Number.isFinite(b.passAt1)).map((b) => b.memberId));

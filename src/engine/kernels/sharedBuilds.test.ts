@@ -1,5 +1,5 @@
 /**
- * This session's WebAssembly modules (gelu.wat, layerNorm.wat, sumAxis.wat) in their builds for a
+ * The lab's WebAssembly modules (gelu.wat, layerNorm.wat, sumAxis.wat) in their builds for a
  * shared memory (tfjs's threaded build, used when the page is cross-origin isolated): they
  * instantiate on a shared WebAssembly.Memory and compute what the JavaScript twins compute.
  */

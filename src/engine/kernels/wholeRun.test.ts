@@ -1,5 +1,5 @@
 /**
- * A whole run on this session's kernels (Pack, Cast, Sum, the fused GELU
+ * A whole run on the lab's own kernels (Pack, Cast, Sum, the fused GELU
  * and LabLayerNorm) and on tfjs's own: the same summary byte for byte, which is what a result file
  * holds of the run. The kernels' own tests check them op by op; this checks that nothing between
  * them (the tape's order, a saved tensor, a shared buffer) changes a number.
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => useOurWasmKernels(true));
 
 
-describe("this session's wasm kernels in a whole run", () => {
+describe("the lab's wasm kernels in a whole run", () => {
   it.each(['peers-teach', 'collapse'] as const)('%s: 3 RL steps and an evaluation, the same summary byte for byte as on tfjs\'s kernels', async (caseId) => {
     useOurWasmKernels(true);
     expect(tf.getKernel('LabLayerNorm', 'wasm')).toBeDefined();
