@@ -5,7 +5,10 @@
  *     address (limits.ts: bytesPerSecond, checkMsPerSecond), so frames built to be slow to check
  *     run out of budget as fast as floods of cheap ones; a frame whose address is out of budget
  *     waits (its socket is paused, not read: TCP slows the sender down) until it has some again;
- *   - it must be a text frame, and is parsed by parseClientMessage (size, JSON, shape, schema);
+ *   - it must be a text frame, and is parsed by parseClientMessage (size, JSON, shape, schema),
+ *     except a `create` carrying a task of its own: its JSON and shape are read here, and the rest
+ *     (the schema, with the task's check, which can take seconds) runs in a worker thread with a
+ *     budget per check and per address (taskChecks.ts), its answer handled in its turn;
  *   - over the rate a frame is dropped with `rate-limited` (at most one such error a second); the
  *     drops decay (messageBurst every 10 s), and a connection that drops more than messageBurst
  *     before they decay is closed;
@@ -24,11 +27,12 @@
 import type { RawData, WebSocket } from 'ws';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, parseClientMessage } from '../src/room/protocol';
+import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, checkClientDoc, readClientFrame, type ClientMessage, type ParsedMessage } from '../src/room/protocol';
 import { FrameCounter } from './frameGate';
 import { errorFrame } from './frames';
 import type { HubClient, Role, RoomHub } from './hub';
 import { Bucket, type AddressBudgets } from './limits';
+import { carriesOwnTask, type TaskChecks } from './taskChecks';
 
 /** WebSocket close codes the server uses (4000-4999 are the application's). */
 export const CLOSE = { rateLimited: 1008, serverError: 1011, goingAway: 1001, timeout: 4008, overQuota: 4029 } as const;
@@ -77,7 +81,7 @@ export class Connection implements HubClient {
   /** Frames received and not yet handled: they wait for their address's budget (limits.ts). */
   private readonly inbox: { data: RawData; isBinary: boolean; bytes: number }[] = [];
   private resumeTimer: ReturnType<typeof setTimeout> | null = null;
-  private readonly handshake: ReturnType<typeof setTimeout>;
+  private handshake: ReturnType<typeof setTimeout>;
 
   constructor(
     private readonly ws: WebSocket,
@@ -86,15 +90,22 @@ export class Connection implements HubClient {
     private readonly logAbout: (line: string, address: string) => void,
     readonly address: string,
     private readonly budgets: AddressBudgets,
+    private readonly tasks: TaskChecks,
   ) {
     this.bucket = new Bucket(ROOM_LIMITS.messagesPerSecond, ROOM_LIMITS.messageBurst, now());
     this.frames = new FrameCounter(budgets.limits.messageFragments);
     this.droppedAt = now();
-    this.handshake = setTimeout(() => {
-      if (this.role.kind !== 'none') return;
-      this.refuse('timeout', `A connection must create, present or join a room within ${budgets.limits.handshakeMs / 1000} s.`, CLOSE.timeout);
-    }, budgets.limits.handshakeMs);
-    this.handshake.unref?.();
+    this.handshake = this.armHandshake();
+  }
+
+  /** The handshake's clock: a connection with no room, and no create being checked, after handshakeMs is told `timeout`. */
+  private armHandshake(): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => {
+      if (this.role.kind !== 'none' || this.checkingTasks > 0) return;
+      this.refuse('timeout', `A connection must create, present or join a room within ${this.limits.handshakeMs / 1000} s.`, CLOSE.timeout);
+    }, this.limits.handshakeMs);
+    timer.unref?.();
+    return timer;
   }
 
   private get limits() {
@@ -312,25 +323,68 @@ export class Connection implements HubClient {
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
     if (this.pendingChars + text.length > this.limits.pendingChars) return this.drop(this.now(), 'too many messages waiting to be handled');
     const t0 = performance.now();
-    const parsed = parseClientMessage(text);
+    const read = readClientFrame(text);
+    if (read.ok && carriesOwnTask(read.doc)) {
+      this.budgets.checked(this.address, performance.now() - t0);
+      return this.checkTask(text);
+    }
+    const parsed = read.ok ? checkClientDoc(read.doc) : read;
     // A refused create, present or join may be a page of another version: worth a second look (and charged too).
     const refusal = parsed.ok ? null : (versionMismatch(text) ?? errorFrame(parsed.code, parsed.message));
     this.budgets.checked(this.address, performance.now() - t0);
     if (refusal) return this.sendNow(refusal);
     if (!parsed.ok) return;
-    const msg = parsed.message;
-    this.pendingChars += text.length;
+    this.enqueue(text.length, Promise.resolve(parsed));
+  }
+
+  /** Creates of this connection whose task is being checked (taskChecks.ts). */
+  private checkingTasks = 0;
+
+  /**
+   * A create carrying a task of its own: checked in the worker (taskChecks.ts), its time charged
+   * to the address's task budget, and handled in its turn among this connection's messages.
+   */
+  private checkTask(text: string): void {
+    const wait = this.budgets.taskCheckWait(this.address);
+    const tooMany = wait === 0 ? null : `this address has used its ${this.limits.taskCheckMsPerMinute / 1000} s a minute of checking tasks: try again in ${Math.ceil(wait / 1000)} s`;
+    const check = tooMany ? null : this.tasks.check(this.address, text);
+    if (!check) {
+      this.log(`refused a task from ${this.address} (${this.describe()}): ${tooMany ?? 'its checks already waiting'}`);
+      return this.sendNow(errorFrame('over-quota', tooMany ?? `At most ${this.limits.taskChecksPerAddress} tasks of one address are checked at a time: wait for the answer to the last.`));
+    }
+    this.checkingTasks++;
+    const parsed = check.then(({ parsed: p, ms }) => {
+      this.budgets.checkedTask(this.address, ms);
+      if (--this.checkingTasks === 0 && this.role.kind === 'none' && !this.ended) {
+        clearTimeout(this.handshake);
+        this.handshake = this.armHandshake();
+      }
+      if (!p.ok) this.sendNow(versionMismatch(text) ?? errorFrame(p.code, p.message));
+      return p;
+    });
+    this.enqueue(text.length, parsed);
+  }
+
+  /** Handle a parsed message after this connection's earlier ones (`chars`: its frame's, counted as pending meanwhile). */
+  private enqueue(chars: number, parsed: Promise<ParsedMessage<ClientMessage>>): void {
+    this.pendingChars += chars;
+    let msg: ClientMessage | null = null;
     this.queue = this.queue
-      .then(() => (this.ended ? undefined : this.hub.handle(this, msg)))
+      .then(() => parsed)
+      .then((p) => {
+        if (!p.ok || this.ended) return;
+        msg = p.message;
+        return this.hub.handle(this, p.message);
+      })
       .catch((e: unknown) => {
         // The hub answers every bad request itself: what gets here is a failure of ours (the store,
         // a bug). It ends this connection only; the client may connect again.
-        this.log(`error handling a ${msg.t} from ${this.address} (${this.describe()}): ${e instanceof Error ? e.message : String(e)}`);
+        this.log(`error handling a ${msg?.t ?? 'message'} from ${this.address} (${this.describe()}): ${e instanceof Error ? e.message : String(e)}`);
         // `server-error`, not a refusal: the page tries again (a full disk is over-quota, said in hub.ts).
         this.sendNow(errorFrame('server-error', 'The room server could not store or handle that message (its log says why): nothing of it was kept; connect again and send it again.'));
         this.close(CLOSE.serverError, 'server error');
       })
-      .finally(() => (this.pendingChars -= text.length));
+      .finally(() => (this.pendingChars -= chars));
   }
 
   closed(): void {

@@ -35,6 +35,15 @@ export interface ServerLimits {
   /** Milliseconds of frame checking (JSON and schema) one address may use a second, and saved up at most. */
   checkMsPerSecond: number;
   checkBurstMs: number;
+  /**
+   * A `create` carrying a task of its own is checked in a worker thread (taskChecks.ts): one check
+   * may take taskCheckMs at most (then it is stopped and the create refused); one address may have
+   * taskChecksPerAddress checks waiting or running, and taskCheckMsPerMinute of checking a minute
+   * (saved up to as much), beyond which its creates are refused at once.
+   */
+  taskCheckMs: number;
+  taskChecksPerAddress: number;
+  taskCheckMsPerMinute: number;
   /** Bytes of frames one address may send a second, and saved up at most. */
   bytesPerSecond: number;
   bytesBurst: number;
@@ -82,6 +91,9 @@ export const DEFAULT_LIMITS: ServerLimits = {
   roomsPerAddress: 5,
   checkMsPerSecond: 50,
   checkBurstMs: 200,
+  taskCheckMs: 10_000,
+  taskChecksPerAddress: 2,
+  taskCheckMsPerMinute: 30_000,
   bytesPerSecond: 2 * MiB,
   bytesBurst: 8 * MiB,
   seatBytes: 64 * MiB,
@@ -151,6 +163,8 @@ interface AddressUse {
   sockets: number;
   joins: Bucket;
   checking: Bucket;
+  /** Milliseconds of task checking (taskChecks.ts). */
+  tasks: Bucket;
   bytes: Bucket;
 }
 
@@ -173,6 +187,7 @@ export class AddressBudgets {
         sockets: 0,
         joins: new Bucket(this.limits.joinsPerMinute / 60, this.limits.joinBurst, t),
         checking: new Bucket(this.limits.checkMsPerSecond, this.limits.checkBurstMs, t),
+        tasks: new Bucket(this.limits.taskCheckMsPerMinute / 60, this.limits.taskCheckMsPerMinute, t),
         bytes: new Bucket(this.limits.bytesPerSecond, this.limits.bytesBurst, t),
       };
       this.byAddress.set(address, u);
@@ -261,6 +276,16 @@ export class AddressBudgets {
   /** Charge the ms a frame from `address` took to check. */
   checked(address: string, ms: number): void {
     this.use(address).checking.charge(this.now(), ms);
+  }
+
+  /** 0 if `address` may have a task checked now, else the ms until it may. */
+  taskCheckWait(address: string): number {
+    return this.use(address).tasks.waitMs(this.now());
+  }
+
+  /** Charge the ms a task of `address` took to check. */
+  checkedTask(address: string, ms: number): void {
+    this.use(address).tasks.charge(this.now(), ms);
   }
 
   connections(): number {

@@ -25,6 +25,7 @@ import { readJoinCode } from '../src/room/joinCode';
 import { TokenBucket } from './rateLimit';
 import { staticHandler } from './static';
 import { RoomStore } from './store';
+import { TaskChecks } from './taskChecks';
 
 export const ROOM_PATH = '/room';
 
@@ -131,6 +132,8 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
       serveStatic(req, res);
     },
   );
+  // Creates carrying a task of their own are checked in a worker thread, one at a time (taskChecks.ts).
+  const tasks = new TaskChecks({ budgetMs: limits.taskCheckMs, perAddress: limits.taskChecksPerAddress, log });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   const conns = new Map<WebSocket, Connection>();
 
@@ -169,7 +172,7 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
     socket.once('close', uncount);
     try {
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const conn = new Connection(ws, hub, now, log, address, budgets);
+        const conn = new Connection(ws, hub, now, log, address, budgets, tasks);
         conns.set(ws, conn);
         ws.on('message', (data, isBinary) => conn.receive(data, isBinary));
         ws.on('pong', (data) => conn.pong(data));
@@ -253,6 +256,7 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
     close() {
       closing ??= (async () => {
         for (const t of timers) clearInterval(t);
+        tasks.close();
         hub.stop();
         for (const ws of conns.keys()) ws.close(CLOSE.goingAway, 'server closing');
         await new Promise<void>((done) => wss.close(() => done()));

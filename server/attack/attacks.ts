@@ -15,7 +15,7 @@ import { presetSpec } from '../load/harness';
 import { syntheticRun } from '../load/syntheticRun';
 import { fuzzFrames } from './fuzz';
 import { startTarget, type Target } from './target';
-import { MiB, attackerRoom, attackerSeat, bigExchangeSpec, bigSpec, bigStep, costlyFrames, createMsg, hammer, joinMsg, raw, settled, sleep, type Raw } from './tools';
+import { MiB, attackerRoom, attackerSeat, bigExchangeSpec, bigSpec, bigStep, costlyFrames, createMsg, hammer, heavyTask, joinMsg, ownTaskSpec, raw, settled, sleep, type Raw } from './tools';
 
 export interface AttackResult {
   /** The server stayed within the attack's bound. */
@@ -38,6 +38,7 @@ export interface Attack {
 }
 
 let fuzzed: (string | Buffer)[] | undefined;
+let heavySpec: ExperimentSpec | undefined;
 const mb = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
 
 /** Open sockets from `from` until one is refused or `max` are open. */
@@ -713,6 +714,58 @@ export const ATTACKS: Attack[] = [
       } finally {
         await small.stop();
       }
+    },
+  },
+  {
+    id: 'heavy-task',
+    what: 'creates rooms whose own task takes seconds to check (a generator of 20,000 problems, its rules about 220 characters of nested sorts: 5.5-12.5 s in Node), two at a time from each of 2 addresses, again whenever answered, for 15 s',
+    bound: "while the first heavy creates are checked, another device's room is created, a student seated in a room and 20 pings answered (each before any heavy create is answered); every heavy create answered, created or refused in words",
+    fast: false,
+    prepare() {
+      heavySpec = ownTaskSpec(heavyTask(), { checked: false });
+    },
+    async run(t, addr) {
+      const { room, presenter } = await attackerRoom(t.url, addr(9), presetSpec('quick'));
+      const order: string[] = [];
+      const answers = new Map<string, number>();
+      const until = Date.now() + 15_000;
+      const attacker = async (from: string) => {
+        while (Date.now() < until) {
+          const r = await raw(t.url, from);
+          if (!r) return;
+          r.send(createMsg(heavySpec!, 'heavy'));
+          const m = await r.waitFor((x) => x.t === 'created' || x.t === 'error', 60_000);
+          r.close();
+          order.push('heavy');
+          const key = m === null ? 'no answer' : m.t === 'error' ? `${m.code} (${m.message.slice(0, 40)}…)` : 'created';
+          answers.set(key, (answers.get(key) ?? 0) + 1);
+          if (m?.t !== 'created') await sleep(250);
+        }
+      };
+      const attackers = [1, 2].flatMap((a) => [attacker(addr(a)), attacker(addr(a))]);
+      // The attackers' frames first, then another device: a room, a seat, pings one after another.
+      await sleep(200);
+      const other = await raw(t.url, addr(20));
+      other?.send(createMsg(presetSpec('quick'), 'another class'));
+      if ((await other?.waitFor((m) => m.t === 'created' || m.t === 'error', 60_000))?.t === 'created') order.push('created');
+      if ((await timedJoin(t.url, room, addr(21))) < Infinity) order.push('seated');
+      const waits: number[] = [];
+      for (let i = 0; i < 20 && other; i++) {
+        const n = other.got.length;
+        const t0 = Date.now();
+        other.send({ t: 'ping' });
+        if (await other.waitFor((m) => m.t === 'pong' && other.got.indexOf(m) >= n, 60_000)) order.push('pong');
+        waits.push(Date.now() - t0);
+      }
+      await Promise.all(attackers);
+      other?.close();
+      presenter.close();
+      const before = order.indexOf('heavy') === -1 ? order.length : order.indexOf('heavy');
+      const first = order.slice(0, before);
+      const pongs = first.filter((e) => e === 'pong').length;
+      const held = first.includes('created') && first.includes('seated') && pongs === 20 && !answers.has('no answer');
+      const said = [...answers].map(([k, n]) => `${n} ${k}`).join(', ');
+      return { held, saw: `before the first heavy create was answered: ${first.includes('created') ? 'a room created' : 'NO room'}, ${first.includes('seated') ? 'a student seated' : 'NO seat'}, ${pongs} of 20 pings answered (the slowest in ${Math.max(0, ...waits)} ms); the heavy creates: ${said}` };
     },
   },
   {

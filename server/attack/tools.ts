@@ -6,6 +6,8 @@
 import { WebSocket } from 'ws';
 import { ROOM_PROTOCOL_VERSION, type SeatEvent, type ServerMessage } from '../../src/room/protocol';
 import type { ExperimentSpec } from '../../src/core/experiment/spec';
+import { specWithTask } from '../../src/core/experiment/withTask';
+import type { TaskDefinition } from '../../src/core/tasks/custom/index';
 import { presetSpec } from '../load/harness';
 import { syntheticRun } from '../load/syntheticRun';
 
@@ -151,6 +153,38 @@ export function costlyFrames(): string[] {
   for (let i = 0; i < 20_000; i++) members[`k${i}`] = {};
   const crafted = { ...step, arms: [{ ...step.arms[0], members }] };
   return [JSON.stringify({ t: 'exchange', step: 1, kind: 'train', answers }), JSON.stringify({ t: 'event', seq: 0, event: crafted })];
+}
+
+/**
+ * A generator task written to be slow to check: 20,000 problems (each checked, as the space is
+ * that small), its answer and scratchpad rules each about 220 characters of nested sorts over
+ * 64-character texts (thousands of steps each, within the language's bounds). Its check took
+ * 5.5-12.5 s in Node on a loaded 2-core machine; a task the check accepts.
+ */
+export function heavyTask(): TaskDefinition {
+  const unit = 'len(sort(sort(sort(sort(sort(pad(a,64)))))))';
+  const rule = Array.from({ length: 5 }, () => unit).join('+');
+  return { kind: 'generator', title: 'Heavy', template: '{a}+{b}=', vars: { a: { min: 0, max: 199 }, b: { min: 0, max: 99 } }, answer: rule, scratchpad: rule };
+}
+
+/** A data task of `rows` rows ("i+j=" with its sum), as the task editor makes one from a pasted table. */
+export function dataTask(rows: number): TaskDefinition {
+  return { kind: 'data', title: `Sums of ${rows}`, rows: Array.from({ length: rows }, (_, i) => ({ prompt: `${Math.floor(i / 100)}+${i % 100}=`, answer: String(Math.floor(i / 100) + (i % 100)) })) };
+}
+
+/**
+ * The quick preset's experiment with `task` as its own task, the split made to fit as the editor
+ * does (specWithTask, which checks the task: seconds for heavyTask); unchecked: put in as it is
+ * (the quick preset's split of 964 problems fits heavyTask's 20,000).
+ */
+export function ownTaskSpec(task: TaskDefinition, { checked = true } = {}): ExperimentSpec {
+  if (!checked) {
+    const spec = presetSpec('quick');
+    return { ...spec, task: { id: 'custom', difficulty: 1, scratchpad: spec.task.scratchpad, definition: task } };
+  }
+  const made = specWithTask(presetSpec('quick'), task);
+  if (!made.ok) throw new Error(`the task was refused: ${made.findings.map((f) => f.message).join('; ')}`);
+  return made.spec;
 }
 
 /** Ping until a pong comes (a ping sent while the connection is over its rate is dropped): all sent before is handled. */
