@@ -1,8 +1,9 @@
 // Durability: an event the room acknowledged survives the server's process being killed
-// (SIGKILL, no chance to close anything). The server runs as `npm run room` does, in a child
-// process, on a temporary data directory.
+// (SIGKILL, no chance to close anything), and one that a damaged log lost is named, the last
+// acknowledged writes before the kill included. The server runs as `npm run room` does, in a
+// child process, on a temporary data directory.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { ROOM_PROTOCOL_VERSION, streamedEvent } from '../src/room/protocol';
 import { createRoom, joinRoom, presetSpec } from './load/harness';
 import { RoomClient } from './load/roomClient';
 import { syntheticRun } from './load/syntheticRun';
+import { startTarget } from './attack/target';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'room-kill-'));
 const children: ChildProcess[] = [];
@@ -58,5 +60,32 @@ describe('kill -9', () => {
     expect(back.seat.seat.done).toBe(true);
     await Promise.all([p.close(), back.client.close()]);
     second.child.kill('SIGTERM');
+  });
+
+  it("names acknowledged events a truncated log lost, those acked just before the kill included", async () => {
+    const spec = { ...presetSpec('quick'), steps: 30 };
+    const t = await startTarget();
+    try {
+      const { presenter, room } = await createRoom(t.url, { spec });
+      const s = await joinRoom(t.url, room);
+      const run = syntheticRun(spec, s.seat.seat.seed ?? 0).map(streamedEvent);
+      run.forEach((e, i) => s.client.send({ t: 'event', seq: i, event: e }));
+      // Killed as soon as the last ack comes: the store had no second to count them afterwards.
+      await s.client.waitFor('ack', (m) => m.seq === run.length - 1, { timeoutMs: 60_000 });
+      await t.kill();
+      await Promise.all([presenter.closed, s.client.closed]);
+      const log = join(t.dataDir, readdirSync(t.dataDir).find((f) => f.endsWith('.log'))!);
+      truncateSync(log, Math.floor(statSync(log).size * 0.7));
+      const refused = await startTarget({ dataDir: t.dataDir }).then(
+        async (again) => {
+          await again.kill();
+          return 'it started';
+        },
+        (e: unknown) => String(e),
+      );
+      expect(refused).toMatch(new RegExp(`room ${room.slice(0, 4)}… \\("Class"\\) lost \\d+ of its ${run.length} events`));
+    } finally {
+      await t.stop();
+    }
   });
 });

@@ -126,7 +126,6 @@ export class RoomStore {
 
   /** What each room holds at least (storeCheck.ts): counted after its writes, lowered before its deletes. */
   private readonly tally: Map<string, Counts>;
-  private tallyTimer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
     private readonly db: ClassicLevel<string, string>,
@@ -137,24 +136,33 @@ export class RoomStore {
     this.tally = tally ?? new Map();
   }
 
-  /** Write the tally within a second (the writes it counts are already on disk). */
-  private tallyLater(): void {
-    this.tallyTimer ??= setTimeout(() => {
-      this.tallyTimer = null;
-      this.tallyNow();
-    }, 1000);
-    this.tallyTimer.unref?.();
+  /** Callers waiting for a write of the tally that begins after their call, and whether one is being written. */
+  private tallyWaiters: (() => void)[] = [];
+  private tallyWriting = false;
+
+  /**
+   * Resolves once the tally as it is now is written (group commit: the callers of one moment share
+   * one write, the next moment's wait for the next). The store's writes await it before they
+   * resolve, so an answer to the client (an ack, a seat, a room) is sent only after the tally counts
+   * what it promises: a log that loses acknowledged writes is then a store that holds less than its
+   * tally (storeCheck.ts), the last second's writes included. Deletes lower the tally and await it
+   * before they delete, so a crash between the two never reads as lost data.
+   */
+  private tallied(): Promise<void> {
+    return new Promise((done) => {
+      this.tallyWaiters.push(done);
+      if (!this.tallyWriting) void this.writeTallies();
+    });
   }
 
-  /** Write the tally now; if it cannot be written (a full disk), remove it: no tally never reads as lost data. */
-  private tallyNow(): void {
-    if (this.tallyTimer) clearTimeout(this.tallyTimer);
-    this.tallyTimer = null;
-    try {
-      writeTally(this.dir, this.tally);
-    } catch {
-      rmSync(join(this.dir, TALLY_FILE), { force: true });
+  private async writeTallies(): Promise<void> {
+    this.tallyWriting = true;
+    while (this.tallyWaiters.length > 0) {
+      const waiters = this.tallyWaiters.splice(0);
+      await writeTally(this.dir, this.tally, this.sync);
+      for (const done of waiters) done();
     }
+    this.tallyWriting = false;
   }
 
   private count(room: string, what: keyof Counts, n: number): void {
@@ -246,7 +254,7 @@ export class RoomStore {
     if (scan.problems.length > 0) throw new StoreDamage([...scan.problems, ...scan.notes]);
     this.tally.clear();
     for (const [id, c] of scan.counts) this.tally.set(id, { ...c });
-    this.tallyNow();
+    await this.tallied();
     return scan.rooms;
   }
 
@@ -256,20 +264,20 @@ export class RoomStore {
     for (const { room, seats } of scan.rooms) for (const seat of seats) await this.db.put(seatKey(room.id, seat.index), JSON.stringify(seat), { sync: true });
     this.tally.clear();
     for (const [id, c] of scan.counts) this.tally.set(id, { ...c });
-    this.tallyNow();
+    await this.tallied();
   }
 
   async putRoom(room: RoomRecord): Promise<void> {
     await this.write(() => this.db.put(roomKey(room.id), JSON.stringify(room), { sync: this.sync }));
     if (!this.tally.has(room.id)) this.tally.set(room.id, { seats: 0, events: 0, exchanges: 0 });
-    this.tallyLater();
+    await this.tallied();
   }
 
   /** Store a new seat. */
   async putSeat(room: string, seat: SeatRecord): Promise<void> {
     await this.write(() => this.db.put(seatKey(room, seat.index), JSON.stringify(seat), { sync: this.sync }));
     this.count(room, 'seats', 1);
-    this.tallyLater();
+    await this.tallied();
   }
 
   /** Store event `seq` of a seat and the seat's record (its count already counting the event), atomically. */
@@ -284,7 +292,7 @@ export class RoomStore {
       ),
     );
     this.count(room, 'events', 1);
-    this.tallyLater();
+    await this.tallied();
   }
 
   /** A seat's events [from, to) as the JSON strings stored. */
@@ -310,7 +318,7 @@ export class RoomStore {
       ),
     );
     this.count(room, 'exchanges', 1);
-    this.tallyLater();
+    await this.tallied();
   }
 
   /** Up to `limit` of a seat's exchanges after the key `after` (null: from the first), as [key, JSON] in step order. */
@@ -339,7 +347,7 @@ export class RoomStore {
       const exchanges = await this.db.keys(under(exchangePrefix(room, seat.index))).all();
       this.count(room, 'events', -events.length);
       this.count(room, 'exchanges', -exchanges.length);
-      this.tallyNow();
+      await this.tallied();
       await this.db.batch(
         [...[...events, ...exchanges].map((key) => ({ type: 'del' as const, key })), { type: 'put' as const, key: seatKey(room, seat.index), value: JSON.stringify(seat) }],
         { sync: this.sync },
@@ -362,7 +370,7 @@ export class RoomStore {
     if ((await this.db.get(seatKey(room, seat))) !== undefined) this.count(room, 'seats', -1);
     this.count(room, 'events', -events.length);
     this.count(room, 'exchanges', -exchanges.length);
-    this.tallyNow();
+    await this.tallied();
     await this.db.batch(
       keys.map((key) => ({ type: 'del' as const, key })),
       { sync: this.sync },
@@ -373,14 +381,14 @@ export class RoomStore {
   deleteRoom(room: string): Promise<void> {
     return this.write(async () => {
       // The tally drops the room first: what a crash leaves of it is no damage (storeCheck.ts).
-      if (this.tally.delete(room)) this.tallyNow();
+      if (this.tally.delete(room)) await this.tallied();
       for (const kind of ['e', 'x', 's']) await this.db.clear(under(`${kind}!${room}!`));
       await this.db.del(roomKey(room), { sync: this.sync });
     });
   }
 
   async close(): Promise<void> {
-    if (this.tallyTimer) this.tallyNow();
+    if (this.tallyWriting) await this.tallied();
     await this.db.close();
   }
 

@@ -5,15 +5,17 @@
  * events; an overwritten MANIFEST read as "is another room server using it?". So:
  *   - a directory that holds LevelDB's files but no CURRENT is never opened as a new database;
  *   - the store keeps a tally beside LevelDB's files (TALLY_FILE: each room's seats, events and
- *     answers), written after the writes it counts are on disk and before any delete, so that it
- *     never counts more than the store holds; a store that holds less than its tally lost data;
+ *     answers), written after the writes it counts are on disk and before the client is answered
+ *     (store.ts), and before any delete, so that it never counts more than the store holds nor less
+ *     than was acknowledged; a store that holds less than its tally lost data;
  *   - every record is read at start (scanStore): a record that does not parse, a seat whose record
  *     counts other events than the store holds, or an event missing between two others, is named.
  * `npm run room -- --check` prints the same report; `--repair` copies the directory, runs
  * LevelDB's own repair (which rebuilds the MANIFEST from the table and log files it finds) and
  * reports what it recovered against the tally.
  */
-import { existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { diskBound } from './diskUse';
@@ -58,12 +60,27 @@ export function readTally(dir: string): Map<string, Counts> | null {
   }
 }
 
-/** Write the tally atomically (a new file renamed over the old one). */
-export function writeTally(dir: string, tally: Map<string, Counts>): void {
+/**
+ * Write the tally atomically (a new file, flushed to the disk with `sync`, renamed over the old
+ * one). If it cannot be written (a full disk), it is removed: no tally never reads as lost data.
+ * Never throws.
+ */
+export async function writeTally(dir: string, tally: Map<string, Counts>, sync: boolean): Promise<void> {
   const file = join(dir, TALLY_FILE);
   const rooms = [...tally].map(([id, c]) => [id, c.seats, c.events, c.exchanges]);
-  writeFileSync(`${file}.new`, JSON.stringify({ v: 1, rooms }));
-  renameSync(`${file}.new`, file);
+  const body = JSON.stringify({ v: 1, rooms });
+  try {
+    const handle = await open(`${file}.new`, 'w');
+    try {
+      await handle.writeFile(body);
+      if (sync) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(`${file}.new`, file);
+  } catch {
+    await rm(file, { force: true }).catch(() => undefined);
+  }
 }
 
 const short = (id: string) => `${id.slice(0, 4)}…`;

@@ -14,7 +14,7 @@ import type { ExperimentSpec } from '../../src/core/experiment/spec';
 import { presetSpec } from '../load/harness';
 import { syntheticRun } from '../load/syntheticRun';
 import { fuzzFrames } from './fuzz';
-import { startTarget, type Target } from './target';
+import { roomCliOf, startTarget, type Target } from './target';
 import { MiB, attackerRoom, attackerSeat, bigExchangeSpec, bigSpec, bigStep, costlyFrames, createMsg, hammer, heavyTask, joinMsg, ownTaskSpec, raw, settled, sleep, type Raw } from './tools';
 
 export interface AttackResult {
@@ -84,7 +84,7 @@ function unfinishedMessage(n: number): Buffer {
 
 /** Run `npm run room -- ARGS` of checkout `root` to its end: its exit code and output. */
 function roomCli(root: string, args: string[]): Promise<{ code: number | null; out: string }> {
-  return nodeTsx(root, ['cli/room/room.ts', ...args]);
+  return nodeTsx(root, [roomCliOf(root), ...args]);
 }
 
 /** Run a TypeScript script of checkout `root` (its path first in `args`) to its end: its exit code and output. */
@@ -770,7 +770,7 @@ export const ATTACKS: Attack[] = [
   },
   {
     id: 'damaged-store',
-    what: "writes 2 seats' events, is killed, and is started again over three damaged copies of its data directory: CURRENT deleted, the write-ahead log truncated to 70%, the MANIFEST overwritten",
+    what: "writes 2 seats' events, is killed as the last ack comes, and is started again over three damaged copies of its data directory: CURRENT deleted, the write-ahead log truncated to 70%, the MANIFEST overwritten",
     bound: 'each start refused with the damage named in words (the events lost counted) and no file deleted; `--repair` of each recovers what its files hold and the server then starts',
     fast: false,
     async run(t, addr) {
@@ -787,9 +787,8 @@ export const ATTACKS: Attack[] = [
           s.close();
         }
         presenter.close();
-        // The store counts what it holds within a second of each write.
-        await sleep(1500);
       } finally {
+        // Killed at once: the store counts each write before its ack, so the last acks are counted too.
         await own.kill();
       }
       const harms: [string, (dir: string) => void, RegExp][] = [

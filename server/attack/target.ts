@@ -6,7 +6,7 @@
  * commit), to run the same attacks against the code before a fix.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,9 +57,14 @@ function rssOf(pid: number): number {
   }
 }
 
+/** Where checkout `root` has `npm run room`'s script (cli/room.ts before cli/ had folders). */
+export function roomCliOf(root: string): string {
+  return existsSync(join(root, 'cli/room/room.ts')) ? 'cli/room/room.ts' : 'cli/room.ts';
+}
+
 /** Start the server of checkout `root` (default: this one) with extra flags, on `port` (0: a free one) and `dataDir` (default: a new temporary one). */
 export function startTarget({ root = DEFAULT_ROOT, args = [] as string[], port = 0, dataDir = mkdtempSync(join(tmpdir(), 'room-attack-')) } = {}): Promise<Target> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli/room/room.ts'), '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, ...args], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, roomCliOf(root)), '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
