@@ -96,6 +96,42 @@ test('a generator typed in the editor runs to its end, and its link reproduces t
   expect(second).toBe(first);
 });
 
+test('the editor opened over the default experiment holds only what the student writes: no example as a value, no rule of another task', async ({ page }) => {
+  const errors = collectErrors(page);
+  const lab = new LabPage(page);
+  await lab.open('?backend=wasm');
+  await page.getByTestId('task-own').click();
+  const fields = ['task-title', 'task-template', 'task-vars', 'task-answer', 'task-scratchpad'];
+  // Every field is empty (the grey hint under a field is never its value), and the findings say how to begin.
+  for (const id of fields) await expect(page.getByTestId(id), id).toHaveValue('');
+  await expect(page.getByTestId('task-findings')).toHaveText(/^Note: Nothing written yet/);
+  await expect(page.getByTestId('task-use')).toBeDisabled();
+  await page.getByTestId('task-mode-data').check();
+  await expect(page.getByTestId('task-data')).toHaveValue('');
+  await expect(page.getByTestId('task-data-title')).toHaveValue('');
+  await page.getByTestId('task-mode-generator').check();
+
+  // The last digit of a product: the model writes the answer alone, no scratchpad left from addition.
+  await page.getByTestId('task-template').fill('{a}*{b}=');
+  await page.getByTestId('task-vars').fill('a = 10..99\nb = 10..99');
+  await page.getByTestId('task-answer').fill('(a*b)%10');
+  const rows = page.getByTestId('task-preview').locator('tbody tr');
+  await expect(rows).toHaveCount(8);
+  for (const row of await rows.all()) {
+    const [prompt, completion] = await row.locator('td').allInnerTexts();
+    const [a, b] = prompt.slice(0, -1).split('*').map(Number);
+    expect(completion, prompt).toBe(String((a * b) % 10));
+  }
+  await expect(page.getByTestId('task-use')).toBeEnabled();
+
+  // A gallery task opened in the editor holds the gallery task's own rules, chosen by the student.
+  await page.getByTestId('task-select').selectOption({ label: 'How many digits are 5 or more?' });
+  await page.getByTestId('task-own').click();
+  await expect(page.getByTestId('task-template')).toHaveValue('{a}{b}{c}{d}{e}');
+  await expect(page.getByTestId('task-scratchpad')).toHaveValue(/^cat\(a > 4/);
+  expect(errors).toEqual([]);
+});
+
 test('a gallery task is one click away, with its paragraph for students, and runs', async ({ page }) => {
   test.setTimeout(150_000);
   const errors = collectErrors(page);

@@ -5,17 +5,16 @@
  * an error finding stands. Every text here is untrusted and is shown as text.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { TASK_LIMITS, type TaskDefinition, type TaskFinding } from '../../core/tasks/custom/index';
+import { TASK_LIMITS, taskContentHash, type TaskDefinition, type TaskFinding } from '../../core/tasks/custom/index';
 import { useLab } from '../store';
 import {
   baseFor,
-  EXAMPLE_DATA,
-  EXAMPLE_GENERATOR,
   completionOf,
   dataOf,
-  dataTextOf,
+  editorStart,
   fieldsOf,
   generatorOf,
+  NOTHING_WRITTEN,
   reviewTask,
   type GeneratorFields,
 } from './taskEditorModel';
@@ -43,19 +42,40 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
   const edit = useLab((s) => s.editDraft);
   const current = draft.task.id === 'custom' ? draft.task.definition : undefined;
 
-  const [mode, setMode] = useState<Mode>(current?.kind ?? 'generator');
-  const [fields, setFields] = useState<GeneratorFields>(current?.kind === 'generator' ? fieldsOf(current) : EXAMPLE_GENERATOR);
-  const [dataTitle, setDataTitle] = useState(current?.kind === 'data' ? current.title : 'My data');
-  const [dataText, setDataText] = useState(current?.kind === 'data' ? dataTextOf(current) : EXAMPLE_DATA);
+  // Only what the student wrote or chose: the experiment's own task, or nothing (editorStart).
+  const [start] = useState(() => editorStart(current));
+  const [mode, setMode] = useState<Mode>(start.mode);
+  const [fields, setFields] = useState<GeneratorFields>(start.fields);
+  const [dataTitle, setDataTitle] = useState(start.dataTitle);
+  const [dataText, setDataText] = useState(start.dataText);
   const [fileName, setFileName] = useState('pasted.csv');
   const [fileNote, setFileNote] = useState<string | null>(null);
   const [used, setUsed] = useState<string | null>(null);
+
+  // The experiment's task changed elsewhere (a link, a run file, a gallery task) to a task of one's
+  // own: the fields follow it, so no rule of the task before stays behind. A change to a built-in
+  // task keeps what the student wrote; "Use this task" is this editor's own change.
+  const currentKey = useMemo(() => (current ? taskContentHash(current) : null), [current]);
+  const shown = useRef(currentKey);
+  const applied = useRef<string | null>(null);
+  useEffect(() => {
+    if (currentKey === shown.current) return;
+    shown.current = currentKey;
+    if (!current || currentKey === applied.current) return;
+    const next = editorStart(current);
+    setMode(next.mode);
+    setFields(next.fields);
+    setDataTitle(next.dataTitle);
+    setDataText(next.dataText);
+    setUsed(null);
+  }, [currentKey, current]);
 
   // One object per edit (not per render): the debounce then settles, and the check runs once per edit.
   const edited = useMemo(() => ({ mode, fields, dataTitle, dataText, fileName }), [mode, fields, dataTitle, dataText, fileName]);
   const input = useDebounced(edited, CHECK_DELAY_MS);
   const read = useMemo((): { definition: TaskDefinition | null; findings: TaskFinding[] } => {
     if (input.mode === 'generator') return generatorOf(input.fields);
+    if (!input.dataText.trim()) return { definition: null, findings: [NOTHING_WRITTEN] };
     const name = /\.(jsonl|json|csv)$/i.test(input.fileName) ? input.fileName : guessName(input.dataText);
     return dataOf(name, input.dataText, input.dataTitle);
   }, [input]);
@@ -98,6 +118,7 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
   function applyTask() {
     if (!review.spec) return;
     const spec = review.spec;
+    if (spec.task.definition) applied.current = taskContentHash(spec.task.definition);
     edit(() => spec);
     setUsed(`The experiment now runs "${spec.task.definition?.title ?? 'your task'}" (${spec.data.labeledPool} warm-start, ${spec.data.rlPool} RL and ${spec.data.heldOut} held-out problems). Press Start.`);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../core/experiment/presets';
-import { EXAMPLE_DATA, EXAMPLE_GENERATOR, completionOf, dataOf, dataTextOf, fieldsOf, generatorOf, readVars, reviewTask } from './taskEditorModel';
+import { GALLERY } from '../../core/tasks/custom/gallery';
+import { EMPTY_FIELDS, EXAMPLE_DATA, EXAMPLE_GENERATOR, NOTHING_WRITTEN, completionOf, dataOf, dataTextOf, editorStart, fieldsOf, generatorOf, readVars, reviewTask } from './taskEditorModel';
 
 const quick = PRESETS.quick.spec;
 
@@ -27,6 +28,22 @@ describe('the task editor model', () => {
     });
     expect(fieldsOf(definition!)).toEqual(EXAMPLE_GENERATOR);
     expect(generatorOf({ ...EXAMPLE_GENERATOR, scratchpad: '  ' }).definition).not.toHaveProperty('scratchpad');
+  });
+
+  it('opens over a built-in task with nothing in it, and over a task of its own with that task', () => {
+    expect(editorStart(undefined)).toEqual({ mode: 'generator', fields: EMPTY_FIELDS, dataTitle: '', dataText: '' });
+    expect(Object.values(EMPTY_FIELDS).every((v) => v === '')).toBe(true);
+    const counting = GALLERY.find((t) => t.id === 'count-big-digits')!.definition;
+    expect(editorStart(counting).fields).toEqual(fieldsOf(counting));
+    const data = dataOf('d.csv', EXAMPLE_DATA, 'Mine').definition!;
+    expect(editorStart(data)).toEqual({ mode: 'data', fields: EMPTY_FIELDS, dataTitle: 'Mine', dataText: dataTextOf(data as never) });
+  });
+
+  it('empty fields are no task yet, said as a note, not an error', () => {
+    expect(generatorOf(EMPTY_FIELDS)).toEqual({ definition: null, findings: [NOTHING_WRITTEN] });
+    expect(NOTHING_WRITTEN.severity).toBe('note');
+    // One field written is a task being written: the check speaks.
+    expect(generatorOf({ ...EMPTY_FIELDS, template: '{a}=' }).findings).not.toContain(NOTHING_WRITTEN);
   });
 
   it('data rows round-trip through the editor text, quotes and commas included', () => {

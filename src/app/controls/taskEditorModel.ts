@@ -34,7 +34,32 @@ export interface GeneratorFields {
   scratchpad: string;
 }
 
-/** The example a new editor opens with: two-digit addition, the scratchpad writing the sum's digits backwards. */
+/**
+ * The fields of an editor opened over no generator (a built-in task, or nothing written yet):
+ * empty. A field holds only what the student wrote or chose: an example left in a field reads as
+ * the grey hint under it, and its rule stays behind when the student writes another task (a
+ * scratchpad of two-digit addition under "{a}*{b}=" wrote the sum before the product's last digit).
+ * The examples are the hints under the fields.
+ */
+export const EMPTY_FIELDS: GeneratorFields = { title: '', template: '', vars: '', answer: '', scratchpad: '' };
+
+/** What the editor holds when it opens over the experiment's task `def` (undefined: a built-in task). */
+export function editorStart(def: TaskDefinition | undefined): { mode: 'generator' | 'data'; fields: GeneratorFields; dataTitle: string; dataText: string } {
+  return {
+    mode: def?.kind ?? 'generator',
+    fields: def?.kind === 'generator' ? fieldsOf(def) : EMPTY_FIELDS,
+    dataTitle: def?.kind === 'data' ? def.title : '',
+    dataText: def?.kind === 'data' ? dataTextOf(def) : '',
+  };
+}
+
+/** What the findings say while nothing is written: how to begin, not an error. */
+export const NOTHING_WRITTEN: TaskFinding = {
+  severity: 'note',
+  message: 'Nothing written yet: a prompt template, its variables and an answer rule make a task (each field has an example under it), or paste rows, or open a task file.',
+};
+
+/** A worked example of the fields (two-digit addition, the scratchpad writing the sum's digits backwards), for the model's tests. */
 export const EXAMPLE_GENERATOR: GeneratorFields = {
   title: 'Two-digit addition',
   template: '{a}+{b}=',
@@ -71,6 +96,7 @@ export function readVars(text: string): { vars: Record<string, { min: number; ma
 
 /** The fields -> a generator definition (the check says whether it runs). */
 export function generatorOf(fields: GeneratorFields): { definition: GeneratorDefinition | null; findings: TaskFinding[] } {
+  if (!fields.template.trim() && !fields.vars.trim() && !fields.answer.trim() && !fields.scratchpad.trim()) return { definition: null, findings: [NOTHING_WRITTEN] };
   const { vars, findings } = readVars(fields.vars);
   if (findings.length) return { definition: null, findings };
   const definition: GeneratorDefinition = {
