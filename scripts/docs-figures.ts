@@ -24,7 +24,7 @@ import { ROOM_SEEDS } from '../src/core/experiment/roomSeeds';
 import { DEFAULT_PARTNER_WAIT_S } from '../src/room/protocol';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { WORKSHOP, seedsMeasured, type WorkshopStep } from '../src/app/workshop/sequence';
-import { PLAN, seedRange } from '../cli/science/science-plan';
+import { PLAN, planText, seedRange } from '../cli/science/science-plan';
 import { OVERLAP_REFERENCE } from '../src/app/panels/overlapReference';
 import { overlapClaim, readingsFromPoints, type OverlapLevelPoint } from '../cli/science/science-overlap-claims';
 import { holmVerdicts } from '../cli/science/science-paired';
@@ -245,6 +245,7 @@ export function generatedBlocks(src: Sources): Record<string, string> {
     workshop: workshopBlock(),
     warmstarts: warmStartsBlock(src),
     'room-warmstarts': roomWarmStartsBlock(src),
+    'science-plan': ['```sh', planText(), '```'].join('\n'),
   };
 }
 

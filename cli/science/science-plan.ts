@@ -95,3 +95,12 @@ export function planCommand(entry: PlanEntry, block: Block, mode: 'save' | 'chec
   const io = mode === 'save' ? ['--save', dir] : ['--from', dir, '--check', 'docs/RESULTS.md'];
   return ['npm run science --', ...entry.args, ...seeds, ...blockArgs, ...io].join(' ');
 }
+
+/** What `npm run science -- --plan` prints: per entry a comment line, then its tuning and confirmation commands. */
+export function planText(dir = 'results/'): string {
+  return PLAN.flatMap((e) => [
+    `# ${e.id}. Tuning seeds ${seedRange(e.tuning)}: ${e.tunedOn}. Confirmation seeds ${seedRange(e.confirmation)}.`,
+    planCommand(e, 'tuning', 'save', dir),
+    planCommand(e, 'confirmation', 'save', dir),
+  ]).join('\n');
+}

@@ -52,7 +52,7 @@ import { getPreset } from '../../src/core/experiment/presets';
 import type { ExperimentResultFile, RunSummary } from '../../src/core/experiment/events';
 import { baseTable, kappaTable, markdownTable, perSeedTable } from './science-stats';
 import { applies, CHECKS, CLAIM_IDS, CLAIM_PRESET, compareArms, holmLines, verdictLine, type ClaimId, type ClaimResult } from './science-claims';
-import { BLOCK_FOLDER, blockOf, CONFIRMATION_SEEDS, PLAN, planCommand, planEntryOf, seedRange, TUNING_SEEDS, type Block } from './science-plan';
+import { BLOCK_FOLDER, blockOf, CONFIRMATION_SEEDS, PLAN, planEntryOf, planText, TUNING_SEEDS, type Block } from './science-plan';
 import { summaryTable, type Family, type SummaryEntry } from './science-summary';
 import { OVERLAP_CLAIM_IDS, overlapClaim, overlapReadings } from './science-overlap-claims';
 import { replaceBlock, readBlock } from './science-block';
@@ -243,10 +243,7 @@ async function main(): Promise<void> {
     return;
   }
   if (args.flags.has('plan')) {
-    for (const e of PLAN) {
-      console.log(`# ${e.id}. Tuning seeds ${seedRange(e.tuning)}: ${e.tunedOn}. Confirmation seeds ${seedRange(e.confirmation)}.`);
-      for (const block of ['tuning', 'confirmation'] as const) console.log(planCommand(e, block, 'save'));
-    }
+    console.log(planText());
     return;
   }
   const table = args.flags.get('table') as string | undefined;

@@ -10,7 +10,7 @@
  * b = peer above self) and the change in the accuracy of the partner's votes:
  * the per-seed paired differences with their 95% intervals and verdicts. A candidate that passes
  * here is then run on the confirmation seeds (`npm run science -- --block confirmation`) before
- * it may become the default; docs/RESULTS.md, "Looking for a default where peers learn", logs
+ * it may become the default; docs/RESULTS-NOTEBOOK.md, "Looking for a default where peers learn", logs
  * every candidate tried with this command's output.
  */
 import { spawn } from 'node:child_process';

@@ -6,7 +6,7 @@
  * The wasm `Slice` kernel starts with `backend.readSync(x.dataId)`, which copies the entire input
  * tensor out of the wasm heap (`HEAPU8.slice`) and then keeps a sub-range; `SplitV` and `Unpack`
  * call that same function once per output. A CPU profile of the training worker in Chromium 156
- * found `readSync` at 48% of the worker's time, most of it under `Slice` (docs/BENCHMARKS.md,
+ * found `readSync` at 48% of the worker's time, most of it under `Slice` (docs/BENCHMARKS-NOTEBOOK.md,
  * "Why the browser was 2x slower than Node"): the copy is about ten times dearer in a browser
  * worker than in Node. These kernels read the input through a view of the heap
  * (`typedArrayFromHeap`, no copy) and copy only the requested elements, row run by row run.

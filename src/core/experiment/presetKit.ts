@@ -3,7 +3,7 @@
  * base spec and its layers (Sequence Toy's layered configs), and the measured regime the science
  * presets share (presets.ts, presetTransformers.ts, presetOverlap.ts).
  *
- * The regime (docs/RESULTS.md, "Finding the regime"): sum of 3 digits mod 10 with the running-sum
+ * The regime (docs/RESULTS-NOTEBOOK.md, "Finding the regime"): sum of 3 digits mod 10 with the running-sum
  * scratchpad; windowed-MLP members (window 6 covers the digit each scratchpad step needs), warm
  * started on 500 labeled problems (batch 64, lr 5e-3) for 60-75 steps, which stops them in the
  * middle of their generalisation jump: held-out pass@1 ~0.2-0.75 and maj@8 well above pass@1.

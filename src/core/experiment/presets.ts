@@ -183,7 +183,7 @@ const length: Preset = {
 };
 
 /**
- * The search for a default where peers learn (docs/RESULTS.md, "Looking for a default
+ * The search for a default where peers learn (docs/RESULTS-NOTEBOOK.md, "Looking for a default
  * where peers learn", `npm run search-default`): the collapse pair warm-started further (target
  * 0.5 instead of 0.4), trained harder (learning rate 8e-4 instead of 4e-4) and longer (120 steps).
  * Chosen on tuning seeds 1-8 among 15 candidates, then confirmed on seeds 109-116, run only after

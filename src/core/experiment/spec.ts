@@ -60,7 +60,7 @@ export const MemberSpecSchema = z.object({
   warmStartExamples: z.number().int().min(1).max(20000),
   /**
    * This member's warm-start learning rate and batch size, where they differ from the experiment's
-   * `warmStart` (families learn at different rates: docs/RESULTS.md, "Finding the regime").
+   * `warmStart` (families learn at different rates: docs/RESULTS-NOTEBOOK.md, "Finding the regime").
    * Optional without a default, so specs and links without them are unchanged.
    */
   warmStartLearningRate: z.number().min(1e-5).max(0.1).optional(),
