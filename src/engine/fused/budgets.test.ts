@@ -16,14 +16,13 @@ import { getTask, makeSplit, promptTokens, sequenceLength } from '../../core/tas
 import { VOCAB_SIZE } from '../../core/tasks/tokenizer';
 import type { GrpoUpdateOptions } from '../../core/grpo/update';
 import { FusedMlpStack } from './mlpStack';
-import { overBudget, STEP_BUDGETS, type GpuCounts } from './budgets';
+import { FUSED_STEP_COUNTS, overBudget, STEP_BUDGETS, type GpuCounts } from './budgets';
 
 const task = getTask('digitsum');
 const maxLen = sequenceLength(task, 3);
 const OPTS: GrpoUpdateOptions = { temperature: 1, clipEps: 0.2, beta: 0, normalisation: 'grpo', maxCompletionLength: 0, maxGradNorm: 1, updatesPerBatch: 1 };
 
-/** The fused step's counts, as the bench's results file records them (cli/bench-fused.ts). */
-export const FUSED_MLP_STEP: GpuCounts & { kernels: number; readbacks: number } = { dispatches: 8, submits: 1, gpuReadbacks: 1, kernels: 0, readbacks: 0 };
+const FUSED_MLP_STEP = FUSED_STEP_COUNTS.mlp!;
 
 describe('step budgets', () => {
   it('name each count past its budget, and none within it', () => {

@@ -28,3 +28,12 @@ export function overBudget(family: Family, counts: GpuCounts): string[] {
     .filter((k) => counts[k] > budget[k])
     .map((k) => `a fused ${family} step made ${counts[k]} ${k}, over its budget of ${budget[k]}`);
 }
+
+/**
+ * What a steady fused step of a stack makes, exactly (this step's update and the next step's
+ * rollouts in one encoder; budgets.test.ts counts it, whatever the number of models): the fold,
+ * the rollout, and rowGrad, paramGrad, foldGrad, norm, adam, stats; no tfjs kernel or readback.
+ */
+export const FUSED_STEP_COUNTS: Partial<Record<Family, GpuCounts & { kernels: number; readbacks: number }>> = {
+  mlp: { dispatches: 8, submits: 1, gpuReadbacks: 1, kernels: 0, readbacks: 0 },
+};
