@@ -179,7 +179,7 @@ test('a CSV file opened with the file input ends in the out-of-reach sentence, a
   await lab.waitForPhase('error', 120_000);
 
   const error = page.getByTestId('run-error');
-  await expect(error.locator('strong')).toHaveText(/^Member A's warm start reached at best (under )?[\d.]+% against its target of 40% in \d+ steps, so this task looks out of its reach for now\. What would help: .+\. You can also go on from the best it reached\.$/);
+  await expect(error.locator('strong')).toHaveText(/^Member A's warm start reached at best (under )?[\d.]+% against its target of 40% in \d+ steps, so this task looks out of its reach for now\. Measured: member A .+\. What would help: .+\. You can also go on from the best it reached\.$/);
   await expect(error).not.toContainText('onMiss');
   const curve = page.getByTestId('warm-curve').first();
   await expect(curve).toBeVisible();

@@ -88,7 +88,7 @@ describe('a custom task', () => {
     expect(withTask({ id: 'custom', difficulty: 1, definition: tiny })).toMatchObject({ ok: false, errors: [expect.stringMatching(/needs 408 distinct problems .* only 100/)] });
   });
 
-  it('out of reach: says so in words with the best reached and what would help, or goes on from the best when asked', async () => {
+  it('out of reach: says so in words with the best reached, the cause measured and what would help for it, or goes on from the best when asked', async () => {
     const base = spec();
     const far: ExperimentSpec = { ...base, members: base.members.map((m) => ({ ...m, warmStartTarget: 0.99, warmStartSteps: 6, warmStartExamples: 150 })) };
     const events: RunnerEvent[] = [];
@@ -101,7 +101,7 @@ describe('a custom task', () => {
       error = e;
     }
     expect(String((error as Error).message)).toMatch(
-      /^Member A's warm start reached at best (under 0\.1%|\d+\.\d%) against its target of 99% in 6 steps, so this task looks out of its reach for now\. What would help: a scratchpad rule that writes the working steps before the answer; a bigger model \(width 32 instead of 16\); an easier range .*; more warm-start steps \(12 instead of 6\)\. You can also go on from the best it reached\.$/,
+      /^Member A's warm start reached at best (under 0\.1%|\d+\.\d%) against its target of 99% in 6 steps, so this task looks out of its reach for now\. Measured: member A did not learn even the 150 rows it trained on: it writes (under 0\.1%|\d+\.\d%) of their completions exactly after 6 steps\. What would help: a bigger model \(width 32 instead of 16\); more warm-start steps \(12 instead of 6\)\. You can also go on from the best it reached\.$/,
     );
     expect((error as Error).message).not.toMatch(/onMiss/);
     // The curve: warm-start events carry the latest validation value against the target.

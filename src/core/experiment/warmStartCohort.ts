@@ -13,6 +13,9 @@ import type { ExperimentSpec, MemberSpec } from './spec';
 import type { MemberInfo, RunnerEvent } from './events';
 import type { WarmMember, WarmStartInputs } from './cohort';
 import { loadOrBuildMember, type WarmStartSource, type WarmStartStore } from './warmStartCache';
+import { percent } from './fitMembers';
+import type { MissCause, MissMeasurements } from './missCause';
+import { diagnoseMiss } from './missMeasure';
 
 /** The cohort's warm start: the experiment's inputs (resolve.ts warmStartInputs), where to store them, which members. */
 export interface CohortWarmStart extends WarmStartInputs, WarmStartStore {
@@ -63,12 +66,24 @@ export function missMessage(m: WarmStartMiss): string {
 }
 
 /**
- * A miss for a student: one sentence with the best reached and what would help, never a spec
- * field (a custom task's error says it; for a built-in task it is the error's `plain`, which the
- * page shows). The page offers to go on from the best reached (warmStart.onMiss
- * 'continue', which the CLI's --go-on sets); the warm start kept its best weights (cohort.ts).
+ * A miss for a student: one sentence with the best reached, the cause as measured (missCause.ts:
+ * the window, the rows it trained on against those it did not see, chance) and what would help for
+ * that cause, never a spec field (a custom task's error says it; for a built-in task it is the
+ * error's `plain`, which the page shows). The page offers to go on from the best reached
+ * (warmStart.onMiss 'continue', which the CLI's --go-on sets); the warm start kept its best weights
+ * (cohort.ts). Without a measured cause (none could be taken), the sentence lists what may help.
  */
-export function outOfReach(spec: ExperimentSpec, m: WarmStartMiss): { message: string; suggestions: string[] } {
+export function outOfReach(spec: ExperimentSpec, m: WarmStartMiss, cause?: MissCause): { message: string; suggestions: string[] } {
+  const suggestions = cause ? cause.help : guesses(spec, m);
+  const measured = cause ? `Measured: ${cause.why}. ` : '';
+  const message =
+    `Member ${m.memberId}'s warm start reached ${m.best === null ? 'nothing measurable' : `at best ${percent(m.best)}`} against its target of ${percent(m.target)} in ${m.steps} steps, so this task looks out of its reach for now. ` +
+    `${measured}What would help: ${suggestions.join('; ')}. You can also go on from the best it reached.`;
+  return { message, suggestions };
+}
+
+/** What may help a miss whose cause was not measured. */
+function guesses(spec: ExperimentSpec, m: WarmStartMiss): string[] {
   const member = spec.members.find((x) => x.id === m.memberId);
   const def = spec.task.definition;
   const suggestions: string[] = [];
@@ -81,13 +96,7 @@ export function outOfReach(spec: ExperimentSpec, m: WarmStartMiss): { message: s
   if (def) suggestions.push(def.kind === 'data' ? 'easier or more rows' : 'an easier range (smaller numbers in the variables)');
   else if (spec.task.difficulty > 1) suggestions.push(`a lower difficulty (${spec.task.difficulty - 1} instead of ${spec.task.difficulty})`);
   if (member && member.warmStartSteps < 10000) suggestions.push(`more warm-start steps (${Math.min(20000, 2 * member.warmStartSteps)} instead of ${member.warmStartSteps})`);
-  // The validation value is the chance of writing a reference completion exactly, shown as a percentage.
-  const pct = (x: number) => (x < 0.001 ? 'under 0.1%' : `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`);
-  const best = m.best === null ? 'nothing measurable' : `at best ${pct(m.best)}`;
-  const message =
-    `Member ${m.memberId}'s warm start reached ${best} against its target of ${pct(m.target)} in ${m.steps} steps, so this task looks out of its reach for now. ` +
-    `What would help: ${suggestions.join('; ')}. You can also go on from the best it reached.`;
-  return { message, suggestions };
+  return suggestions;
 }
 
 /** The run stopped before RL: a member did not reach its warm-start target. */
@@ -102,7 +111,10 @@ export class WarmStartMissError extends Error {
   readonly suggestions: string[] | undefined;
   /** The miss in a student's words (outOfReach), whatever the task: what the page shows. */
   readonly plain: string | undefined;
-  constructor(miss: WarmStartMiss, plain?: { message: string; suggestions: string[] }, forStudents?: string) {
+  /** The cause as measured (missCause.ts), and the measurements it was read from. */
+  readonly measuredCause: MissCause | undefined;
+  readonly measured: MissMeasurements | undefined;
+  constructor(miss: WarmStartMiss, plain?: { message: string; suggestions: string[] }, forStudents?: string, diagnosis?: { cause: MissCause; measured: MissMeasurements }) {
     super(plain ? plain.message : missMessage(miss));
     this.suggestions = plain?.suggestions;
     this.plain = forStudents ?? plain?.message;
@@ -111,6 +123,8 @@ export class WarmStartMissError extends Error {
     this.best = miss.best;
     this.steps = miss.steps;
     this.initSeeds = miss.initSeeds;
+    this.measuredCause = diagnosis?.cause;
+    this.measured = diagnosis?.measured;
   }
 }
 
@@ -186,6 +200,8 @@ export async function* warmStartCohort(
     const seeds: number[] = [];
     let best: number | null = null;
     let w: Built | null = null;
+    // The last warm start that missed, kept until its miss is measured (diagnoseMiss).
+    let missed: Built | null = null;
     for (let k = 0; k <= (retrying ? policy.retries : 0); k++) {
       // Retry k is the warm start of the member with initSeed + k: a spec of its own, so a stored
       // warm start is looked up (and a trained one saved) under the key of the seed that made it.
@@ -193,6 +209,7 @@ export async function* warmStartCohort(
       const built = yield* buildStreaming(c, effective, i);
       if (stopped()) {
         built.reference.dispose();
+        missed?.reference.dispose();
         return;
       }
       seeds.push(effective.initSeed);
@@ -204,13 +221,22 @@ export async function* warmStartCohort(
         if (retrying) w.info = { ...w.info, warmStartInitSeed: effective.initSeed, warmStartRetries: k };
         break;
       }
-      built.reference.dispose();
+      missed?.reference.dispose();
+      missed = built;
     }
     if (!w) {
       const miss: WarmStartMiss = { memberId: m.id, target: m.warmStartTarget, steps: m.warmStartSteps, best, initSeeds: seeds, onMiss: policy.onMiss };
-      const plain = outOfReach(spec, miss);
-      throw new WarmStartMissError(miss, spec.task.id === 'custom' ? plain : undefined, plain.message);
+      let diagnosis: { cause: MissCause; measured: MissMeasurements };
+      try {
+        // Measured on the weights it ended with: their own held-out value, beside their fit.
+        diagnosis = await diagnoseMiss(c, missed!, bestOf(missed!.info));
+      } finally {
+        missed!.reference.dispose();
+      }
+      const plain = outOfReach(spec, miss, diagnosis.cause);
+      throw new WarmStartMissError(miss, spec.task.id === 'custom' ? plain : undefined, plain.message, diagnosis);
     }
+    missed?.reference.dispose();
     warm.set(m.id, w);
     if (m.warmStartSteps === 0 || w.source !== 'trained') {
       // No progress was reported: one event says the member is ready.

@@ -6,6 +6,7 @@
  * the check's warnings and notes, or the findings that stop it, in words.
  */
 import { checkTaskDefinition, type TaskDefinition, type TaskFinding } from '../tasks/custom/index';
+import { fitMembers } from './fitMembers';
 import { parseSpec, type ExperimentSpec } from './spec';
 
 export type WithTask = { ok: true; spec: ExperimentSpec; findings: TaskFinding[] } | { ok: false; findings: TaskFinding[] };
@@ -39,5 +40,11 @@ export function specWithTask(spec: ExperimentSpec, def: TaskDefinition): WithTas
   const parsed = parseSpec(candidate);
   if (!parsed.ok) return refused(parsed.errors.map((message) => ({ severity: 'error' as const, message: `the experiment with this task is not valid: ${message}` })));
   const checked = checkTaskDefinition(def, data);
-  return { ok: true, spec: parsed.spec, findings: checked.findings.filter((f) => f.severity !== 'error') };
+  // Members that cannot see what the answers depend on are fitted to the task (fitMembers.ts),
+  // in the spec itself, so the link and the run file carry them; the note says which and why.
+  const fitted = fitMembers(parsed.spec);
+  const refitted = fitted.fits.length ? parseSpec(fitted.spec) : parsed;
+  const fittedSpec = refitted.ok ? refitted.spec : parsed.spec;
+  const notes: TaskFinding[] = refitted.ok ? fitted.fits.map((f) => ({ severity: 'note', message: f.why })) : [];
+  return { ok: true, spec: fittedSpec, findings: [...checked.findings.filter((f) => f.severity !== 'error'), ...notes] };
 }
