@@ -89,7 +89,7 @@ test('workshop mode: predict first, next and previous change the preset and the 
   await expect(page.getByTestId('outcome-run')).toHaveAttribute('data-direction', /^(up|level|down)$/);
   const direction = await page.getByTestId('outcome-run').getAttribute('data-direction');
   await expect(page.getByTestId('outcome-verdict')).toHaveText(direction === 'down' ? 'As predicted.' : 'Not what was predicted.');
-  await expect(page.getByTestId('outcome-measured')).toContainText('fall (−0.17 on average)');
+  await expect(page.getByTestId('outcome-measured')).toContainText('fall (−0.15 on average)');
   await expect(page.getByTestId('workshop-talking-point')).toBeVisible();
   // On a 1280x720 projector the reveal is beside the charts on the first screen.
   await page.setViewportSize({ width: 1280, height: 720 });

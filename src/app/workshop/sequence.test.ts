@@ -94,6 +94,15 @@ describe('the workshop sequence', () => {
     expect(step?.measured).toBe(0.15);
   });
 
+  it("takes each step's measured value from its fresh seeds, the headline's block, as its table prints it", () => {
+    const fromFresh = (step: { measured: number; numbers: readonly { fresh: string | null }[] }) =>
+      step.numbers.some((r) => r.fresh?.startsWith(signed(step.measured)));
+    for (const step of WORKSHOP) expect(fromFresh(step), `${step.presetId}: ${signed(step.measured)} is no fresh-seed value of its table`).toBe(true);
+    // A tuning-seed value beside a fresh-seed headline fails (collapse's −0.17 beside −0.15).
+    const collapse = WORKSHOP.find((s) => s.presetId === 'collapse')!;
+    expect(fromFresh({ ...collapse, measured: -0.17 })).toBe(false);
+  });
+
   it("reads each step's 8-seed value as the answer its talking point gives", () => {
     const expected: Record<string, string> = { collapse: 'down', 'peers-learn': 'up', 'ensemble-control': 'up', 'peers-teach': 'up', families: 'level', length: 'up', overlap: 'up' };
     for (const step of WORKSHOP) expect(directionOf(step.measured), step.presetId).toBe(expected[step.presetId]);

@@ -11,7 +11,7 @@ export const peersTeach: Preset = {
     'Two small transformers, warm-started until they get about 45% of held-out sums right, trained ' +
     'four ways from the same weights: on the true answers (oracle), on their own majority vote ' +
     "(self), on each other's majority vote (peer), and A alone on the votes of a frozen copy of B " +
-    '(teacher). The frozen teacher is the control: if the peer arm beats it, it is because the ' +
+    '(teacher). The frozen teacher is the control, by design: if the peer arm beats it, it is because the ' +
     'partner gets better while it teaches, not only because its labels were good to begin with. ' +
     "Watch panel 2: where a member's own vote is wrong, how often is its partner's label right " +
     '(rescue), and how often are both wrong with the same answer?',

@@ -104,7 +104,7 @@ const ensembleControl: Preset = {
     'together? Both arms train the same two models for the same steps on the same prompts; on every ' +
     'evaluation the lab pools each pair\'s samples into one majority vote (the ensemble chart). If ' +
     'the peer pair only matched the pooled self-trained pair, talking to each other would add nothing. ' +
-    'Measured over seeds 1-8 (and shown again on 101-108): the peer pair pools far better (mostly because a collapsed self-trained ' +
+    'Measured over seeds 1-8 (and shown again on 101-108): the peer pair pools far better (a likely reason, not a tested one: a collapsed self-trained ' +
     'member outvotes its partner), but both trained pairs pool below the dashed line, the same pair ' +
     'before training.',
   runtime: '16 s per seed on a quiet 2-core CPU (wasm, warm start included); GPU not measured',
