@@ -12,6 +12,9 @@ import { specWithTask } from './withTask';
 import { fitMembers, specSequences } from './fitMembers';
 import { windowCeiling, windowReach, type TaskSequences } from './windowReach';
 import type { ExperimentSpec } from './spec';
+import { labeledSplit } from './cohort';
+import { atChance, promptBlindChance } from './missCause';
+import { warmStartInputs } from './resolve';
 
 const digits = { min: 0, max: 9 };
 const maxOfTwo: TaskDefinition = { kind: 'generator', title: 'Larger digit', template: '{a},{b} max=', vars: { a: digits, b: digits }, answer: 'max(a,b)' };
@@ -109,6 +112,19 @@ describe('fitting members to the task', () => {
       const r = fitMembers(p.spec);
       expect(r.fits, p.id).toEqual([]);
       expect(r.spec, p.id).toBe(p.spec);
+    }
+  });
+});
+
+describe("the presets' warm-start targets", () => {
+  it('are checked on enough rows that chance could not reach them, so no preset member gets the thin-evidence note', () => {
+    for (const p of Object.values(PRESETS)) {
+      const x = warmStartInputs(p.spec);
+      for (const m of p.spec.members.filter((m) => m.warmStartTarget > 0)) {
+        const { train, validation } = labeledSplit(x.pool, m, x.root);
+        const chance = promptBlindChance([...train, ...validation], p.spec.task.scratchpad);
+        expect(atChance(m.warmStartTarget, chance, validation.length), `${p.id} ${m.id}`).toBe(false);
+      }
     }
   });
 });

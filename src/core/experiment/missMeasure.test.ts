@@ -32,6 +32,26 @@ async function missOf(spec: ExperimentSpec): Promise<WarmStartMissError> {
   throw new Error('the run did not miss');
 }
 
+describe('a target reached on too few rows', () => {
+  beforeAll(() => useBackend('wasm'));
+
+  it('a word and its length, 32 rows: each member checks its target on 1 row, and its note says chance could reach it too', async () => {
+    const words = 'cat dog house tree apple river mountain sun moon star book chair table window garden flower bird fish horse orange banana car train plane ship road city village ocean island forest desert'.split(' ');
+    const spec = withTask({ kind: 'data', title: 'Word length', rows: words.map((w) => ({ prompt: `${w}=`, answer: String(w.length) })) });
+    const run = createRun(spec, { backend: 'wasm' });
+    let members: { id: string; warmStartReached?: boolean; warmStartNote?: string }[] = [];
+    try {
+      for await (const e of run.events()) if (e.type === 'base') members = e.members;
+    } finally {
+      run.dispose();
+    }
+    expect(members.map((m) => m.warmStartReached)).toEqual([true, true]);
+    for (const m of members) {
+      expect(m.warmStartNote).toMatch(/^its warm-start target was reached on 1 labeled row it did not train on, where chance \(always writing the most common completion, \d+%\) could reach it too: too few rows to tell learning from memory$/);
+    }
+  }, 60_000);
+});
+
 describe('the measured cause of a miss', () => {
   beforeAll(() => useBackend('wasm'));
 

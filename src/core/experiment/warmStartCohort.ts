@@ -14,7 +14,9 @@ import type { MemberInfo, RunnerEvent } from './events';
 import type { WarmMember, WarmStartInputs } from './cohort';
 import { loadOrBuildMember, type WarmStartSource, type WarmStartStore } from './warmStartCache';
 import { percent } from './fitMembers';
-import type { MissCause, MissMeasurements } from './missCause';
+import { atChance, promptBlindChance, type MissCause, type MissMeasurements } from './missCause';
+import { labeledSplit } from './cohort';
+import type { ScratchpadMode } from '../tasks/types';
 import { diagnoseMiss } from './missMeasure';
 
 /** The cohort's warm start: the experiment's inputs (resolve.ts warmStartInputs), where to store them, which members. */
@@ -135,6 +137,24 @@ export function missedTarget(member: MemberSpec, info: MemberInfo): boolean {
 
 const bestOf = (info: MemberInfo): number | null => info.warmStartBest ?? info.warmStartLast ?? null;
 
+/**
+ * A target reached on so few labeled rows the member did not train on that chance would reach it
+ * too (missCause.ts atChance): the warm start says little about learning, and the note says so
+ * with the numbers. Null when the target was reached with evidence, or there was none to reach.
+ */
+function thinEvidence(c: WarmStartInputs, w: WarmMember): string | null {
+  const best = bestOf(w.info);
+  if (w.spec.warmStartTarget <= 0 || w.info.warmStartReached !== true || best === null) return null;
+  const { train, validation } = labeledSplit(c.pool, w.spec, c.root);
+  const chance = promptBlindChance([...train, ...validation], c.spec.task.scratchpad as ScratchpadMode);
+  if (!atChance(best, chance, validation.length)) return null;
+  const rows = `${validation.length} labeled row${validation.length === 1 ? '' : 's'}`;
+  return (
+    `its warm-start target was reached on ${rows} it did not train on, where chance (always writing the most common completion, ${percent(chance)}) ` +
+    `could reach it too: too few rows to tell learning from memory`
+  );
+}
+
 // ---- the stream -----------------------------------------------------------------------------------
 
 type Built = WarmMember & { source: WarmStartSource };
@@ -237,6 +257,8 @@ export async function* warmStartCohort(
       throw new WarmStartMissError(miss, spec.task.id === 'custom' ? plain : undefined, plain.message, diagnosis);
     }
     missed?.reference.dispose();
+    const thin = thinEvidence(c, w);
+    if (thin) w.info = { ...w.info, warmStartNote: [w.info.warmStartNote, thin].filter(Boolean).join('; ') };
     warm.set(m.id, w);
     if (m.warmStartSteps === 0 || w.source !== 'trained') {
       // No progress was reported: one event says the member is ready.
