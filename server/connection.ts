@@ -27,12 +27,12 @@
 import type { RawData, WebSocket } from 'ws';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, checkClientDoc, readClientFrame, type ClientMessage, type ParsedMessage } from '../src/room/protocol';
+import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, carriesOwnTask, checkClientDoc, readClientFrame, type ClientMessage, type ParsedMessage } from '../src/room/protocol';
 import { FrameCounter } from './frameGate';
 import { errorFrame } from './frames';
 import type { HubClient, Role, RoomHub } from './hub';
 import { Bucket, type AddressBudgets } from './limits';
-import { carriesOwnTask, type TaskChecks } from './taskChecks';
+import type { TaskChecks } from './taskChecks';
 
 /** WebSocket close codes the server uses (4000-4999 are the application's). */
 export const CLOSE = { rateLimited: 1008, serverError: 1011, goingAway: 1001, timeout: 4008, overQuota: 4029 } as const;

@@ -111,7 +111,7 @@ describe('seats of students who left before Start', () => {
     const reload = await joinRoom(local.url, room);
     await Promise.all([gone.client.close(), reload.client.close()]);
     const back = await joinRoom(local.url, room, { index: 1, token: reload.seat.token });
-    await presenter.waitFor('room', (m) => m.room.seats.map((s) => s.index).join() === '1', { timeoutMs: 3000 });
+    await presenter.waitFor('room', (m) => m.room.seats.map((s) => s.index).join() === '1');
     const next = await joinRoom(local.url, room);
     expect(next.seat.seat.index).toBe(0);
     presenter.send({ t: 'start' });

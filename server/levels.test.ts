@@ -21,8 +21,12 @@ const spec = { ...presetSpec('overlap'), steps: 2, evalEvery: 1 };
 const runOf = (j: Joined, over: Partial<{ level: string; member: string; alone: boolean }> = {}): SeatEvent[] =>
   syntheticRun(seatTrainSpec(spec, { ...j.seat.seat, ...over }), j.seat.seat.seed).map(streamedEvent);
 
+/** Poll until `ok` (the store's own state: no message says it); fails after a minute, a bound that only stops a hung test. */
 async function until(ok: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; !(await ok()); i++) {
+    if (i >= 3000) throw new Error('the store never reached the state waited for');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 async function send(j: Joined, events: SeatEvent[]): Promise<void> {
@@ -114,7 +118,7 @@ describe('partner levels', () => {
     // ... and one who gets none trains alone once the wait is over: the class never waits for a partner who is not coming.
     const seventh = await joinRoom(local.url, room);
     expect(seventh.seat.seat).toMatchObject({ index: 6, level: 'peer-B0', alone: false });
-    const later = await presenter.waitFor('room', (m) => m.room.seats.find((x) => x.index === 6)?.alone === true, { timeoutMs: 5000 });
+    const later = await presenter.waitFor('room', (m) => m.room.seats.find((x) => x.index === 6)?.alone === true);
     expect(later.room.seats.map((x) => [x.index, x.alone])).toEqual([
       [0, false],
       [1, false],
@@ -141,7 +145,7 @@ describe('partner levels', () => {
     presenter.send({ t: 'remove-seat', seat: 1 });
     await presenter.waitFor('room', (m) => m.room.seats.length === 1);
     // After partnerWaitMs with the seat beside it empty, it trains alone: told so, nothing of its member part kept.
-    const told = await a.client.waitFor('alone', () => true, { timeoutMs: 5000 });
+    const told = await a.client.waitFor('alone', () => true);
     expect(told.seat).toMatchObject({ index: 0, alone: true, events: 0, lastStep: 0, done: false });
     const shown = await presenter.waitFor('room', (m) => m.room.seats[0]?.alone === true);
     expect(shown.room.seats[0]).toMatchObject({ events: 0, alone: true });

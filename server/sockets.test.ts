@@ -9,6 +9,13 @@ import { startLocalServer, type LocalServer } from './load/harness';
 import { FrameCounter } from './frameGate';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Poll the server's own count until `ok`; fails after a minute, a bound that only stops a hung test. */
+async function until(ok: () => boolean): Promise<void> {
+  for (let i = 0; !ok(); i++) {
+    if (i >= 3000) throw new Error('the server never reached the state waited for');
+    await sleep(20);
+  }
+}
 let local: LocalServer | null = null;
 const lines: string[] = [];
 const opened: net.Socket[] = [];
@@ -33,7 +40,8 @@ function tcp(port: number, from: string): Promise<{ s: net.Socket; closed: () =>
     const gone = new Promise<void>((r) => s.once('close', () => ((closed = true), r())));
     s.on('error', () => {});
     s.once('connect', () => done({ s, closed: () => closed, gone }));
-    setTimeout(() => fail(new Error('no connect')), 3000);
+    // A bound that only stops a hung test: a loopback connect is answered at once, by the kernel.
+    setTimeout(() => fail(new Error('no connect')), 60_000);
   });
 }
 
@@ -51,7 +59,8 @@ describe('sockets counted at accept', () => {
     const { server, url } = await start({ limits: { connectionsPerAddress: 1, socketsPerAddress: 1, logLinesPerAddress: 3 } });
     const socks = [];
     for (let i = 0; i < 25; i++) socks.push(await tcp(server.port, '127.0.0.2'));
-    await sleep(200);
+    // The 8 past the budget are closed (waited for as events); the first 17 stay open.
+    await Promise.all(socks.slice(17).map((s) => s.gone));
     expect(socks.filter((s) => s.closed()).length).toBe(8);
     expect(server.sockets()).toBe(17);
     const about = lines.filter((l) => l.includes('127.0.0.2'));
@@ -66,11 +75,10 @@ describe('sockets counted at accept', () => {
     const { server, url } = await start({ limits: { sockets: 10 } });
     const socks = [];
     for (let i = 0; i < 12; i++) socks.push(await tcp(server.port, `127.0.1.${1 + (i % 4)}`));
-    await sleep(200);
+    await Promise.all(socks.slice(10).map((s) => s.gone));
     expect(socks.filter((s) => s.closed()).length).toBe(2);
     socks[0].s.destroy();
-    await sleep(100);
-    expect(server.sockets()).toBe(9);
+    await until(() => server.sockets() === 9);
     const student = await ws(url, '127.0.1.9');
     expect(student.readyState).toBe(WebSocket.OPEN);
     student.close();
@@ -81,13 +89,11 @@ describe('sockets counted at accept', () => {
     const silent = await tcp(server.port, '127.0.0.4');
     const slow = await tcp(server.port, '127.0.0.4');
     slow.s.write('GET /room HTTP/1.1\r\nHost: x\r\n');
-    const t0 = Date.now();
     const drip = setInterval(() => slow.s.write('X-a: b\r\n'), 50);
+    // Both closed although the slow one keeps sending (had it not been, this would wait forever).
     await Promise.all([silent.gone, slow.gone]);
     clearInterval(drip);
-    expect(Date.now() - t0).toBeLessThan(1500);
-    await sleep(100);
-    expect(server.sockets()).toBe(0);
+    await until(() => server.sockets() === 0);
     expect(lines.some((l) => /no whole request within 0\.3 s/.test(l))).toBe(true);
   });
 });
@@ -126,7 +132,6 @@ describe('unfinished messages and the heartbeat', () => {
     c.send('{"t":"pi', { fin: false });
     await closed;
     expect(Date.now() - t0).toBeGreaterThanOrEqual(350);
-    expect(Date.now() - t0).toBeLessThan(1500);
     expect(lines.some((l) => /a message unfinished after 0\.4 s/.test(l))).toBe(true);
   });
 
@@ -139,10 +144,8 @@ describe('unfinished messages and the heartbeat', () => {
     ok.close();
     const c = await ws(url, '127.0.0.7');
     const closed = new Promise<number>((r) => c.once('close', (code) => r(code)));
-    const t0 = Date.now();
     for (let i = 0; i < 10; i++) c.send(' ', { fin: false });
     expect(await closed).toBe(1006);
-    expect(Date.now() - t0).toBeLessThan(500);
     expect(lines.some((l) => /a message in more than 4 fragments/.test(l))).toBe(true);
   });
 
@@ -151,9 +154,9 @@ describe('unfinished messages and the heartbeat', () => {
     const faker = await ws(url, '127.0.0.8', { autoPong: false });
     const honest = await ws(url, '127.0.0.8');
     const pongs = setInterval(() => faker.readyState === WebSocket.OPEN && faker.pong(Buffer.from('alive')), 30);
-    const cut = await Promise.race([new Promise((r) => faker.once('close', () => r(true))), sleep(1500).then(() => false)]);
+    // Cut at a heartbeat although it keeps sending pongs (had it not been, this would wait forever).
+    await new Promise((r) => faker.once('close', r));
     clearInterval(pongs);
-    expect(cut).toBe(true);
     expect(honest.readyState).toBe(WebSocket.OPEN);
     honest.close();
   });

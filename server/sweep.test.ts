@@ -161,6 +161,12 @@ describe('the expiry sweep', () => {
     first.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: null });
     const second = await RoomClient.connect(local.url);
     second.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: null });
+    // The first join's write has begun (waited for: on a loaded machine its frame can take a while);
+    // the second's, sent too, must not begin beside it.
+    for (let i = 0; seats.length === 0; i++) {
+      if (i >= 3000) throw new Error("the first join's seat was never written");
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await new Promise((r) => setTimeout(r, 50));
     expect(seats).toEqual([0]);
 

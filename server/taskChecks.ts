@@ -21,12 +21,6 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ClientMessage, ParsedMessage } from '../src/room/protocol';
 
-/** Whether a frame's document (JSON read, shape checked) is a `create` carrying a task of its own. */
-export function carriesOwnTask(doc: unknown): boolean {
-  const own = (o: unknown, key: string): unknown => (typeof o === 'object' && o !== null && Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined);
-  return own(doc, 't') === 'create' && own(own(own(doc, 'spec'), 'task'), 'definition') !== undefined;
-}
-
 export interface TaskCheck {
   parsed: ParsedMessage<ClientMessage>;
   /** Milliseconds the worker spent on it (the budget, when it was stopped). */

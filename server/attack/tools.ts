@@ -12,6 +12,11 @@ import { presetSpec } from '../load/harness';
 import { syntheticRun } from '../load/syntheticRun';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * How long an attacker waits for an answer that must come, at most: a bound that only stops a hung
+ * attack (on a machine at load 20 an answer can take seconds), never the bound an attack checks.
+ */
+export const ANSWER_MS = 60_000;
 export const MiB = 1024 * 1024;
 
 /** A raw attacker socket: every message parsed loosely, kept; never throws on errors. */
@@ -22,6 +27,7 @@ export interface Raw {
   send(m: unknown): void;
   /** Stop reading from the socket (the server's sends pile up on its side). */
   stopReading(): void;
+  /** The first message that matches, waiting for it (null: none within `ms`, ANSWER_MS by default, or the socket closed). */
   waitFor(pred: (m: ServerMessage) => boolean, ms?: number): Promise<ServerMessage | null>;
   close(): void;
 }
@@ -52,7 +58,7 @@ export function raw(url: string, from: string): Promise<Raw | null> {
           if (ws.readyState === ws.OPEN) ws.send(typeof m === 'string' ? m : JSON.stringify(m));
         },
         stopReading: () => (ws as unknown as { _socket: { pause(): void } })._socket.pause(),
-        waitFor(pred, ms = 10_000) {
+        waitFor(pred, ms = ANSWER_MS) {
           const seen = got.find(pred);
           if (seen) return Promise.resolve(seen);
           return new Promise((r) => {
@@ -156,15 +162,15 @@ export function costlyFrames(): string[] {
 }
 
 /**
- * A generator task written to be slow to check: 20,000 problems (each checked, as the space is
- * that small), its answer and scratchpad rules each about 220 characters of nested sorts over
- * 64-character texts (thousands of steps each, within the language's bounds). Its check took
- * 5.5-12.5 s in Node on a loaded 2-core machine; a task the check accepts.
+ * A generator task written to be as slow to check as the check accepts (its cost bound,
+ * CHECK_LIMITS.work, src/core/tasks/custom/cost.ts): 2,004 of its 20,000 problems run, each rule
+ * a sort of a 64-character text. Its check took 0.2-0.4 s in Node at load 30 on 2 cores (a task
+ * the check accepts); before the cost bound, a rule of nested sorts took 5.5-12.5 s. `n` makes
+ * each one a task of its own (checks are kept by content: the same task again is not checked again).
  */
-export function heavyTask(): TaskDefinition {
-  const unit = 'len(sort(sort(sort(sort(sort(pad(a,64)))))))';
-  const rule = Array.from({ length: 5 }, () => unit).join('+');
-  return { kind: 'generator', title: 'Heavy', template: '{a}+{b}=', vars: { a: { min: 0, max: 199 }, b: { min: 0, max: 99 } }, answer: rule, scratchpad: rule };
+export function heavyTask(n = 0): TaskDefinition {
+  const rule = (x: string, y: string, digit: number) => `count(sort(cat(pad(${x},32),pad(${y},32))),"${digit}")`;
+  return { kind: 'generator', title: `Heavy ${n}`, template: '{a}+{b}=', vars: { a: { min: 0, max: 199 }, b: { min: 0, max: 99 } }, answer: rule('a', 'b', 0), scratchpad: rule('b', 'a', 1) };
 }
 
 /** A data task of `rows` rows ("i+j=" with its sum), as the task editor makes one from a pasted table. */
@@ -174,8 +180,8 @@ export function dataTask(rows: number): TaskDefinition {
 
 /**
  * The quick preset's experiment with `task` as its own task, the split made to fit as the editor
- * does (specWithTask, which checks the task: seconds for heavyTask); unchecked: put in as it is
- * (the quick preset's split of 964 problems fits heavyTask's 20,000).
+ * does (specWithTask, which checks the task); unchecked: put in as it is (the quick preset's split
+ * of 964 problems fits heavyTask's 20,000), so that the server's check is the task's first.
  */
 export function ownTaskSpec(task: TaskDefinition, { checked = true } = {}): ExperimentSpec {
   if (!checked) {
@@ -187,12 +193,12 @@ export function ownTaskSpec(task: TaskDefinition, { checked = true } = {}): Expe
   return made.spec;
 }
 
-/** Ping until a pong comes (a ping sent while the connection is over its rate is dropped): all sent before is handled. */
+/** Ping until a pong comes (a ping sent while the connection is over its rate is dropped; a late pong counts too): all sent before is handled. */
 export async function settled(r: Raw, tries = 30): Promise<boolean> {
   for (let i = 0; i < tries && r.ws.readyState === r.ws.OPEN; i++) {
     const n = r.got.length;
     r.send({ t: 'ping' });
-    if (await r.waitFor((m) => m.t === 'pong' && r.got.indexOf(m) >= n, 1000)) return true;
+    if (await r.waitFor((m) => m.t === 'pong' && r.got.indexOf(m) >= n, 2000)) return true;
   }
   return false;
 }

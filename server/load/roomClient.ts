@@ -7,6 +7,9 @@
 import { WebSocket } from 'ws';
 import { parseServerMessage, type ClientMessage, type ServerMessage } from '../../src/room/protocol';
 
+/** How long a client waits for an answer that must come, at most (waitAny). */
+export const ANSWER_MS = 60_000;
+
 let devices = 0;
 
 /**
@@ -81,9 +84,10 @@ export class RoomClient {
 
   /**
    * The first message from index `after` on that matches, waiting for it if none has come yet;
-   * rejects after `timeoutMs` (a test fails rather than hangs) or when the connection closes.
+   * rejects when the connection closes, or after `timeoutMs`: a bound that only stops a hung test
+   * (ANSWER_MS, a minute; on a machine at load 20 an answer can take seconds), never one a test checks.
    */
-  waitAny(match: (m: ServerMessage) => boolean, { after = 0, timeoutMs = 5000 } = {}): Promise<ServerMessage> {
+  waitAny(match: (m: ServerMessage) => boolean, { after = 0, timeoutMs = ANSWER_MS } = {}): Promise<ServerMessage> {
     const seen = this.messages.slice(after).find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((done, fail) => {

@@ -31,6 +31,7 @@ import { type ExperimentSpec, ExperimentSpecSchema } from '../core/experiment/sp
 import { emptySummary, foldEvent } from '../core/experiment/summary';
 import type { RecordedEvent } from '../share/record';
 import { RecordedEventSchema } from '../share/runEventsSchema';
+import { TASK_LIMITS } from '../core/tasks/custom/definition';
 
 export const ROOM_PROTOCOL_VERSION = 1;
 
@@ -305,7 +306,20 @@ export const FRAME_SHAPE = {
   keys: 64,
   items: L.exchangePrompts,
   values: { create: 2048, event: 4096, exchange: 40_000, other: 16 } as Record<string, number>,
+  /**
+   * A `create` carrying a task of its own (carriesOwnTask): a data task's rows, TASK_LIMITS.rows
+   * of them of at most 4 values each, besides the create's own. Such a create's schema and task
+   * check run off the server's event loop (server/taskChecks.ts); what its JSON and this walk cost
+   * there: docs/ROOM.md, "Limits".
+   */
+  ownTask: { items: TASK_LIMITS.rows, values: 2048 + 4 * TASK_LIMITS.rows },
 } as const;
+
+/** Whether a frame's document (its JSON read) is a `create` carrying a task of its own: own keys only. */
+export function carriesOwnTask(doc: unknown): boolean {
+  const own = (o: unknown, key: string): unknown => (typeof o === 'object' && o !== null && Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined);
+  return own(doc, 't') === 'create' && own(own(own(doc, 'spec'), 'task'), 'definition') !== undefined;
+}
 
 /** The shape problem of a key named __proto__ (refused as bad-message, not too-large). */
 const PROTO_KEY = 'no key of a message may be named __proto__';
@@ -313,7 +327,9 @@ const PROTO_KEY = 'no key of a message may be named __proto__';
 /** Null if `doc` is within FRAME_SHAPE, or what it breaks. Iterative: no input deepens the stack. */
 export function frameShapeProblem(doc: unknown): string | null {
   const t = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { t?: unknown }).t : undefined;
-  const maxValues = (typeof t === 'string' && Object.hasOwn(FRAME_SHAPE.values, t) ? FRAME_SHAPE.values[t] : undefined) ?? FRAME_SHAPE.values.other;
+  const ownTask = carriesOwnTask(doc);
+  const maxValues = ownTask ? FRAME_SHAPE.ownTask.values : ((typeof t === 'string' && Object.hasOwn(FRAME_SHAPE.values, t) ? FRAME_SHAPE.values[t] : undefined) ?? FRAME_SHAPE.values.other);
+  const maxItems = ownTask ? FRAME_SHAPE.ownTask.items : FRAME_SHAPE.items;
   const stack: [unknown, number][] = [[doc, 0]];
   let values = 0;
   while (stack.length > 0) {
@@ -322,7 +338,7 @@ export function frameShapeProblem(doc: unknown): string | null {
     if (typeof v !== 'object' || v === null) continue;
     if (depth >= FRAME_SHAPE.depth) return `a message nests at most ${FRAME_SHAPE.depth} deep`;
     if (Array.isArray(v)) {
-      if (v.length > FRAME_SHAPE.items) return `an array in a message has at most ${FRAME_SHAPE.items} items`;
+      if (v.length > maxItems) return `an array in a message has at most ${maxItems} items`;
       for (const x of v) stack.push([x, depth + 1]);
     } else {
       const keys = Object.keys(v);
