@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { figureProblems, fillBlocks, generatedBlocks, linkTime, overlapProblems, pageTableProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
+import { figureProblems, fillBlocks, generatedBlocks, intervalProblems, linkTime, overlapProblems, pageTexts, runTimeProblems, pageTableProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
 import { WORKSHOP } from '../src/app/workshop/sequence';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { FORMATS } from './docs-formats';
@@ -57,8 +57,8 @@ describe('the docs against their sources', () => {
 
   it('the README defines its terms where they first appear: each first use is the bold one of its definition', () => {
     const readme = doc('README.md').text.replace(/^# .*\n/, '').replace(/Cohort Lab/g, 'the lab');
-    for (const term of ['majority vote', 'peer', 'cohort', 'oracle', 'GRPO', 'held-out', 'pass@1', 'seed', 'shown', 'not shown', 'contradicted']) {
-      const first = readme.search(new RegExp(`\\b${term.replace(/[@-]/g, '\\$&')}`, 'i'));
+    for (const term of ['majority vote', 'peer', 'cohort', 'oracle', 'arm', 'GRPO', 'RL', 'held-out', 'pass@1', 'seed', 'shown', 'not shown', 'contradicted']) {
+      const first = readme.search(new RegExp(`(?<![\\w-])${term.replace(/[@-]/g, '\\$&')}\\b`, term === 'RL' ? '' : 'i'));
       expect(readme.slice(Math.max(0, first - 2), first), `${term} first appears outside its definition`).toBe('**');
     }
   });
@@ -80,6 +80,27 @@ describe('the checks can fail', () => {
       expect(d.text, `${path} holds "${from}"`).toContain(from);
       return { ...d, text: d.text.replace(from, to) };
     });
+
+  it('an interval quoted outside RESULTS that RESULTS does not print, in a doc or on the page', () => {
+    const results = doc('docs/RESULTS.md').text;
+    expect(intervalProblems(results, [{ where: 'docs/STUDENTS.md', text: 'rose +0.16 [+0.09, +0.24] over 8 seeds' }])).toEqual([]);
+    expect(intervalProblems(results, [{ where: 'docs/STUDENTS.md', text: 'rose +0.16 [+0.08, +0.24] over 8 seeds' }])).toEqual([
+      'docs/STUDENTS.md: quotes +0.16 [+0.08, +0.24], an interval docs/RESULTS.md does not print',
+    ]);
+    // The workshop prints a fall as −0.15 where RESULTS prints claim (a) as +0.15: allowed only on a row marked so.
+    expect(intervalProblems(results, [{ where: 'workshop', text: '−0.15 [−0.19, −0.11]', negatable: true }])).toEqual([]);
+    expect(intervalProblems(results, [{ where: 'workshop', text: '−0.15 [−0.19, −0.11]' }])).toHaveLength(1);
+    expect(intervalProblems(results, pageTexts())).toEqual([]);
+  });
+
+  it("a preset's run time in RESULTS that its own runtime contradicts", () => {
+    const results = doc('docs/RESULTS.md').text;
+    expect(runTimeProblems(results, PRESETS)).toEqual([]);
+    const said = /### diversity[\s\S]*?Run time: ([^*]+) per seed/.exec(results)![1];
+    expect(runTimeProblems(results.replace(`Run time: ${said} per seed`, 'Run time: 24-30 s per seed'), PRESETS)).toEqual([
+      `docs/RESULTS.md: diversity's run time is "24-30 s per seed", its preset's runtime says "${said}" (src/core/experiment/presets*.ts)`,
+    ]);
+  });
 
   it('a stale time from a preset\'s link', () => {
     const said = linkTime('peers-learn')!.text;

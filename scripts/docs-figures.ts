@@ -704,6 +704,63 @@ function blockSizeProblems(doc: Doc): string[] {
   return problems;
 }
 
+// ---- intervals and run times in prose -----------------------------------------------------------
+
+const INTERVAL = /[+−-]?\d+\.\d+ \[(?:95% CI )?[+−-]?\d+\.\d+, [+−-]?\d+\.\d+\]/g;
+const negated = (interval: string) => {
+  const flip = (x: string) => (x.startsWith('−') || x.startsWith('-') ? `+${x.slice(1)}` : x.startsWith('+') ? `−${x.slice(1)}` : x);
+  const m = /^([+−-]?[\d.]+) \[(95% CI )?([+−-]?[\d.]+), ([+−-]?[\d.]+)\]$/.exec(interval)!;
+  return `${flip(m[1])} [${m[2] ?? ''}${flip(m[4])}, ${flip(m[3])}]`;
+};
+
+/**
+ * Every mean with its interval that a doc other than RESULTS (and its notebook, whose figures
+ * live only there) or the page quotes is one RESULTS prints, where `npm run science --check` keeps
+ * it equal to the result files: a quoted interval that RESULTS does not hold has drifted. A
+ * change the page prints as end − start where RESULTS prints start − end may be negated
+ * (`negatable`, the workshop's rows marked negatedInResults).
+ */
+export function intervalProblems(results: string, texts: readonly { where: string; text: string; negatable?: boolean }[]): string[] {
+  const problems: string[] = [];
+  for (const t of texts) {
+    for (const m of t.text.matchAll(INTERVAL)) {
+      const said = m[0].replace(/-/g, '−');
+      const held = results.replace(/(?<=[\s[(])-(?=\d)/g, '−');
+      if (held.includes(said) || (t.negatable && held.includes(negated(said)))) continue;
+      problems.push(`${t.where}: quotes ${m[0]}, an interval docs/RESULTS.md does not print`);
+    }
+  }
+  return problems;
+}
+
+/** The page's strings that quote intervals: the presets' paragraphs and the workshop's talking points and tables. */
+export function pageTexts(): { where: string; text: string; negatable?: boolean }[] {
+  return [
+    ...Object.values(PRESETS).map((p) => ({ where: `preset ${p.id}'s paragraph`, text: p.explanation })),
+    ...WORKSHOP.flatMap((s) => [
+      { where: `workshop ${s.presetId}'s talking point`, text: s.talkingPoint },
+      ...s.numbers.map((r) => ({ where: `workshop ${s.presetId}: ${r.what}`, text: `${r.tuning ?? ''} ${r.fresh ?? ''}`, negatable: r.negatedInResults })),
+    ]),
+  ];
+}
+
+/**
+ * RESULTS' "Run time: X per seed" in a preset's section is the preset's own measured time (its
+ * `runtime`, which the preset card shows): one figure, said the same in both places.
+ */
+export function runTimeProblems(results: string, presets: Record<string, Pick<Preset, 'runtime'>>): string[] {
+  const problems: string[] = [];
+  for (const section of results.split(/\n(?=### )/)) {
+    const id = /^### `?([\w-]+)/.exec(section)?.[1];
+    if (!id || !(id in presets)) continue;
+    const said = /Run\s+time:\s+([\d.]+(?:-[\d.]+)?\s+(?:s|min)) per\s+seed/.exec(section)?.[1].replace(/\s+/g, ' ');
+    if (!said) continue;
+    const own = /([\d.]+(?:-[\d.]+)? (?:s|min)) per seed/.exec(presets[id].runtime)?.[1];
+    if (own !== said) problems.push(`docs/RESULTS.md: ${id}'s run time is "${said} per seed", its preset's runtime says "${own ?? 'none'}" (src/core/experiment/presets*.ts)`);
+  }
+  return problems;
+}
+
 /** Every figure in prose that disagrees with its source, one line each (empty: none). */
 export function figureProblems(docs: readonly Doc[], src: Sources, formats: readonly FormatSource[]): string[] {
   const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
@@ -721,6 +778,10 @@ export function figureProblems(docs: readonly Doc[], src: Sources, formats: read
   if (reliability) problems.push(...formatProblems(reliability, formats));
   const results = docs.find((d) => d.path === 'docs/RESULTS.md');
   if (results) problems.push(...overlapProblems(results.text, src.overlapPoints));
+  if (results) {
+    const others = docs.filter((d) => !['docs/RESULTS.md', 'docs/RESULTS-NOTEBOOK.md'].includes(d.path)).map((d) => ({ where: d.path, text: d.text }));
+    problems.push(...intervalProblems(results.text, [...others, ...pageTexts()]), ...runTimeProblems(results.text, PRESETS));
+  }
   if (results && summaryRows(results.text).every((r) => !/not confirmed/.test(r.headline)) && /NOT RUN YET/.test(results.text)) {
     problems.push('docs/RESULTS.md: says a block is NOT RUN YET, but every headline of its summary is confirmed');
   }
