@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment/presets';
 import { WORKSHOP } from '../src/app/workshop/sequence';
-import { claimProblems } from './docs-claims';
+import { claimProblems, longSentences } from './docs-claims';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
@@ -54,5 +54,15 @@ describe('what a sentence may claim', () => {
     expect(rules('`diversity` did not show it because independently seeded models hardly share errors.')).toEqual(['because']);
     expect(rules('`diversity` did not show it, possibly because its partners hardly share errors (a possible reason, not a tested one).')).toEqual([]);
     expect(rules('The key leaves out `collapseDelta` because the warm start does not read it.')).toEqual([]);
+  });
+
+  it("a reader's doc reads aloud: no sentence over 40 words for a student or a teacher, over 60 in the teacher's guide", () => {
+    const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+    expect(longSentences(read('docs/STUDENTS.md'), 40)).toEqual([]);
+    expect(longSentences(read('docs/TEACHERS.md'), 40)).toEqual([]);
+    expect(longSentences(read('docs/CLASSROOM.md'), 60)).toEqual([]);
+    const long = `A presenter opens a room, ${'and then a student joins it '.repeat(12)}at last.`;
+    expect(longSentences(`Short one. ${long} Another.`, 60)).toEqual([long]);
+    expect(longSentences('- one two three\n- four five six', 4)).toEqual([]);
   });
 });

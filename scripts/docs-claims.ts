@@ -62,3 +62,16 @@ export function claimProblems(where: string, text: string): Claim[] {
   }
   return out;
 }
+
+/**
+ * Sentences longer than `max` words in the prose of `text` (lists split into their items, tables
+ * left out): a reader's doc (a student's, a teacher's) keeps each sentence short enough to read
+ * aloud.
+ */
+export function longSentences(text: string, max: number): string[] {
+  return proseOf(text)
+    .split(/\n\s*\n|\n(?=\s*(?:[-*]|\d+\.) )/)
+    .filter((p) => !p.trimStart().startsWith('|'))
+    .flatMap((p) => p.replace(/\s+/g, ' ').trim().split(/(?<=[.!?]\)?)\s+(?=[A-Z`*(["])/))
+    .filter((s) => s.split(' ').length > max);
+}
