@@ -36,3 +36,23 @@ test("a class room with the teacher's own task gives every student the task, and
   await presenter.startForEverybody();
   await presenter.waitAllDone(2, 6);
 });
+
+test('a data task of 700 rows pasted in the editor opens a class room, and a student gets every row', async ({ page, browser }) => {
+  test.setTimeout(300_000);
+  const presenter = await Presenter.open(page);
+  await page.getByTestId('task-own').click();
+  await page.getByTestId('task-mode-data').check();
+  await page.getByTestId('task-data-title').fill('Sums of 700');
+  const rows = Array.from({ length: 700 }, (_, i) => `${Math.floor(i / 100)}+${i % 100}=,${Math.floor(i / 100) + (i % 100)}`);
+  await page.getByTestId('task-data').fill(['prompt,answer', ...rows].join('\n'));
+  await expect(page.getByTestId('task-count')).toHaveText(/^700 distinct/, { timeout: 30_000 });
+  await page.getByTestId('task-use').click();
+  await expect(page.getByTestId('task-select').locator('option:checked')).toHaveText('Your own: Sums of 700');
+  // A create of 700 rows was refused before ("at most 2048 values"): now the room opens.
+  const link = await presenter.createRoom(perTest.server.url);
+  const s = await Student.join(browser, link);
+  perTest.students.push(s);
+  await expect(s.page.getByTestId('task-select').locator('option:checked')).toHaveText('Your own: Sums of 700');
+  // The student's editor holds the room's rows (read-only), all 700 of them.
+  await expect.poll(async () => (await s.page.getByTestId('task-data').inputValue()).split('"prompt"').length - 1, { timeout: 30_000 }).toBe(700);
+});
