@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { figureProblems, fillBlocks, generatedBlocks, intervalProblems, linkTime, overlapProblems, pageTexts, runTimeProblems, pageTableProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
+import { figureProblems, fillBlocks, generatedBlocks, handSummaryProblems, intervalProblems, linkTime, overlapProblems, pageTexts, runTimeProblems, pageTableProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
 import { WORKSHOP } from '../src/app/workshop/sequence';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { FORMATS } from './docs-formats';
@@ -91,6 +91,15 @@ describe('the checks can fail', () => {
     expect(intervalProblems(results, [{ where: 'workshop', text: '−0.15 [−0.19, −0.11]', negatable: true }])).toEqual([]);
     expect(intervalProblems(results, [{ where: 'workshop', text: '−0.15 [−0.19, −0.11]' }])).toHaveLength(1);
     expect(intervalProblems(results, pageTexts())).toEqual([]);
+  });
+
+  it("a number in RESULTS' hand-written summary that no science block prints", () => {
+    const results = doc('docs/RESULTS.md').text;
+    expect(handSummaryProblems(results)).toEqual([]);
+    const row = '| compute-matched control: peer pair pooled vs two self-trained pooled |';
+    const planted = results.replace(/(\| compute-matched control[^\n]*\| )\+0\.33, /, '$1+0.93, ');
+    expect(planted).not.toBe(results);
+    expect(handSummaryProblems(planted)).toEqual([`docs/RESULTS.md: the summary's row "${row.slice(1, -1).trim()}" quotes +0.93, which no science block prints`]);
   });
 
   it("a preset's run time in RESULTS that its own runtime contradicts", () => {

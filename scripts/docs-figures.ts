@@ -761,6 +761,28 @@ export function runTimeProblems(results: string, presets: Record<string, Pick<Pr
   return problems;
 }
 
+/**
+ * RESULTS' hand-written summary (the table under "## Summary", before the generated one) quotes
+ * only numbers the science blocks print: every signed difference in it is one of theirs, where
+ * `npm run science --check` holds them to the result files. A number typed by hand and never
+ * printed has no source.
+ */
+export function handSummaryProblems(results: string): string[] {
+  const start = results.indexOf('| question | verdict (tuning seeds 1-8)');
+  if (start < 0) return ['docs/RESULTS.md: no hand-written summary table under "## Summary"'];
+  const table = results.slice(start, results.indexOf('\n\n', start));
+  const minus = (x: string) => x.replace(/(?<=[\s[(])-(?=\d)/g, '−');
+  const blocks = [...results.matchAll(/<!-- (science:[^ ]+) -->([\s\S]*?)<!-- \/\1 -->/g)].map((m) => minus(m[2])).join('\n');
+  const printed = new Set([...blocks.matchAll(/[+−]\d+\.\d\d/g)].map((m) => m[0]));
+  const problems: string[] = [];
+  for (const row of table.split('\n').slice(2)) {
+    for (const m of minus(row).matchAll(/(?<=[\s[(])[+−]\d+\.\d\d/g)) {
+      if (!printed.has(m[0])) problems.push(`docs/RESULTS.md: the summary's row "${row.split('|')[1].trim()}" quotes ${m[0]}, which no science block prints`);
+    }
+  }
+  return problems;
+}
+
 /** Every figure in prose that disagrees with its source, one line each (empty: none). */
 export function figureProblems(docs: readonly Doc[], src: Sources, formats: readonly FormatSource[]): string[] {
   const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
@@ -780,7 +802,7 @@ export function figureProblems(docs: readonly Doc[], src: Sources, formats: read
   if (results) problems.push(...overlapProblems(results.text, src.overlapPoints));
   if (results) {
     const others = docs.filter((d) => !['docs/RESULTS.md', 'docs/RESULTS-NOTEBOOK.md'].includes(d.path)).map((d) => ({ where: d.path, text: d.text }));
-    problems.push(...intervalProblems(results.text, [...others, ...pageTexts()]), ...runTimeProblems(results.text, PRESETS));
+    problems.push(...intervalProblems(results.text, [...others, ...pageTexts()]), ...runTimeProblems(results.text, PRESETS), ...handSummaryProblems(results.text));
   }
   if (results && summaryRows(results.text).every((r) => !/not confirmed/.test(r.headline)) && /NOT RUN YET/.test(results.text)) {
     problems.push('docs/RESULTS.md: says a block is NOT RUN YET, but every headline of its summary is confirmed');
