@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { figureProblems, fillBlocks, generatedBlocks, handSummaryProblems, intervalProblems, linkTime, overlapProblems, pageTexts, runTimeProblems, pageTableProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
+import { defaultStoryProblems, figureProblems, fillBlocks, generatedBlocks, handSummaryProblems, intervalProblems, linkTime, overlapProblems, pageTexts, runTimeProblems, pageTableProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
 import { WORKSHOP } from '../src/app/workshop/sequence';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { FORMATS } from './docs-formats';
@@ -100,6 +100,17 @@ describe('the checks can fail', () => {
     const planted = results.replace(/(\| compute-matched control[^\n]*\| )\+0\.33, /, '$1+0.93, ');
     expect(planted).not.toBe(results);
     expect(handSummaryProblems(planted)).toEqual([`docs/RESULTS.md: the summary's row "${row.slice(1, -1).trim()}" quotes +0.93, which no science block prints`]);
+  });
+
+  it("the default's story on the page and for students, with a number its summary does not print", () => {
+    const results = doc('docs/RESULTS.md').text;
+    const students = doc('docs/STUDENTS.md').text;
+    expect(defaultStoryProblems(results, [{ where: 'docs/STUDENTS.md', text: students }])).toEqual([]);
+    expect(students).toMatch(/fell 0\.\d\d/);
+    const planted = students.replace(/fell 0\.\d\d/, 'fell 0.17');
+    expect(defaultStoryProblems(results, [{ where: 'docs/STUDENTS.md', text: planted }])).toEqual([
+      "docs/STUDENTS.md: says the self arm's fall is 0.17, the summary's peers-learn confirmation mean is 0.15",
+    ]);
   });
 
   it("a preset's run time in RESULTS that its own runtime contradicts", () => {

@@ -783,6 +783,29 @@ export function handSummaryProblems(results: string): string[] {
   return problems;
 }
 
+/**
+ * The default preset's story in words: its paragraph on the page and the students' page say how
+ * much the self arm fell, the peer arm rose and the oracle led on its confirmation seeds, each the
+ * mean the summary prints for claims (a), (learns) and (oracle) of that preset.
+ */
+export function defaultStoryProblems(results: string, texts: readonly { where: string; text: string }[]): string[] {
+  const rows = summaryRows(results).filter((r) => r.preset === DEFAULT_PRESET);
+  const mean = (claim: string) => /^([+−]\d\.\d\d)/.exec(rows.find((r) => r.claim.startsWith(`(${claim})`))?.confirmation ?? '')?.[1]?.slice(1);
+  const want = [
+    { said: /\bfell (?:by )?(\d\.\d\d)/, claim: 'a', what: "the self arm's fall" },
+    { said: /\brose (?:by )?(\d\.\d\d)/, claim: 'learns', what: "the peer arm's rise" },
+    { said: /\b(\d\.\d\d) above the peer arm/, claim: 'oracle', what: "the oracle's lead" },
+  ];
+  const problems: string[] = [];
+  for (const t of texts) {
+    for (const w of want) {
+      const m = w.said.exec(t.text);
+      if (m && m[1] !== mean(w.claim)) problems.push(`${t.where}: says ${w.what} is ${m[1]}, the summary's ${DEFAULT_PRESET} confirmation mean is ${mean(w.claim) ?? 'missing'}`);
+    }
+  }
+  return problems;
+}
+
 /** Every figure in prose that disagrees with its source, one line each (empty: none). */
 export function figureProblems(docs: readonly Doc[], src: Sources, formats: readonly FormatSource[]): string[] {
   const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
@@ -803,6 +826,8 @@ export function figureProblems(docs: readonly Doc[], src: Sources, formats: read
   if (results) {
     const others = docs.filter((d) => !['docs/RESULTS.md', 'docs/RESULTS-NOTEBOOK.md'].includes(d.path)).map((d) => ({ where: d.path, text: d.text }));
     problems.push(...intervalProblems(results.text, [...others, ...pageTexts()]), ...runTimeProblems(results.text, PRESETS), ...handSummaryProblems(results.text));
+    const students = docs.find((d) => d.path === 'docs/STUDENTS.md');
+    problems.push(...defaultStoryProblems(results.text, [{ where: `preset ${DEFAULT_PRESET}'s paragraph`, text: PRESETS[DEFAULT_PRESET].explanation }, ...(students ? [{ where: students.path, text: students.text }] : [])]));
   }
   if (results && summaryRows(results.text).every((r) => !/not confirmed/.test(r.headline)) && /NOT RUN YET/.test(results.text)) {
     problems.push('docs/RESULTS.md: says a block is NOT RUN YET, but every headline of its summary is confirmed');
