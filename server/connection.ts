@@ -347,10 +347,10 @@ export class Connection implements HubClient {
   private checkTask(text: string): void {
     const wait = this.budgets.taskCheckWait(this.address);
     const tooMany = wait === 0 ? null : `this address has used its ${this.limits.taskCheckMsPerMinute / 1000} s a minute of checking tasks: try again in ${Math.ceil(wait / 1000)} s`;
-    const check = tooMany ? null : this.tasks.check(this.address, text);
-    if (!check) {
-      this.log(`refused a task from ${this.address} (${this.describe()}): ${tooMany ?? 'its checks already waiting'}`);
-      return this.sendNow(errorFrame('over-quota', tooMany ?? `At most ${this.limits.taskChecksPerAddress} tasks of one address are checked at a time: wait for the answer to the last.`));
+    const check = tooMany ?? this.tasks.check(this.address, text);
+    if (typeof check === 'string') {
+      this.log(`refused a task from ${this.address} (${this.describe()}): ${check}`);
+      return this.sendNow(errorFrame('over-quota', check));
     }
     this.checkingTasks++;
     const parsed = check.then(({ parsed: p, ms }) => {

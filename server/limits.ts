@@ -44,6 +44,8 @@ export interface ServerLimits {
   taskCheckMs: number;
   taskChecksPerAddress: number;
   taskCheckMsPerMinute: number;
+  /** Checks waiting or running on the whole server (each holds its frame in memory). */
+  taskChecksWaiting: number;
   /** Bytes of frames one address may send a second, and saved up at most. */
   bytesPerSecond: number;
   bytesBurst: number;
@@ -94,6 +96,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   taskCheckMs: 10_000,
   taskChecksPerAddress: 2,
   taskCheckMsPerMinute: 30_000,
+  taskChecksWaiting: 32,
   bytesPerSecond: 2 * MiB,
   bytesBurst: 8 * MiB,
   seatBytes: 64 * MiB,

@@ -133,7 +133,7 @@ export async function startRoomServer(o: RoomServerOptions): Promise<RoomServer>
     },
   );
   // Creates carrying a task of their own are checked in a worker thread, one at a time (taskChecks.ts).
-  const tasks = new TaskChecks({ budgetMs: limits.taskCheckMs, perAddress: limits.taskChecksPerAddress, log });
+  const tasks = new TaskChecks({ budgetMs: limits.taskCheckMs, perAddress: limits.taskChecksPerAddress, total: limits.taskChecksWaiting, log });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   const conns = new Map<WebSocket, Connection>();
 

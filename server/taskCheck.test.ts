@@ -92,6 +92,17 @@ describe('tasks of their own, checked off the event loop', () => {
     for (const r of [a, again, other]) r.close();
   }, 2 * HANG);
 
+  it('bounds the checks waiting on the whole server, whatever the addresses', async () => {
+    t = await startTarget({ args: ['--limits', 'taskCheckMs=20,taskChecksWaiting=2'] });
+    const devices = await Promise.all([1, 2, 3].map((k) => device(t!.url, `127.7.4.${k}`)));
+    // All three sent while the worker starts: two wait, the third is refused at once.
+    devices.forEach((r, k) => r.send(createMsg(ownTaskSpec(heavyTask(k), { checked: false }), `heavy ${k}`)));
+    const answers = await Promise.all(devices.map(async (r) => said(await r.waitFor(answered, HANG))));
+    expect(answers.filter((a) => /^error over-quota: The room server has 2 tasks waiting to be checked/.test(a))).toHaveLength(1);
+    expect(answers.filter((a) => /^error too-large: its task takes more than 0\.02 s/.test(a))).toHaveLength(2);
+    for (const r of devices) r.close();
+  }, 2 * HANG);
+
   it('opens a room with a data task of 700 and of 5,000 rows, and gives a student its rows', async () => {
     t = await startTarget();
     for (const rows of [700, 5000]) {

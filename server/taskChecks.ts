@@ -9,8 +9,9 @@
  *   - one check runs at a time, the waiting ones taken from their addresses in turn (round robin),
  *     so one address's checks wait behind each other, not in front of another address's;
  *   - an address has at most limits.taskChecksPerAddress checks waiting or running, and
- *     limits.taskCheckMsPerMinute of checking (limits.ts; charged by the connection), beyond which
- *     its creates are refused at once.
+ *     limits.taskCheckMsPerMinute of checking (limits.ts; charged by the connection), and the server
+ *     limits.taskChecksWaiting, beyond which creates are refused at once; the worker's heap is
+ *     bounded (256 MiB).
  * Everything else a client sends, a create of a built-in task included, is checked on the event
  * loop as before: FRAME_SHAPE bounds its cost (protocol.ts).
  */
@@ -39,7 +40,8 @@ import(workerData.tsx).then(({ tsImport }) => tsImport(workerData.file, workerDa
 function checkThread(): Worker {
   const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
   const file = new URL('./taskCheckWorker.ts', import.meta.url).href;
-  return new Worker(BOOTSTRAP, { eval: true, workerData: { tsx, file } });
+  // Its heap bounded too: a worker past it ends, and the check it had is refused (ERR_WORKER_OUT_OF_MEMORY).
+  return new Worker(BOOTSTRAP, { eval: true, workerData: { tsx, file }, resourceLimits: { maxOldGenerationSizeMb: 256 } });
 }
 
 export interface TaskCheckOptions {
@@ -47,6 +49,8 @@ export interface TaskCheckOptions {
   budgetMs: number;
   /** Checks waiting or running for one address at most. */
   perAddress: number;
+  /** Checks waiting or running on the whole server at most (each holds its frame: many addresses at once stay bounded). */
+  total: number;
   log: (line: string) => void;
 }
 
@@ -54,6 +58,8 @@ export class TaskChecks {
   /** Waiting checks by address, in the order the addresses are served (an address served goes to the back). */
   private readonly waiting = new Map<string, Job[]>();
   private readonly held = new Map<string, number>();
+  /** Checks waiting or running on the server. */
+  private count = 0;
   private worker: Worker | null = null;
   private ready = false;
   private running: { job: Job; address: string; timer: ReturnType<typeof setTimeout>; started: number } | null = null;
@@ -70,12 +76,19 @@ export class TaskChecks {
     return this.held.get(address) ?? 0;
   }
 
-  /** Check `text` (a create frame with a task of its own) for `address`; null if the address already has its most checks waiting. */
-  check(address: string, text: string): Promise<TaskCheck> | null {
-    if (this.closed || this.pending(address) >= this.opts.perAddress) return null;
+  /**
+   * Check `text` (a create frame with a task of its own) for `address`; or why not, in words, if
+   * the address or the server already has its most checks waiting.
+   */
+  check(address: string, text: string): Promise<TaskCheck> | string {
+    if (this.closed) return 'the room server is closing';
+    if (this.pending(address) >= this.opts.perAddress) return `At most ${this.opts.perAddress} tasks of one address are checked at a time: wait for the answer to the last.`;
+    if (this.count >= this.opts.total) return `The room server has ${this.opts.total} tasks waiting to be checked: try again in a minute.`;
     this.held.set(address, this.pending(address) + 1);
+    this.count++;
     return new Promise((resolve) => {
       const done = (r: TaskCheck) => {
+        this.count--;
         const n = this.pending(address) - 1;
         if (n > 0) this.held.set(address, n);
         else this.held.delete(address);
