@@ -1,7 +1,7 @@
 /**
  * What one RL step of a stack may cost the GPU on the fused path: dispatches, queue submits and
  * buffer readbacks, counted exactly (src/core/benchmark/counters.ts) by budgets.test.ts and by the
- * bench (cli/bench-fused.ts), whose results file makes BENCHMARKS' counts table.
+ * bench (cli/bench/bench-fused.ts), whose results file makes BENCHMARKS' counts table.
  *
  * The budgets are what makes a step cheap on a real GPU: each dispatch costs tens of microseconds
  * of API and driver whatever its size, each submit and readback more (docs/BENCHMARKS.md), and
