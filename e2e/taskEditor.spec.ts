@@ -33,7 +33,7 @@ async function lastMetrics(page: Page): Promise<string> {
 }
 
 test('a generator typed in the editor runs to its end, and its link reproduces the run in a fresh browser', async ({ page, browser, context }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(900_000);
   const errors = collectErrors(page);
   const lab = new LabPage(page);
   await lab.open(QUICK);
@@ -60,8 +60,9 @@ test('a generator typed in the editor runs to its end, and its link reproduces t
   await expect(page.getByTestId('task-select')).toHaveValue('custom');
   await expect(page.getByTestId('task-select').locator('option:checked')).toHaveText('Your own: Last digit');
 
+  // Start on a task of one's own trains its block of seeds: the run compared is the block's last.
   await lab.button('start').click();
-  await lab.waitForPhase('done', 150_000);
+  await lab.waitForVerdict(400_000);
   const first = await lastMetrics(page);
 
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -76,7 +77,7 @@ test('a generator typed in the editor runs to its end, and its link reproduces t
   await lab.button('start').click();
   await expect(page.getByTestId('base-source-A')).toHaveText(/^cached/, { timeout: 60_000 });
   await expect(page.getByTestId('base-source-B')).toHaveText(/^cached/);
-  await lab.waitForPhase('done', 150_000);
+  await lab.waitForVerdict(400_000);
   expect(await lastMetrics(page)).toBe(first);
   expect(errors).toEqual([]);
 
@@ -89,7 +90,7 @@ test('a generator typed in the editor runs to its end, and its link reproduces t
     await expect(p.getByTestId('task-editor')).toBeVisible();
     await expect(p.getByTestId('task-template')).toHaveValue('{a}=');
     await other.button('start').click();
-    await other.waitForPhase('done', 150_000);
+    await other.waitForVerdict(400_000);
     expect(otherErrors).toEqual([]);
     return lastMetrics(p);
   });
@@ -133,7 +134,7 @@ test('the editor opened over the default experiment holds only what the student 
 });
 
 test('a gallery task is one click away, with its paragraph for students, and runs', async ({ page }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(450_000);
   const errors = collectErrors(page);
   const lab = new LabPage(page);
   await lab.open(QUICK);
@@ -141,7 +142,7 @@ test('a gallery task is one click away, with its paragraph for students, and run
   await expect(page.getByTestId('gallery-note')).toContainText('majority');
   await expect(page.getByTestId('task-editor')).toHaveCount(0);
   await lab.button('start').click();
-  await lab.waitForPhase('done', 120_000);
+  await lab.waitForVerdict(400_000);
   await expect(page.getByTestId('base-source-A')).toHaveText(/^trained/);
   // The Details say where the start-up seconds went, phase by phase, in order (a backend forced by
   // the link is not chosen, and a warm start that reached its target before its first report sends none).

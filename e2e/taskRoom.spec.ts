@@ -1,7 +1,8 @@
 /**
  * A task of one's own in class mode: the teacher's task reaches every student with the room's
  * experiment (the real room server; students in their own browser contexts), each student's page
- * shows it in the task picker and the editor, and every seat trains it to its end.
+ * shows it in the task picker and the editor, every seat trains it to its end with its own seed, and
+ * the projector reads the class's verdict on the question over the seats' runs.
  */
 import { expect, test } from '@playwright/test';
 import { Presenter, Student } from './helpers/classRoom';
@@ -35,6 +36,13 @@ test("a class room with the teacher's own task gives every student the task, and
   }
   await presenter.startForEverybody();
   await presenter.waitAllDone(2, 6);
+
+  // One seed a seat: the projector reads the class's verdict on the question over the seats' finished runs.
+  await page.getByTestId('room-projector').click();
+  const verdict = page.getByTestId('class-verdict');
+  await expect(verdict).toHaveAttribute('data-runs', '2', { timeout: 60_000 });
+  await expect(verdict).toHaveAttribute('data-state', /^(verdict|cannot-tell)$/);
+  await expect(verdict.getByTestId('friend-sentence')).toContainText('On "Last digit", over 2 seeds');
 });
 
 test('a data task of 700 rows pasted in the editor opens a class room, and a student gets every row', async ({ page, browser }) => {

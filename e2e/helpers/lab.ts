@@ -78,6 +78,16 @@ export class LabPage {
     await expect(this.phase).toHaveAttribute('data-phase', phase, { timeout });
   }
 
+  /**
+   * The end of a block of seeds (a task of one's own's Start, or "Run N seeds"): the verdict panel
+   * reads a verdict or "cannot tell" (run/VerdictPanel.tsx). Returns which.
+   */
+  async waitForVerdict(timeout = 240_000): Promise<'verdict' | 'cannot-tell'> {
+    const panel = this.page.getByTestId('verdict');
+    await expect(panel).toHaveAttribute('data-state', /^(verdict|cannot-tell)$/, { timeout });
+    return (await panel.getAttribute('data-state')) as 'verdict' | 'cannot-tell';
+  }
+
   async waitPaused(): Promise<void> {
     await expect(this.phase).toHaveAttribute('data-paused', 'true', { timeout: 120_000 });
   }

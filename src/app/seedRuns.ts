@@ -4,7 +4,9 @@
  * previous is done). Pause pauses the seed training now; Reset (lab.reset) cancels the rest and
  * clears the results; a seed that stops or fails ends the sequence, keeping the seeds finished.
  * Each finished seed's RunRecord (liveRecord.ts) goes to the seeds slice (store/seedsSlice.ts).
+ * Start on a task of one's own is such a sequence too (startDraft).
  */
+import { VERDICT_SEEDS } from '../core/experiment/verdict';
 import { validationOf } from './controls/validation';
 import { useLab } from './store';
 import { recordOf } from './store/liveRecord';
@@ -53,13 +55,25 @@ function watch(): void {
       if (shown) s.addSeedResult(structuredClone(shown.record));
       // Not from inside the store's notification: the next Start sets state again.
       setTimeout(startNext, 0);
-    } else if (s.run.phase === 'stopped' || s.run.phase === 'error') {
+    } else if (s.run.phase === 'error') {
+      s.endSeeds(s.run.error ? `${s.run.error.message} ${s.run.error.hint}`.trim() : 'a seed stopped with an error');
+    } else if (s.run.phase === 'stopped') {
       s.endSeeds();
     }
   });
 }
 
 export const seedRuns = {
+  /**
+   * Start, as the run bar's Start does: a task of one's own trains its block of VERDICT_SEEDS seeds
+   * (its verdict over seeds is what the lab says about the question: core/experiment/verdict.ts),
+   * anything else one run.
+   */
+  startDraft(): boolean {
+    const s = useLab.getState();
+    if (s.draft.task.id === 'custom') return seedRuns.start(VERDICT_SEEDS);
+    return lab.start();
+  },
   /** Run the draft over `count` seeds (2-8); false when the draft cannot start. */
   start(count: number): boolean {
     const s = useLab.getState();

@@ -17,7 +17,8 @@ import { aggregateSeedLines } from './seedAggregate';
 import { classMeanThrough } from '../room/classProgress';
 import { bandResults, bandUnit } from '../store/roomSlice';
 import { ChartTable } from './ChartTable';
-import { composeChart, downloadPng, pageColors } from './pngExport';
+import { composeChart, composeText, downloadPng, pageColors, stackImages } from './pngExport';
+import { pageVerdictSentence } from '../run/verdictOnPage';
 import { pngFileName } from './pngLayout';
 import { UPlotChart } from './UPlotChart';
 import { ChartLegend } from './ChartLegend';
@@ -94,7 +95,13 @@ export function ChartCard({ testId, title, xLabel = 'RL step', yLabel, axis, bui
   const exportPng = () => {
     const c = canvas();
     if (!c) return;
-    void downloadPng(composeChart(c, title, legendEntries(model), pageColors()), pngFileName(title));
+    const colors = pageColors();
+    const chart = composeChart(c, title, legendEntries(model), colors);
+    // The verdict over the page's block of seeds travels with the chart (run/verdictOnPage.ts).
+    const verdict = pageVerdictSentence(useLab.getState());
+    const r = Math.max(1, Math.min(3, window.devicePixelRatio || 1));
+    const image = verdict ? stackImages([composeText([{ text: verdict, px: 15, bold: true }], chart.width / r, colors), chart], colors) : chart;
+    void downloadPng(image, pngFileName(title));
   };
   const tableId = `${testId}-table`;
   const table = showTable ? chartTable(xLabel, model.x, model.table) : null;

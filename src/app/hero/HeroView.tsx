@@ -25,6 +25,7 @@ import { HeroRestored } from './HeroRestored';
 import { openPanel } from './openPanel';
 import { setProjector } from '../room/projectorActions';
 import { ClaimSentences } from '../run/ClaimSentences';
+import { VerdictPanel } from '../run/VerdictPanel';
 import { pairedPeerArm } from '../../core/experiment/memberParts';
 import { runsByLevel } from '../../room/levels';
 import { GlossaryTerm } from '../GlossaryTerm';
@@ -291,6 +292,7 @@ export function HeroView({ classView = false }: { classView?: boolean }) {
       </div>
       {!classView && <HeroStart />}
       {!classView && <HeroRestored />}
+      {!classView && <VerdictPanel />}
       <div className="hero-charts" style={{ ['--hero-cols' as string]: String(grid.cols) }}>
         {arms.map((a) => (
           <HeroChart key={a.id} armId={a.id} scheme={a.scheme} oracleId={oracleId} height={height} compact={compact} />

@@ -20,6 +20,7 @@ import { isOverlapSpec } from '../panels/overlapPoints';
 import { joinCodeOf, showJoinCode } from '../../room/joinCode';
 import { Scoreboard } from '../run/Scoreboard';
 import { SeedClaims } from '../run/SeedClaims';
+import { ClassVerdict } from '../run/VerdictPanel';
 import { useLab } from '../store';
 import { classProgress } from './classProgress';
 import { Presenter } from './RoomPanel';
@@ -181,6 +182,9 @@ function ClassScreen() {
     <>
       <Headline />
       <OwnRunNote />
+      <ErrorBoundary where="The class's verdict">
+        <ClassVerdict />
+      </ErrorBoundary>
       <div className={`projector-class${overlap ? ' with-overlap' : ''}`} data-testid="projector-class">
         <ErrorBoundary where="The class's charts">
           <HeroView classView />

@@ -1,6 +1,10 @@
 /**
  * Under the hero charts once a run is done: per claim of the preset, what this seed showed and
- * what 8 seeds measured (claimSentences.ts). Text only, computed from the run on screen.
+ * what 8 seeds measured (claimSentences.ts). Text only, computed from the run on screen. A change
+ * inside the band one evaluation of the run's held-out set varies by reads level (changeRule.ts
+ * evaluationBand). On a task of one's own a seed's line carries no mark at all: the verdict over
+ * its block of seeds (VerdictPanel.tsx) is what the lab says about the question; one seed is an
+ * example.
  */
 import { useMemo } from 'react';
 import { useLab } from '../store';
@@ -10,10 +14,12 @@ export function ClaimSentences() {
   const done = useLab((s) => s.run.phase === 'done');
   const summary = useLab((s) => s.run.summary);
   const seed = useLab((s) => s.run.spec?.seed ?? null);
+  const heldOut = useLab((s) => s.run.spec?.data.heldOut ?? 100);
+  const ownTask = useLab((s) => s.run.spec?.task.id === 'custom');
   const presetId = useLab((s) => (s.edited ? null : s.presetId));
   // A paired room's seat trains one member of the peer arm: its sentences are that member's alone.
   const member = useLab((s) => (s.room.role === 'student' ? (s.room.seat?.member ?? null) : null));
-  const sentences = useMemo(() => (done && summary ? claimSentences(summary, presetId) : []), [done, summary, presetId]);
+  const sentences = useMemo(() => (done && summary ? claimSentences(summary, presetId, heldOut) : []), [done, summary, presetId, heldOut]);
   if (sentences.length === 0) return null;
   return (
     <div className="claim-sentences" data-testid="claim-sentences">
@@ -28,11 +34,15 @@ export function ClaimSentences() {
       )}
       <ul>
         {sentences.map((c) => (
-          <li key={c.id} data-testid={`claim-sentence-${c.id}`} data-held={c.held}>
-            <span className={c.held ? 'held' : 'not-held'} aria-hidden="true">
-              {c.held ? '✓' : '✗'}
-            </span>{' '}
-            This seed: {c.thisSeed} {c.overSeeds ?? (presetId ? '' : 'An edited experiment: the 8-seed results do not apply.')}
+          <li key={c.id} data-testid={`claim-sentence-${c.id}`} data-held={c.held} data-marked={!ownTask}>
+            {!ownTask && (
+              <>
+                <span className={c.held ? 'held' : 'not-held'} aria-hidden="true">
+                  {c.held ? '✓' : '✗'}
+                </span>{' '}
+              </>
+            )}
+            This seed{ownTask ? ' (an example)' : ''}: {c.thisSeed} {c.overSeeds ?? (ownTask ? 'The verdict over seeds is above the charts.' : presetId ? '' : 'An edited experiment: the 8-seed results do not apply.')}
           </li>
         ))}
       </ul>

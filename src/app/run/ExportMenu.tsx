@@ -5,12 +5,14 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { getPreset } from '../../core/experiment/presets';
-import { MAX_BUNDLE_CHARS, cleanName, megabytes, serializeBundle } from '../../share/bundle';
+import { MAX_BUNDLE_CHARS, cleanName, megabytes, serializeBundle, serializeSeedsBundle } from '../../share/bundle';
 import { mergePatchDiff } from '../../share/mergePatch';
 import { downloadText } from '../lib/download';
 import { fileStem, memberMetricsCsv, metricsJson, pairMetricsCsv } from '../lib/exportMetrics';
 import { useLab } from '../store';
 import { recordOf } from '../store/liveRecord';
+import { pageVerdictSentence, withVerdictLine } from './verdictOnPage';
+
 
 /** A name that says what the run was: its preset, seed and steps (or the imported file's name). */
 function defaultName(): string {
@@ -59,7 +61,11 @@ export function ExportMenu() {
         setStatus({ kind: 'error', text: 'This run has no record to save (it was reset); its metrics can still be exported.' });
         return;
       }
-      const text = serializeBundle(shown.record, runName, { preset: shown.preset });
+      // A block of seeds on the page (an own task's Start, "Run N seeds") is saved whole: the file
+      // opens as the block, and its verdict is read from its runs again.
+      const block = useLab.getState().seeds;
+      const seeds = block.plan ? [] : block.results.filter((r) => r.finished).map((r) => r.record);
+      const text = seeds.length > 1 ? serializeSeedsBundle(seeds, runName, { preset: shown.preset }) : serializeBundle(shown.record, runName, { preset: shown.preset });
       if (text.length > MAX_BUNDLE_CHARS) {
         setStatus({ kind: 'error', text: `This run is too long for a run file (${megabytes(text.length)}; a run file may have ${megabytes(MAX_BUNDLE_CHARS)}): export its metrics as CSV or JSON instead.` });
         return;
@@ -67,10 +73,10 @@ export function ExportMenu() {
       downloadText(`${stem}.json`, text, 'application/json');
       setStatus({ kind: 'ok', text: `Saved ${stem}.json: open it again with “Open run file…”.` });
     } else if (kind === 'members') {
-      downloadText(`${stem}-members.csv`, memberMetricsCsv(run.series), 'text/csv');
+      downloadText(`${stem}-members.csv`, withVerdictLine(memberMetricsCsv(run.series), pageVerdictSentence(useLab.getState())), 'text/csv');
       setStatus({ kind: 'ok', text: `Saved ${stem}-members.csv.` });
     } else if (kind === 'pairs') {
-      downloadText(`${stem}-pairs.csv`, pairMetricsCsv(run.series), 'text/csv');
+      downloadText(`${stem}-pairs.csv`, withVerdictLine(pairMetricsCsv(run.series), pageVerdictSentence(useLab.getState())), 'text/csv');
       setStatus({ kind: 'ok', text: `Saved ${stem}-pairs.csv.` });
     } else {
       const backend = recordOf(run.runId)?.record.backend ?? null;

@@ -1,7 +1,8 @@
 import type { BackendReport } from '../../engine/protocol';
 import { useLab } from '../store';
-import { backendFromUrl, lab as worker } from '../trainingWorker';
+import { backendFromUrl } from '../trainingWorker';
 import { savedRuns, useSavedRuns } from '../runs/runsController';
+import { seedRuns } from '../seedRuns';
 
 /**
  * Why the backend in use is not the first choice (infra's wording, asserted by e2e/backend.spec.ts),
@@ -106,7 +107,7 @@ const OUT_OF_REACH = /looks out of its reach/;
 /** Start again, this time going on into RL from the best weights each warm start reached (a cached warm start is not trained again). */
 function goOnFromBest(): void {
   useLab.getState().editDraft((d) => ({ ...d, warmStart: { ...d.warmStart, onMiss: 'continue' } }));
-  worker.start();
+  seedRuns.startDraft();
 }
 
 /** What a run rebuilt after a lost device says (runController.ts; the steps after the checkpoint run again). */

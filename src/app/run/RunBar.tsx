@@ -8,6 +8,8 @@ import { ImportButton } from './ImportButton';
 import { RunStatus } from './RunStatus';
 import { SeedsControl } from './SeedsControl';
 import { useStartReason } from './useStartReason';
+import { seedRuns } from '../seedRuns';
+import { VERDICT_SEEDS } from '../../core/experiment/verdict';
 
 /**
  * Start, Pause/Resume, Step, Reset, run files and speed, with the status line under them (its
@@ -20,10 +22,11 @@ export function RunBar() {
   const hidden = useLab((s) => s.classroom.hidden);
   const active = isActivePhase(run.phase);
   const startReason = useStartReason();
+  const ownTask = useLab((s) => s.draft.task.id === 'custom');
   return (
     <div className="run-bar" data-testid="run-bar" role="region" aria-label="Run controls">
       <div className="buttons">
-        <button type="button" className="primary" disabled={startReason != null} title={startReason ?? 'Warm-start the cohort, then train every arm'} aria-describedby={startReason ? 'start-reason' : undefined} data-testid="start" onClick={() => lab.start() && focusPauseSoon()}>
+        <button type="button" className="primary" disabled={startReason != null} title={startReason ?? (ownTask ? `Warm-start the cohort, then train every arm, over ${VERDICT_SEEDS} seeds: the verdict on your question` : 'Warm-start the cohort, then train every arm')} aria-describedby={startReason ? 'start-reason' : undefined} data-testid="start" onClick={() => seedRuns.startDraft() && focusPauseSoon()}>
           ▶ Start
         </button>
         <SeedsControl disabledReason={startReason} />

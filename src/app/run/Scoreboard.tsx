@@ -8,6 +8,7 @@ import { useMemo, useState } from 'react';
 import { useRunView } from '../charts/useRunView';
 import { useLab } from '../store';
 import { downloadReportPng } from './reportPng';
+import { pageVerdictSentence } from './verdictOnPage';
 import { changeDirection, collapseDefinition, collapsedText, fmt2, fmtSigned, scoreRows, seedMeanRows, type SeedMeanRow } from './scoreboard';
 import { bandResults, bandUnit } from '../store/roomSlice';
 import type { Styles } from '../charts/seriesDefs';
@@ -118,6 +119,7 @@ export function Scoreboard({ classOnly = false }: { classOnly?: boolean }) {
           title: `Cohort Lab: ${presetId}${edited ? ' (edited)' : ''}`,
           subtitle: `seed ${spec.seed} · RL step ${step ?? 0} of ${spec.steps}${backend ? ` · ${backend}` : ''} · pass@1: held-out, mean over each arm's members`,
           collapseDelta: delta,
+          verdict: pageVerdictSentence(useLab.getState()),
         },
         rows,
       );

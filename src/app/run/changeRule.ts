@@ -20,6 +20,17 @@ export type Direction = 'up' | 'level' | 'down';
 /** A change smaller than this either way counts as level (see above). */
 export const LEVEL_BAND = 0.03;
 
+/**
+ * The band for a run whose held-out set has `heldOut` problems: LEVEL_BAND at 100 problems (where
+ * it was measured), wider as 1/sqrt(heldOut) below (an evaluation's noise grows so: 25 problems
+ * 0.06, 6 problems 0.12), never narrower than LEVEL_BAND. A task of one's own may hold out a
+ * handful of problems, where a fall of 0.07 is one answer less.
+ */
+export function evaluationBand(heldOut: number): number {
+  if (!(heldOut > 0) || heldOut >= 100) return LEVEL_BAND;
+  return Math.round(LEVEL_BAND * Math.sqrt(100 / heldOut) * 100) / 100;
+}
+
 /** Which way a value reads: up (≥ band), level (|value| < band) or down (≤ −band). */
 export function directionOf(value: number, band = LEVEL_BAND): Direction {
   if (value >= band) return 'up';
@@ -31,6 +42,6 @@ export function directionOf(value: number, band = LEVEL_BAND): Direction {
  * Whether one run's claim difference says the claim held on this page: at least LEVEL_BAND in the
  * claim's direction (the difference is signed so that positive supports the claim); NaN does not.
  */
-export function heldOnPage(diff: number): boolean {
-  return Number.isFinite(diff) && directionOf(diff) === 'up';
+export function heldOnPage(diff: number, band = LEVEL_BAND): boolean {
+  return Number.isFinite(diff) && directionOf(diff, band) === 'up';
 }

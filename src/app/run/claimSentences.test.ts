@@ -39,6 +39,21 @@ describe('claim sentences', () => {
     expect(s[3].thisSeed).toBe('oracle ended above peer (0.57 against 0.34).');
   });
 
+  it('reads a change against the band of its held-out set: 0.07 of 14 problems is one answer, level', () => {
+    // A run no arm learnt on a task of one's own with 14 held-out problems: self 0.07 -> 0.00.
+    const s = claimSentences(summary({ oracle: [0.07, 0.07], self: [0, 0], peer: [0.07, 0.07] }, 0.07), null, 14);
+    expect(s[0].thisSeed).toBe("self's held-out pass@1 stayed level, within the 0.08 one evaluation varies by: 0.07 to 0.00 (−0.07).");
+    expect(s[0].held).toBe(false);
+    // The same run read at 100 held-out problems passes the band: the band, not the wording, decides.
+    expect(claimSentences(summary({ oracle: [0.07, 0.07], self: [0, 0], peer: [0.07, 0.07] }, 0.07), null, 100)[0].held).toBe(true);
+    // 6 held-out problems: the band is 0.12, so 0.13 apart reads as above and 0.10 apart as level.
+    const r = claimSentences(summary({ oracle: [0.23, 0.23], self: [0, 0], peer: [0.1, 0.1] }, 0.1), null, 6);
+    expect(r[3].thisSeed).toBe('oracle ended above peer (0.23 against 0.10).');
+    expect(claimSentences(summary({ oracle: [0.2, 0.2], self: [0, 0], peer: [0.1, 0.1] }, 0.1), null, 6)[3].thisSeed).toBe(
+      'oracle ended level with peer (0.20 against 0.10), within the 0.12 one evaluation varies by.',
+    );
+  });
+
   it('the default is quoted from its confirmation seeds, and says so', () => {
     const s = claimSentences(summary({ oracle: [0.8, 0.8], self: [0.3, 0.3], peer: [0.6, 0.6] }), 'peers-learn');
     expect(s[2].overSeeds).toBe("Over 8 seeds no one tuned on (109-116), peer's held-out pass@1 rose in 8, mean change +0.16: shown.");

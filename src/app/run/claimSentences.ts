@@ -6,14 +6,14 @@
  */
 import { CLAIM_TIE, SEED_CLAIMS, type SeedClaimCount, type SeedClaimId, armPassAt1, countSeedClaims, seedDifference } from '../../core/experiment/claims';
 import type { RunSummary } from '../../core/experiment/events';
-import { LEVEL_BAND, directionOf, heldOnPage } from './changeRule';
+import { LEVEL_BAND, directionOf, evaluationBand, heldOnPage } from './changeRule';
 import { MEASURED_CLAIMS, MEASURED_SEEDS, type MeasuredClaim } from './measuredClaims';
 
 export interface ClaimSentence {
   id: SeedClaimId;
   /** "self's held-out pass@1 fell by 0.12: 0.46 to 0.34 (−0.12)." */
   thisSeed: string;
-  /** The claim held in this seed: its difference is at least LEVEL_BAND, the page's one rule (changeRule.ts). */
+  /** The claim held in this seed: its difference is at least the band (LEVEL_BAND at 100 held-out problems), the page's one rule (changeRule.ts). */
   held: boolean;
   /** "Over 8 seeds: it held in 8 (mean +0.17): shown." (null: not measured for this experiment) */
   overSeeds: string | null;
@@ -27,46 +27,46 @@ function pair(a: number, b: number): [string, string] {
 const signed = (v: number) => (Math.abs(v) < 0.005 ? '0.00' : `${v > 0 ? '+' : '−'}${Math.abs(v).toFixed(2)}`);
 
 /** "above", "level with" or "below", by the page's one rule (changeRule.ts), as the card reads it. */
-function relation(diff: number): string {
-  const d = directionOf(diff);
+function relation(diff: number, band: number): string {
+  const d = directionOf(diff, band);
   return d === 'level' ? 'level with' : d === 'up' ? 'above' : 'below';
 }
 
 /** Said after a level ending, so a visible 0.444 against 0.437 is not read as a win. */
-const levelNote = (diff: number) => (directionOf(diff) === 'level' ? `, within the ${LEVEL_BAND} one evaluation varies by` : '');
+const levelNote = (diff: number, band: number) => (directionOf(diff, band) === 'level' ? `, within the ${band} one evaluation varies by` : '');
 
 /**
  * A change of held-out pass@1 in words, one convention everywhere on the page:
  * end − start, so a fall is negative and is said "fell by"; under LEVEL_BAND either way it "stayed
  * level", as the workshop card reads "hold" (the page's one rule, changeRule.ts).
  */
-export function changeWords(start: number, end: number): string {
+export function changeWords(start: number, end: number, band = LEVEL_BAND): string {
   const c = end - start;
   const [s0, s1] = pair(start, end);
   const by =
-    directionOf(c) === 'level'
-      ? `stayed level, within the ${LEVEL_BAND} one evaluation varies by`
+    directionOf(c, band) === 'level'
+      ? `stayed level, within the ${band} one evaluation varies by`
       : `${c < 0 ? 'fell' : 'rose'} by ${Math.abs(c).toFixed(2)}`;
   return `${by}: ${s0} to ${s1} (${signed(c)})`;
 }
 
-function thisSeed(id: SeedClaimId, run: RunSummary): string {
+function thisSeed(id: SeedClaimId, run: RunSummary, band: number): string {
   const p = (arm: string) => armPassAt1(run, arm) ?? { start: NaN, end: NaN };
   switch (id) {
     case 'a':
       // The claim is "end below start" (claims.ts), not the scoreboard's collapse rule: say that.
-      return `self's held-out pass@1 ${changeWords(p('self').start, p('self').end)}.`;
+      return `self's held-out pass@1 ${changeWords(p('self').start, p('self').end, band)}.`;
     case 'b': {
       const [peer, self] = pair(p('peer').end, p('self').end);
       const d = p('peer').end - p('self').end;
-      return `peer ended ${relation(d)} self (${peer} against ${self})${levelNote(d)}.`;
+      return `peer ended ${relation(d, band)} self (${peer} against ${self})${levelNote(d, band)}.`;
     }
     case 'learns':
-      return `peer's held-out pass@1 ${changeWords(p('peer').start, p('peer').end)}.`;
+      return `peer's held-out pass@1 ${changeWords(p('peer').start, p('peer').end, band)}.`;
     case 'oracle': {
       const [oracle, peer] = pair(p('oracle').end, p('peer').end);
       const d = p('oracle').end - p('peer').end;
-      return `oracle ended ${relation(d)} peer (${oracle} against ${peer})${levelNote(d)}.`;
+      return `oracle ended ${relation(d, band)} peer (${oracle} against ${peer})${levelNote(d, band)}.`;
     }
   }
 }
@@ -116,16 +116,21 @@ export function measuredPart(run: RunSummary): RunSummary {
   return { ...run, arms };
 }
 
-/** The sentences for the claims whose arms the run measured; `presetId` null: an edited experiment (no 8-seed figures apply). */
-export function claimSentences(whole: RunSummary, presetId: string | null): ClaimSentence[] {
+/**
+ * The sentences for the claims whose arms the run measured; `presetId` null: an edited experiment
+ * (no 8-seed figures apply). `heldOut`: the run's held-out problems, which set the band a
+ * difference must pass to read as a change (changeRule.ts evaluationBand).
+ */
+export function claimSentences(whole: RunSummary, presetId: string | null, heldOut = 100): ClaimSentence[] {
   const run = measuredPart(whole);
+  const band = evaluationBand(heldOut);
   const measured = presetId ? MEASURED_CLAIMS[presetId] : undefined;
   const over = measured?.block === 'confirmation' ? `${MEASURED_SEEDS} seeds no one tuned on (${seedList(measured.seeds)})` : `${MEASURED_SEEDS} seeds`;
   return SEED_CLAIMS.filter((c) => c.arms.every((a) => run.arms.some((x) => x.id === a))).map((c) => {
     const diff = seedDifference(run, c.id);
     const m = measured?.claims[c.id];
     const overSeeds = m ? `Over ${over}, ${overSeedsWords(c.id, c.text, m)}: ${verdictWords(m)}.` : null;
-    return { id: c.id, thisSeed: thisSeed(c.id, run), held: heldOnPage(diff), overSeeds };
+    return { id: c.id, thisSeed: thisSeed(c.id, run, band), held: heldOnPage(diff, band), overSeeds };
   });
 }
 
@@ -135,5 +140,5 @@ export function claimSentences(whole: RunSummary, presetId: string | null): Clai
  * sentence shows (the core's count, tie CLAIM_TIE, is `npm run science`'s wins).
  */
 export function countClaimsOnPage(runs: readonly RunSummary[]): SeedClaimCount[] {
-  return countSeedClaims(runs).map((c) => ({ ...c, held: c.diffs.filter(heldOnPage).length }));
+  return countSeedClaims(runs).map((c) => ({ ...c, held: c.diffs.filter((d) => heldOnPage(d)).length }));
 }

@@ -80,7 +80,7 @@ export function showImportedRun(bundle: RunBundle): void {
   useLab.getState().loadSpec(presetId, record.spec, edited);
   useLab.getState().selectInspectorStep(null);
   // A file of several runs (a class room, "Run N seeds") opens as "Run N seeds" shows them: bands and claims over the runs.
-  if (bundle.seeds?.length) useLab.setState({ seeds: { plan: null, results: bundle.seeds.map(seedResult) } });
+  if (bundle.seeds?.length) useLab.setState({ seeds: { plan: null, results: bundle.seeds.map(seedResult), stopped: null } });
   else useLab.getState().clearSeeds();
 }
 

@@ -12,6 +12,8 @@ export interface ReportHeading {
   title: string;
   subtitle: string;
   collapseDelta: number;
+  /** The verdict over the page's block of seeds, for a friend (null: none). */
+  verdict?: string | null;
 }
 
 /** Compose and download the report; resolves with the number of charts in it. */
@@ -29,6 +31,7 @@ export async function downloadReportPng(heading: ReportHeading, rows: readonly S
     [
       { text: heading.title, px: 24, bold: true },
       { text: heading.subtitle, px: 15, muted: true },
+      ...(heading.verdict ? [{ text: heading.verdict, px: 17, bold: true }] : []),
       ...scoreboardLines(rows).map((line) => ({ text: line, px: 18 })),
       { text: collapseDefinition(heading.collapseDelta), px: 12, muted: true },
     ],

@@ -44,6 +44,6 @@ describe('seeds slice', () => {
     expect(s().seeds.results).toHaveLength(0);
     s().addSeedResult(finished(0.5));
     s().clearSeeds();
-    expect(s().seeds).toEqual({ plan: null, results: [] });
+    expect(s().seeds).toEqual({ plan: null, results: [], stopped: null });
   });
 });

@@ -43,10 +43,12 @@ export interface SeedsState {
   plan: SeedPlan | null;
   /** Finished seeds, in order. */
   results: SeedResult[];
+  /** Why the sequence ended before its last seed: a seed's error in words (a warm start's miss), else null. */
+  stopped: string | null;
 }
 
 export function initialSeedsState(): SeedsState {
-  return { plan: null, results: [] };
+  return { plan: null, results: [], stopped: null };
 }
 
 export function clampSeeds(n: number): number {
@@ -67,16 +69,16 @@ export interface SeedsSlice {
   beginSeeds(firstSeed: number, count: number): void;
   seedStarted(index: number, runId: number): void;
   addSeedResult(record: RunRecord): void;
-  /** The sequence is over (finished, stopped or cancelled); its results stay. */
-  endSeeds(): void;
+  /** The sequence is over (finished, stopped or cancelled); its results stay. `stopped`: a seed's error that ended it. */
+  endSeeds(stopped?: string): void;
   clearSeeds(): void;
 }
 
 export const createSeedsSlice: LabSlice<SeedsSlice> = (set) => ({
   seeds: initialSeedsState(),
-  beginSeeds: (firstSeed, count) => set({ seeds: { plan: { firstSeed, count: clampSeeds(count), index: 0, runId: 0 }, results: [] } }),
+  beginSeeds: (firstSeed, count) => set({ seeds: { plan: { firstSeed, count: clampSeeds(count), index: 0, runId: 0 }, results: [], stopped: null } }),
   seedStarted: (index, runId) => set((s) => (s.seeds.plan ? { seeds: { ...s.seeds, plan: { ...s.seeds.plan, index, runId } } } : {})),
   addSeedResult: (record) => set((s) => ({ seeds: { ...s.seeds, results: [...s.seeds.results, seedResult(record)] } })),
-  endSeeds: () => set((s) => (s.seeds.plan ? { seeds: { ...s.seeds, plan: null } } : {})),
+  endSeeds: (stopped) => set((s) => (s.seeds.plan ? { seeds: { ...s.seeds, plan: null, stopped: stopped ?? null } } : {})),
   clearSeeds: () => set((s) => (s.seeds.plan || s.seeds.results.length ? { seeds: initialSeedsState() } : {})),
 });
