@@ -2,6 +2,8 @@
  * Argument parsing for the CLI entry points: strict, with one-line messages. A UsageError is
  * printed as `error: <message>` and the process exits with code 2.
  */
+import { terminalText } from './terminalText';
+
 export class UsageError extends Error {}
 
 export interface ParsedArgs {
@@ -80,7 +82,8 @@ export function choiceFlag<T extends string>(args: ParsedArgs, name: string, cho
  */
 export function runMain(main: () => Promise<void>, script: string): void {
   main().catch((e: unknown) => {
-    const message = e instanceof Error ? e.message : String(e);
+    // Messages quote files and flags (a header, a key, a title): never a raw control byte to the terminal.
+    const message = terminalText(e instanceof Error ? e.message : String(e));
     if (e instanceof UsageError) {
       console.error(`error: ${message} (npm run ${script} -- --help)`);
       process.exit(2);

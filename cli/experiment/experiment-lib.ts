@@ -2,7 +2,7 @@
  * The pieces of `npm run experiment` that are worth testing on their own: resolving the spec from
  * flags, running one seed, and the summary table.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readBoundedFile } from '../common/boundedFile';
 import { NonFiniteRunError } from '../../src/core/experiment/runner';
 import { pooledSeedRun, wholeSeedRun } from './pool';
 import { parseSpec, type ExperimentSpec } from '../../src/core/experiment/spec';
@@ -23,14 +23,7 @@ export function resolveSpec(preset: string | undefined, specFile: string | undef
     if (!p) throw new UsageError(`unknown preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
     spec = structuredClone(p.spec);
   } else {
-    let text: string;
-    try {
-      if (statSync(specFile!).size > MAX_SPEC_BYTES) throw new UsageError(`${specFile}: larger than ${MAX_SPEC_BYTES / 1024} KiB, not a spec`);
-      text = readFileSync(specFile!, 'utf8');
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      throw new UsageError(`cannot read ${specFile}: ${(e as Error).message.split('\n')[0]}`);
-    }
+    const text = readBoundedFile(specFile!, MAX_SPEC_BYTES, 'a spec').toString('utf8');
     let data: unknown;
     try {
       data = JSON.parse(text);

@@ -16,6 +16,8 @@
 import { writeFileSync } from 'node:fs';
 import { choiceFlag, intFlag, parseArgs, seedsFlag, runMain, UsageError } from '../common/args';
 import { findingLine, readTaskFile, withTask } from './taskFile';
+import { terminalText } from '../common/terminalText';
+import { CHECK_LIMITS } from '../../src/core/tasks/custom/index';
 import { hasDial, overlapTable, resolveSpec, resultFile, runSeed, summaryTable } from './experiment-lib';
 import { overlapOfRun, type OverlapSeed } from '../../src/core/experiment/overlapResult';
 import { initNodeBackend } from '../../src/engine/node-backend';
@@ -61,10 +63,13 @@ async function main(): Promise<void> {
   let spec = resolveSpec(args.flags.get('preset') as string | undefined, args.flags.get('spec') as string | undefined, steps);
   const taskFile = args.flags.get('task-file') as string | undefined;
   if (taskFile !== undefined) {
-    const fitted = withTask(spec, readTaskFile(taskFile), taskFile);
+    const def = readTaskFile(taskFile);
+    // The check's cost is bounded before it runs (CHECK_LIMITS.work steps); say so, then what it found.
+    console.error(`checking the task in ${terminalText(taskFile, true)} (at most ${CHECK_LIMITS.work.toLocaleString('en')} steps)`);
+    const fitted = withTask(spec, def, taskFile);
     for (const f of fitted.findings) console.error(findingLine(f));
     spec = fitted.spec;
-    console.error(`task: ${spec.task.definition!.title}; labeled ${spec.data.labeledPool}, RL ${spec.data.rlPool}, held-out ${spec.data.heldOut}`);
+    console.error(`task: ${terminalText(spec.task.definition!.title, true)}; labeled ${spec.data.labeledPool}, RL ${spec.data.rlPool}, held-out ${spec.data.heldOut}`);
   }
   if (args.flags.has('go-on')) {
     if (taskFile === undefined) throw new UsageError('--go-on goes with --task-file');

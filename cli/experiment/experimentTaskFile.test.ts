@@ -67,4 +67,37 @@ describe('--task-file refuses hostile files in words before training', () => {
   it('an expression built to be slow', () => refused(file('s.json', JSON.stringify({ ...sum, answer: 'join(join(join(join(pad(a,8),","),","),","),",")' })), /the most is 64/));
   it('a template whose space cannot fill the split', () => refused(file('t.json', JSON.stringify({ ...sum, vars: { a: { min: 0, max: 3 }, b: { min: 0, max: 3 } } })), /the task has 16 distinct problems; a run needs at least 20/));
   it('an unknown file type', () => refused(file('x.exe', 'MZ'), /not a \.csv, \.jsonl or \.json file/));
+
+  it('a device that reports 0 bytes and never ends', () => refused('/dev/zero', /\/dev\/zero is not a regular file \(a device, a pipe or a folder\); a task file is a file of at most 524,288 bytes/));
+  it('a folder', () => refused(dir, /is not a regular file/));
+  it('a "__proto__" variable, which a schema would drop in silence', () =>
+    refused(file('p.json', JSON.stringify(sum).replace('"vars":{', '"vars":{"__proto__":{"min":0,"max":9},')), /the file has a "__proto__" key, which is not a name a task can use/));
+  it('a placeholder only Object.prototype has', () => refused(file('k.json', JSON.stringify({ ...sum, template: '{a}+{b}={constructor}' })), /\{constructor\} at position 8 is not a declared variable/));
+  it('a rule whose check would pass its budget, said before anything runs', () => {
+    const terms = Array.from({ length: 6 }, (_, i) => `reverse(join(digits(a*${i + 3}+b), "-"))`).join(',');
+    refused(file('heavy.json', JSON.stringify({ ...sum, vars: { a: { min: 0, max: 99 }, b: { min: 0, max: 199 } }, answer: `len(cat(${terms}))` })), /checking the task in .*heavy\.json \(at most 1,500,000 steps\)[\s\S]*checking this task would take up to [\d,]+ steps \(2,004 problems of up to \d+ steps each\)/);
+  });
+});
+
+describe('what the CLI prints of a hostile file is text, never terminal control', () => {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must not reach the terminal
+  const raw = /[\u0000-\u0008\u000b-\u001f\u007f\u202e]/;
+  it('a title with U+202E is refused, and the refusal shows it escaped', () => {
+    const r = runCli('--task-file', file('bidi.json', JSON.stringify({ ...sum, title: 'ok \u202edetpecca si ksat sihT' })), '--steps', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/bidirectional character U\+202E is not allowed/);
+    expect(r.stderr).not.toMatch(raw);
+  });
+  it('a JSON Lines key with ESC and BEL is quoted escaped', () => {
+    const r = runCli('--task-file', file('esc.jsonl', '{"prompt":"1=","answer":"1","\\u001b]0;pwned\\u0007\\u001b[2J":1}\n'), '--steps', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/\\x1b\]0;pwned\\x07/);
+    expect(r.stderr).not.toMatch(raw);
+  });
+  it("a file's name with ESC is quoted escaped", () => {
+    const r = runCli('--task-file', join(dir, 'no\u001b[2Jsuch.csv'), '--steps', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot read .*no\\x1b\[2Jsuch\.csv/);
+    expect(r.stderr).not.toMatch(raw);
+  });
 });

@@ -7,8 +7,9 @@
  * a fifth of it for the held-out measure; warnings (a small held-out set, a file a model can
  * memorise) are returned for the caller to print.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../common/args';
+import { readBoundedFile } from '../common/boundedFile';
+import { terminalText } from '../common/terminalText';
 import type { ExperimentSpec } from '../../src/core/experiment/spec';
 import { specWithTask } from '../../src/core/experiment/withTask';
 import { parseTaskFile, TASK_LIMITS, type TaskDefinition, type TaskFinding } from '../../src/core/tasks/custom/index';
@@ -19,25 +20,17 @@ const where = (f: TaskFinding) => (f.line && !f.message.includes(`line ${f.line}
 function refuse(file: string, errors: TaskFinding[]): never {
   const shown = errors.slice(0, 10).map((f) => `  ${where(f)}${f.message}`);
   const more = errors.length > 10 ? [`  (and ${errors.length - 10} more)`] : [];
-  throw new UsageError(`${file} cannot be used as a task:\n${[...shown, ...more].join('\n')}`);
+  throw new UsageError(`${terminalText(file)} cannot be used as a task:\n${[...shown, ...more].map((l) => terminalText(l, true)).join('\n')}`);
 }
 
 /** The definition in a task file, or a UsageError naming every problem found (up to 10). */
 export function readTaskFile(file: string): TaskDefinition {
-  let bytes: Buffer;
-  try {
-    const size = statSync(file).size;
-    if (size > TASK_LIMITS.fileBytes) throw new UsageError(`${file} has ${size} bytes; the most a task file may have is ${TASK_LIMITS.fileBytes}`);
-    bytes = readFileSync(file);
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message.split('\n')[0]}`);
-  }
+  const bytes = readBoundedFile(file, TASK_LIMITS.fileBytes, 'a task file');
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new UsageError(`${file} is not UTF-8 text (it looks binary); a task file is CSV, JSON Lines or JSON`);
+    throw new UsageError(`${terminalText(file)} is not UTF-8 text (it looks binary); a task file is CSV, JSON Lines or JSON`);
   }
   const parsed = parseTaskFile(file, text);
   const errors = parsed.findings.filter((f) => f.severity === 'error');
@@ -54,5 +47,5 @@ export function withTask(spec: ExperimentSpec, def: TaskDefinition, file: string
 
 /** A finding as one line for the terminal. */
 export function findingLine(f: TaskFinding): string {
-  return `${f.severity}: ${where(f)}${f.message}`;
+  return terminalText(`${f.severity}: ${where(f)}${f.message}`, true);
 }

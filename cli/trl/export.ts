@@ -14,6 +14,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { choiceFlag, parseArgs, runMain, UsageError } from '../common/args';
+import { terminalText } from '../common/terminalText';
 import { resolveSpec } from '../experiment/experiment-lib';
 import { nodePythonSources } from './export-sources';
 import { ExportError, buildTrlProject, type TrlExport } from '../../src/export/trl/build';
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
   }
   const { out, built, force } = result;
   writeProject(out, built, force);
-  for (const note of built.notes) console.error(`note: ${note}`);
+  for (const note of built.notes) console.error(`note: ${terminalText(note)}`);
   console.log(`wrote ${built.files.length} files to ${out}: a TRL project for arm${built.exportedArms.length > 1 ? 's' : ''} ${built.exportedArms.join(', ')} (not run here)`);
   console.log(`next, on a machine with GPUs: cd ${out} && pip install -r requirements.txt && bash launch.sh ${built.exportedArms[0]}  (README.md first)`);
 }

@@ -36,6 +36,17 @@ const SCHEME_TEXT: Record<string, string> = {
   teacher: 'rewarded by the majority vote of a frozen copy of the teacher member',
 };
 
+/**
+ * A text a user wrote (a task's title or description), as Markdown that renders as that text and
+ * nothing else: line breaks and control characters become spaces (no heading, list or fence can
+ * start a line), and every ASCII punctuation mark Markdown could read is backslash-escaped
+ * (CommonMark 2.4), so no code span, link, emphasis, HTML or entity comes of it.
+ */
+export function markdownText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what it replaces
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/[\\`*_{}[\]()#+\-.!|<>~&"'=:;,$%@^?/]/g, (c) => `\\${c}`);
+}
+
 export function requirementsTxt(): string {
   return (
     `# Pinned: the versions the lab ran this project with (npm run trl-check: TRL ${TRL_VERSION} on CPU,\n` +
@@ -155,7 +166,7 @@ It trains the experiment's arms on real language models with Hugging Face TRL's 
 the engine Co-RL is built on: every member of an arm is its own process (its own \`accelerate\`
 world), and the members of an arm swap pseudo-labels through a shared directory.
 
-Task: **${task.title}** at difficulty ${spec.task.difficulty} (${task.description}) Seed ${spec.seed},
+Task: **${markdownText(task.title)}** at difficulty ${spec.task.difficulty} (${markdownText(task.description)}) Seed ${spec.seed},
 ${spec.steps} RL steps of ${spec.grpo.promptsPerStep} prompts x ${spec.grpo.groupSize} completions.
 
 ## Members and arms
