@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PRESETS } from '../../src/core/experiment/presets';
 
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const dir = mkdtempSync(join(tmpdir(), 'cohort-task-'));
@@ -101,3 +102,25 @@ describe('what the CLI prints of a hostile file is text, never terminal control'
     expect(r.stderr).not.toMatch(raw);
   });
 });
+
+describe('a split its task cannot fill is refused with the numbers, by every command, before anything runs', () => {
+  // {a}{b}= writes a=1, b=23 and a=12, b=3 alike: 20,100 assignments make 18,390 prompts.
+  const spec = {
+    ...PRESETS.quick.spec,
+    task: { ...PRESETS.quick.spec.task, id: 'custom', difficulty: 1, definition: { kind: 'generator', title: 'Run together', template: '{a}{b}=', vars: { a: { min: 0, max: 200 }, b: { min: 0, max: 99 } }, answer: 'a+b' } },
+    data: { labeledPool: 16_000, rlPool: 3_000, heldOut: 1_100 },
+  };
+  const words = /needs 20100 distinct problems \(warm start 16000 \+ RL 3000 \+ held-out 1100\) but the task has only 18390/;
+  it('npm run experiment -- --spec', () => {
+    const r = spawnSync(tsx, ['cli/experiment/experiment.ts', '--spec', file('together.json', JSON.stringify(spec)), '--workers', '1'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(words);
+  });
+  it('npm run export -- --spec', () => {
+    const models = spec.members.flatMap((m) => ['--model', `${m.id}=Qwen/Qwen2.5-0.5B-Instruct`]);
+    const r = spawnSync(tsx, ['cli/trl/export.ts', '--spec', file('together2.json', JSON.stringify(spec)), '--to', 'trl', ...models, '--out', join(dir, 'out')], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(words);
+  });
+});
+
