@@ -10,7 +10,7 @@
  */
 import { z } from '../zod';
 import { TASKS } from '../tasks/index';
-import { checkTaskDefinition, TaskDefinitionSchema, type TaskDefinition } from '../tasks/custom/index';
+import { checkTaskDefinition, TaskDefinitionSchema, visibleText, type TaskDefinition } from '../tasks/custom/index';
 import type { TaskId } from '../tasks/types';
 import { DIAL_MODES, dialProblems } from './dialSpec';
 
@@ -293,7 +293,7 @@ function customTaskProblems(spec: {
   return findings
     .filter((f) => f.severity === 'error')
     .slice(0, 5)
-    .map((f) => ({ path: ['task', 'definition'], message: `${spec.task.definition!.title}: ${f.line ? `line ${f.line}: ` : ''}${f.message}` }));
+    .map((f) => ({ path: ['task', 'definition'], message: `${visibleText(String(spec.task.definition!.title))}: ${f.line ? `line ${f.line}: ` : ''}${f.message}` }));
 }
 
 /** Parse untrusted data into a spec, or a list of readable problems (never throws). */

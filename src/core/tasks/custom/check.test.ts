@@ -3,6 +3,8 @@ import { Rng } from '../../random';
 import { makeSplit } from '../index';
 import { adoptCheck, checkSummary } from './check';
 import { CHECK_LIMITS } from './cost';
+import { parseSpec } from '../../experiment/spec';
+import { PRESETS } from '../../experiment/presets';
 import { checkTaskDefinition, previewProblems, taskContentHash, type TaskDefinition } from './index';
 
 const addition: TaskDefinition = {
@@ -91,6 +93,17 @@ describe('a generator task', () => {
     expect(errors({ ...addition, template: '{a}+{b}={constructor}' })[0]).toMatch(/\{constructor\} at position 8 is not a declared variable/);
     expect(errors({ ...addition, answer: 'a + constructor' })[0]).toMatch(/'constructor' is not a declared variable/);
     expect(errors({ ...addition, answer: 'a + toString' })[0]).toMatch(/'toString' is not a declared variable/);
+  });
+
+  it('quotes a refused title with its control and bidirectional characters as code points, never raw', () => {
+    const title = 'Sums \u202edetpecca si ksat sihT';
+    const parsed = parseSpec({ ...PRESETS.quick.spec, task: { id: 'custom', difficulty: 1, scratchpad: 'never', definition: { ...addition, title } } });
+    expect(parsed.ok).toBe(false);
+    const said = parsed.ok ? '' : parsed.errors.join('\n');
+    expect(said).toContain('Sums <U+202E>detpecca si ksat sihT: the title or description: invisible or bidirectional character U+202E is not allowed');
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what must not be quoted raw
+    expect(said).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u0000-\u001f]/);
+    expect(errors({ ...addition, template: '{a\u202e\u001b}+{b}=' })[0]).toContain('got "{a<U+202E><U+001B>}"');
   });
 
   it('refuses a task whose check would pass its work budget, in words, before making any problem', () => {

@@ -62,6 +62,17 @@ export function showChar(ch: string): string {
   return code >= 0x21 && code <= 0x7e ? `'${ch}'` : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it shows
+const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/gu;
+
+/**
+ * `text` as a message may quote it: control, invisible and bidirectional characters written as
+ * their code points (<U+202E>), so a refused title cannot make the refusal around it read reversed.
+ */
+export function visibleText(text: string): string {
+  return text.replace(UNSEEN, (ch) => `<${showChar(ch)}>`);
+}
+
 export function tokenize(source: string): Token[] {
   if (source.length > EXPR_LIMITS.sourceChars) {
     throw new ExprError(`the expression has ${source.length} characters; the most is ${EXPR_LIMITS.sourceChars}`, EXPR_LIMITS.sourceChars);

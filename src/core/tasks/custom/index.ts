@@ -24,7 +24,7 @@ import { checkTaskDefinition } from './check';
 import type { TaskDefinition } from './definition';
 
 export { BUILTINS, evaluate, type Env, type Value } from './evaluate';
-export { EXPR_LIMITS, ExprError, parseExpr } from './expr';
+export { EXPR_LIMITS, ExprError, parseExpr, visibleText } from './expr';
 export { adoptCheck, checkSummary, checkTaskDefinition, MEANINGFUL, refusedChar, sizeFindings, type CheckedTask, type CheckSummary, type GeneratorFacts, type TaskSizes } from './check';
 export { CHECK_LIMITS } from './cost';
 export {

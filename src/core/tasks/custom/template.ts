@@ -3,7 +3,7 @@
  * Braces only ever open and close a placeholder; a variable's value is written in decimal
  * (a leading '-' when negative).
  */
-import { ExprError } from './expr';
+import { ExprError, visibleText } from './expr';
 
 export type TemplatePart = { literal: string } | { name: string; pos: number };
 
@@ -17,7 +17,7 @@ export function parseTemplate(template: string): TemplatePart[] {
     const close = template.indexOf('}', i);
     if (close < 0) throw new ExprError(`the template's '{' at position ${i} is never closed`, i);
     const name = template.slice(i + 1, close);
-    if (!/^[a-z][a-z0-9_]{0,11}$/.test(name)) throw new ExprError(`the template's placeholder at position ${i} should be a variable name, got "{${name.slice(0, 20)}}"`, i);
+    if (!/^[a-z][a-z0-9_]{0,11}$/.test(name)) throw new ExprError(`the template's placeholder at position ${i} should be a variable name, got "{${visibleText(name.slice(0, 20))}}"`, i);
     if (literal) parts.push({ literal });
     literal = '';
     parts.push({ name, pos: i });
