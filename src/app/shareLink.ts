@@ -5,7 +5,9 @@
  * no history entry per keystroke) a moment after the last edit. The URL only ever holds a valid
  * spec: while the draft has a problem, it keeps the last valid one.
  */
-import { MAX_QUERY_CHARS, decodeShare, shareSearch } from '../share/url';
+import type { TaskDefinition } from '../core/tasks/custom/index';
+import { MAX_QUERY_CHARS, decodeShare, linkTaskDefinitions, shareSearch } from '../share/url';
+import { checkTasksOffThread } from './taskCheck';
 import { validationOf } from './controls/validation';
 import { useLab } from './store';
 
@@ -76,19 +78,32 @@ export function flushDraftToUrl(): boolean {
   return writeDraftToUrl(port);
 }
 
-/** Load the URL's experiment, then keep the URL in step with the draft. Returns the cleanup (React effect). */
+/**
+ * Load the URL's experiment, then keep the URL in step with the draft. Returns the cleanup (React
+ * effect). A link with a task of its own has the task checked in a worker first, so a costly task
+ * never holds the page while the link loads (the default experiment shows meanwhile).
+ */
 export function startShareLinks(url: UrlPort = browserUrl, delayMs = URL_WRITE_DELAY_MS): () => void {
   port = url;
-  loadSharedExperiment(url);
-  const unsubscribe = useLab.subscribe((s, prev) => {
-    if (s.draft === prev.draft && s.presetId === prev.presetId) return;
-    cancelPending();
-    pending = setTimeout(() => {
-      pending = null;
-      writeDraftToUrl(url);
-    }, delayMs);
-  });
+  let stopped = false;
+  let unsubscribe = () => {};
+  const follow = () => {
+    if (stopped) return;
+    loadSharedExperiment(url);
+    unsubscribe = useLab.subscribe((s, prev) => {
+      if (s.draft === prev.draft && s.presetId === prev.presetId) return;
+      cancelPending();
+      pending = setTimeout(() => {
+        pending = null;
+        writeDraftToUrl(url);
+      }, delayMs);
+    });
+  };
+  const tasks = linkTaskDefinitions(url.read());
+  if (tasks.length === 0 || typeof Worker === 'undefined') follow();
+  else void checkTasksOffThread(tasks as TaskDefinition[]).then(follow);
   return () => {
+    stopped = true;
     unsubscribe();
     cancelPending();
   };

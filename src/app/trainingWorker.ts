@@ -186,6 +186,13 @@ export function connectTrainingWorker(param: string | null): () => void {
     if (ev.type === 'measurement' && ev.status === 'measured' && ev.chosen && ev.measuredAt != null) {
       rememberChoice({ key: ev.key, chosen: ev.chosen, reason: ev.reason ?? '', rows: ev.rows, measuredAt: ev.measuredAt });
     }
+    if (ev.type === 'pong') {
+      if (stuckWatch?.id === ev.id) {
+        clearTimeout(stuckWatch.timer);
+        stuckWatch = null;
+      }
+      return;
+    }
     if (ev.type === 'exchange') {
       // For the room client only (lab.setExchangeHandler): neither the store nor the saved run.
       try {
@@ -240,6 +247,30 @@ function workerDied(w: Worker, detail: string, param: string | null): void {
     s.workerDied(message, 'A fresh worker was started. If it happens again, reload the page or open it with ?backend=wasm.', null);
   }
   connectTrainingWorker(param);
+}
+
+/** How long a worker told to stop may take to answer a ping before it is taken as stuck and ended. */
+export const STUCK_AFTER_MS = 5000;
+let pings = 0;
+let stuckWatch: { id: number; timer: ReturnType<typeof setTimeout> } | null = null;
+
+function watchForStuckWorker(): void {
+  const w = worker;
+  if (!w) return;
+  if (stuckWatch) clearTimeout(stuckWatch.timer);
+  const id = ++pings;
+  stuckWatch = {
+    id,
+    timer: setTimeout(() => {
+      if (stuckWatch?.id !== id || worker !== w) return;
+      stuckWatch = null;
+      w.terminate();
+      worker = null;
+      queue = [];
+      connectTrainingWorker(backendParam);
+    }, STUCK_AFTER_MS),
+  };
+  send({ type: 'ping', id });
 }
 
 /** What the run bar's buttons do. */
@@ -302,9 +333,15 @@ export const lab = {
   stop(): void {
     send({ type: 'stop' });
   },
-  /** Stop the run and clear everything it drew (the rest of a "Run N seeds" is cancelled). */
+  /**
+   * Stop the run and clear everything it drew (the rest of a "Run N seeds" is cancelled). A worker
+   * that does not answer within STUCK_AFTER_MS (held by a computation that never yields) is ended
+   * and a fresh one started, so nothing the run began keeps a core busy, and the next Start runs.
+   */
   reset(): void {
+    const wasActive = isActivePhase(useLab.getState().run.phase);
     send({ type: 'stop' });
+    if (wasActive) watchForStuckWorker();
     queue = [];
     useLab.getState().clearSeeds();
     useLab.getState().resetRun();

@@ -109,7 +109,9 @@ export type WorkerCommand =
    * The partner's answers for the `exchange` of this run, step and kind (a member part only).
    * Untrusted (another browser's): the run checks their shape and stops with words when wrong.
    */
-  | { type: 'exchange-reply'; runId: number; step: number; kind: ExchangeKind; answers: ExchangeAnswers };
+  | { type: 'exchange-reply'; runId: number; step: number; kind: ExchangeKind; answers: ExchangeAnswers }
+  /** Answer with a `pong` of this id: a worker that does not within a while is stuck (Reset then ends it). */
+  | { type: 'ping'; id: number };
 
 /** The probe computation (src/engine/probe.ts) on the chosen backend. */
 export interface ProbeOutcome {
@@ -158,9 +160,11 @@ export type WorkerEvent =
    * A member part's run waits for its partner's answers of this step and kind (the page replies
    * with `exchange-reply`); `answers`: this member's, per prompt, for the partner.
    */
-  | { type: 'exchange'; runId: number; step: number; kind: ExchangeKind; answers: ExchangeAnswers };
+  | { type: 'exchange'; runId: number; step: number; kind: ExchangeKind; answers: ExchangeAnswers }
+  /** The answer to a `ping`: the worker's event loop turns. */
+  | { type: 'pong'; id: number };
 
-const COMMAND_TYPES = new Set(['prepare', 'start', 'pause', 'resume', 'step', 'stop', 'setSpeed', 'exchange-reply']);
+const COMMAND_TYPES = new Set(['prepare', 'start', 'pause', 'resume', 'step', 'stop', 'setSpeed', 'exchange-reply', 'ping']);
 
 const wholeNumber = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= 0;
 const isKind = (x: unknown): x is ExchangeKind => x === 'train' || x === 'eval';
@@ -174,6 +178,7 @@ export function isWorkerCommand(x: unknown): x is WorkerCommand {
   if (typeof x !== 'object' || x === null || !COMMAND_TYPES.has((x as { type?: unknown }).type as string)) return false;
   const c = x as Record<string, unknown>;
   if (c.type === 'exchange-reply') return wholeNumber(c.runId) && wholeNumber(c.step) && isKind(c.kind);
+  if (c.type === 'ping') return wholeNumber(c.id);
   if (c.type === 'start' && c.memberPart !== undefined) {
     const m = c.memberPart as Record<string, unknown> | null;
     return typeof m === 'object' && m !== null && typeof m.armId === 'string' && typeof m.memberId === 'string';

@@ -364,6 +364,9 @@ function handle(cmd: WorkerCommand): void {
     case 'exchange-reply':
       reply(cmd);
       return;
+    case 'ping':
+      post({ type: 'pong', id: cmd.id });
+      return;
     case 'setSpeed':
       stepsPerSecond = cmd.stepsPerSecond != null && Number.isFinite(cmd.stepsPerSecond) && cmd.stepsPerSecond > 0 ? cmd.stepsPerSecond : null;
       a?.command({ type: 'setSpeed', stepsPerSecond });

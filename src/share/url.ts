@@ -153,6 +153,24 @@ export function decodeShare(search: string, migrations: Readonly<Record<number, 
   return { kind: 'ok', presetId: preset.id, spec: parsed.spec, edited, warnings };
 }
 
+/**
+ * The task definition a link's changes hold, if any: read, not checked, so the page can check it
+ * off its main thread (src/app/taskCheck.ts) before decodeShare validates the experiment.
+ */
+export function linkTaskDefinitions(search: string): unknown[] {
+  const query = search.startsWith('?') ? search.slice(1) : search;
+  if (query.length > MAX_QUERY_CHARS) return [];
+  const params = new URLSearchParams(query);
+  const s = params.get(SHARE_PARAMS.spec);
+  const z = params.get(SHARE_PARAMS.packed);
+  if ((s === null) === (z === null)) return [];
+  const patch = s !== null ? readPatch(fromBase64Url(s), 's=') : readPatch(inflatePatch(z!), 'z=');
+  if (typeof patch === 'string') return [];
+  const task = patch.task;
+  const def = task !== null && typeof task === 'object' && !Array.isArray(task) ? task.definition : undefined;
+  return def !== null && typeof def === 'object' ? [def] : [];
+}
+
 const LINK_WORDS = { what: 'link format' };
 
 function fail(why: string): DecodeResult {

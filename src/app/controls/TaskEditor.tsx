@@ -17,7 +17,12 @@ import {
   NOTHING_WRITTEN,
   reviewTask,
   type GeneratorFields,
+  type TaskReview,
 } from './taskEditorModel';
+import { checkTasksOffThread } from '../taskCheck';
+
+/** The review shown while a check runs in the worker. */
+const CHECKING: TaskReview = { findings: [], preview: [], problems: 0, spec: null };
 
 type Mode = 'generator' | 'data';
 
@@ -82,10 +87,22 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
   const base = useMemo(() => baseFor(draft, presetId), [draft, presetId]);
   // How many times the task was checked: once per settled edit (data-checks; an idle editor checks nothing).
   const checks = useRef(0);
-  const review = useMemo(() => {
-    checks.current += 1;
-    return reviewTask(base, read.definition, read.findings);
+  // The check runs in a worker (src/app/taskCheck.ts); the review below finds it made. Until then
+  // the editor says it is checking, and nothing can be used.
+  const [review, setReview] = useState<TaskReview>(CHECKING);
+  useEffect(() => {
+    let current = true;
+    setReview(CHECKING);
+    void checkTasksOffThread(read.definition ? [read.definition] : []).then(() => {
+      if (!current) return;
+      checks.current += 1;
+      setReview(reviewTask(base, read.definition, read.findings));
+    });
+    return () => {
+      current = false;
+    };
   }, [base, read]);
+  const checking = review === CHECKING;
   const errors = review.findings.filter((f) => f.severity === 'error');
 
   async function openFile(file: File | undefined) {
@@ -175,9 +192,15 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
               value={dataText}
               data-testid="task-data"
               spellCheck={false}
-              maxLength={TASK_LIMITS.fileBytes}
               onChange={(e) => {
                 setUsed(null);
+                // A text past a task file's limit is refused whole, as the file would be: never cut to fit.
+                const bytes = new TextEncoder().encode(e.target.value).length;
+                if (bytes > TASK_LIMITS.fileBytes) {
+                  setFileNote(`The rows would have ${bytes.toLocaleString('en')} bytes; the rows box, like a task file, holds at most ${TASK_LIMITS.fileBytes.toLocaleString('en')}. Nothing was changed.`);
+                  return;
+                }
+                setFileNote(null);
                 setFileName('pasted');
                 setDataText(e.target.value);
               }}
@@ -185,7 +208,13 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
           </div>
         </>
       )}
-      <TaskFindings findings={review.findings} />
+      {checking ? (
+        <p className="sub" role="status" data-testid="task-checking">
+          Checking the task…
+        </p>
+      ) : (
+        <TaskFindings findings={review.findings} />
+      )}
       {review.preview.length > 0 && (
         <div className="task-preview">
           <span className="sub" data-testid="task-count">
@@ -215,7 +244,7 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
         </div>
       )}
       <div className="task-editor-actions">
-        <button type="button" data-testid="task-use" disabled={!review.spec || errors.length > 0} onClick={applyTask}>
+        <button type="button" data-testid="task-use" disabled={checking || !review.spec || errors.length > 0} onClick={applyTask}>
           Use this task
         </button>
         {onClose && (

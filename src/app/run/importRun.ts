@@ -15,6 +15,7 @@ import { useLab } from '../store';
 import { showRecord } from '../store/liveRecord';
 import { replayRecord } from '../store/record';
 import { seedResult } from '../store/seedsSlice';
+import { checkRunFileTasksOffThread } from '../taskCheck';
 import { lab } from '../trainingWorker';
 
 /** What a dropped or picked file offers: a name, a size and its text. */
@@ -41,6 +42,8 @@ export async function openRunFile(file: RunFileSource): Promise<void> {
     notice({ kind: 'error', fileName, message: 'This run file could not be loaded: the browser could not read it.' });
     return;
   }
+  // Its tasks are checked in a worker first (each run's spec holds one): a costly task never holds the page.
+  await checkRunFileTasksOffThread(text);
   openRunText(fileName, text);
 }
 

@@ -195,7 +195,7 @@ export function reduceWorkerEvent(run: RunState, ev: WorkerEvent, now: number): 
     const chose = ev.status !== 'measuring' && run.phase === 'preparing' && run.runId !== 0;
     return chose ? { ...run, startup: markStartup(run.startup, 'backend', now) } : run;
   }
-  if (ev.type === 'backend') return run;
+  if (ev.type === 'backend' || ev.type === 'pong') return run;
   if (ev.runId !== run.runId && !(ev.type === 'error' && ev.runId === 0)) return run;
   switch (ev.type) {
     case 'state':
