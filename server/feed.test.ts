@@ -21,14 +21,14 @@ describe('class feed', () => {
     const watcher = await joinRoom(local.url, room);
     const writers = [await joinRoom(local.url, room), await joinRoom(local.url, room)];
     for (const w of writers) run.forEach((e, i) => w.client.send({ t: 'event', seq: i, event: e }));
-    for (const w of writers) await w.client.waitFor('ack', (m) => m.seq === run.length - 1, { timeoutMs: 10_000 });
+    for (const w of writers) await w.client.waitFor('ack', (m) => m.seq === run.length - 1);
     const total = JSON.stringify(run).length;
     // The two classmates hold more than the two seconds of budget the watcher starts with: it binds.
     expect(2 * total).toBeGreaterThan(2 * BUDGET);
 
     const batches = () => watcher.client.messages.filter((m): m is Extract<ServerMessage, { t: 'events' }> => m.t === 'events');
     const got = (seat: number) => batches().filter((m) => m.seat === seat);
-    await watcher.client.waitFor('events', () => [1, 2].every((s) => got(s).reduce((n, m) => n + m.events.length, 0) === run.length), { timeoutMs: 15_000 });
+    await watcher.client.waitFor('events', () => [1, 2].every((s) => got(s).reduce((n, m) => n + m.events.length, 0) === run.length));
     for (const seat of [1, 2]) {
       let next = 0;
       for (const m of got(seat)) {

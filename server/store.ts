@@ -159,7 +159,7 @@ export class RoomStore {
     this.tallyWriting = true;
     while (this.tallyWaiters.length > 0) {
       const waiters = this.tallyWaiters.splice(0);
-      await writeTally(this.dir, this.tally, this.sync);
+      await writeTally(this.dir, this.tally);
       for (const done of waiters) done();
     }
     this.tallyWriting = false;

@@ -61,11 +61,13 @@ export function readTally(dir: string): Map<string, Counts> | null {
 }
 
 /**
- * Write the tally atomically (a new file, flushed to the disk with `sync`, renamed over the old
- * one). If it cannot be written (a full disk), it is removed: no tally never reads as lost data.
- * Never throws.
+ * Write the tally atomically (a new file renamed over the old one). It reaches the operating
+ * system, which keeps it if the process is killed; it is not flushed to the disk each time (a
+ * flush before every answer took the acks' p95 at load 20 from 20-39 ms to 55-81 ms), so a power
+ * cut may lose its last write (LevelDB's own writes are flushed). If it cannot be written (a full
+ * disk), it is removed: no tally never reads as lost data. Never throws.
  */
-export async function writeTally(dir: string, tally: Map<string, Counts>, sync: boolean): Promise<void> {
+export async function writeTally(dir: string, tally: Map<string, Counts>): Promise<void> {
   const file = join(dir, TALLY_FILE);
   const rooms = [...tally].map(([id, c]) => [id, c.seats, c.events, c.exchanges]);
   const body = JSON.stringify({ v: 1, rooms });
@@ -73,7 +75,6 @@ export async function writeTally(dir: string, tally: Map<string, Counts>, sync: 
     const handle = await open(`${file}.new`, 'w');
     try {
       await handle.writeFile(body);
-      if (sync) await handle.datasync();
     } finally {
       await handle.close();
     }

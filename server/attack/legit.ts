@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { ROOM_PROTOCOL_VERSION, streamedEvent } from '../../src/room/protocol';
 import { presetSpec } from '../load/harness';
-import { RoomClient, nextDevice } from '../load/roomClient';
+import { ANSWER_MS, RoomClient, nextDevice } from '../load/roomClient';
 import { syntheticRun } from '../load/syntheticRun';
 
 export interface LegitClass {
@@ -35,7 +35,7 @@ export async function startClass(url: string, { students = 4, stepMs = 100 } = {
   const spec = { ...presetSpec('quick'), steps: 600 };
   const presenter = await RoomClient.connect(url, { keep: false });
   presenter.send({ t: 'create', v: ROOM_PROTOCOL_VERSION, name: 'legit class', preset: null, spec, baseSeed: 1, pairing: false });
-  const room = (await presenter.waitFor('created', () => true, { timeoutMs: 15_000 })).room;
+  const room = (await presenter.waitFor('created', () => true, { timeoutMs: ANSWER_MS })).room;
   // As a page sends them: a 'done' without its histories (streamedEvent).
   const run = syntheticRun(spec, 1).map(streamedEvent);
   let latencies: number[] = [];
@@ -50,7 +50,7 @@ export async function startClass(url: string, { students = 4, stepMs = 100 } = {
     const c = await RoomClient.connect(url, { keep: false, from });
     clients.add(c);
     c.send({ t: 'join', v: ROOM_PROTOCOL_VERSION, room, seat: null });
-    await c.waitFor('seat', () => true, { timeoutMs: 15_000 });
+    await c.waitFor('seat', () => true, { timeoutMs: ANSWER_MS });
     const sentAt: (number | undefined)[] = [];
     let next = 0;
     let finished = false;

@@ -36,8 +36,8 @@ export function realRoomServer() {
   };
 }
 
-/** Wait until `ok()` holds (checked every 20 ms), or fail saying what was awaited. */
-export async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
+/** Wait until `ok()` holds (checked every 20 ms), or fail saying what was awaited after `ms`: by default a minute, a bound that only stops a hung test. */
+export async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
   const t0 = Date.now();
   while (!ok()) {
     if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);

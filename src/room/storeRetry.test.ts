@@ -71,7 +71,7 @@ describe('a store that fails and then works again (server-error, not a refusal)'
     await until('three failed writes of event 0 (or the stream stopped)', () => eventWrite.failures() >= 3 || said.some((e) => e.type === 'status' && !e.streaming));
     expect(s.ackedEvents).toBe(0);
     eventWrite.repair();
-    await until('every event acknowledged (or the stream stopped)', () => s.ackedEvents === run.length || said.some((e) => e.type === 'status' && !e.streaming), 30_000);
+    await until('every event acknowledged (or the stream stopped)', () => s.ackedEvents === run.length || said.some((e) => e.type === 'status' && !e.streaming));
     expect(said.every((e) => e.type !== 'status' || e.streaming)).toBe(true);
     expect(s.status).toBe('online');
     expect(s.error).toBeNull();
