@@ -30,7 +30,8 @@ import { performance } from 'node:perf_hooks';
 import { ROOM_LIMITS, ROOM_PROTOCOL_VERSION, carriesOwnTask, checkClientDoc, readClientFrame, type ClientMessage, type ParsedMessage } from '../src/room/protocol';
 import { FrameCounter } from './frameGate';
 import { errorFrame } from './frames';
-import type { HubClient, Role, RoomHub } from './hub';
+import type { RoomHub } from './hub';
+import type { HubClient, Role } from './hubTypes';
 import { Bucket, type AddressBudgets } from './limits';
 import type { TaskChecks } from './taskChecks';
 

@@ -13,9 +13,8 @@
 import type { RoomErrorCode } from '../src/room/protocol';
 import type { DiskUse } from './diskUse';
 import { errorFrame, frame } from './frames';
-import type { HubClient, HubOptions } from './hub';
-import type { Room, Seat } from './roomState';
-import { recordOf } from './seatWrites';
+import type { HubClient, HubOptions } from './hubTypes';
+import { recordOf, type Room, type Seat } from './roomState';
 import type { RoomRecord, RoomStore } from './store';
 
 /** What the lifecycle needs of the hub. */

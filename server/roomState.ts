@@ -256,3 +256,21 @@ export class Room {
     return [...this.presenters, ...this.students.keys()];
   }
 }
+
+/** A seat's stored record as it is now. */
+export function recordOf(seat: Seat): SeatRecord {
+  const { index, tokenHash, seed, member, events, lastStep, done, bytes, address, level, alone } = seat;
+  return {
+    index,
+    tokenHash,
+    seed,
+    member,
+    events,
+    lastStep,
+    done,
+    bytes,
+    ...(address === undefined ? {} : { address }),
+    ...(level == null ? {} : { level }),
+    ...(alone ? { alone } : {}),
+  };
+}

@@ -11,9 +11,9 @@ import { answersProblem, eventProblem, seatLevelProblem } from '../src/room/even
 import { streamedEvent } from '../src/room/protocol';
 import { diskBound, type DiskUse } from './diskUse';
 import { errorFrame, eventFrames, frame } from './frames';
-import type { ExchangeBody, HubClient, HubOptions } from './hub';
+import type { ExchangeBody, HubClient, HubOptions } from './hubTypes';
 import { ROOM_EXPIRED } from './lifecycle';
-import type { Room, Seat } from './roomState';
+import { recordOf, type Room, type Seat } from './roomState';
 import { eventKey, exchangeKey, seatKey, type RoomStore, type SeatRecord } from './store';
 
 /** What the writes need of the hub. */
@@ -172,24 +172,6 @@ export class SeatWrites {
 /** What one address's seats may store: addressBytes, and never more than a quarter of the server's quota. */
 export function addressBudget(l: { addressBytes: number; diskBytes: number }): number {
   return Math.min(l.addressBytes, Math.floor(l.diskBytes / 4));
-}
-
-/** A seat's stored record as it is now. */
-export function recordOf(seat: Seat): SeatRecord {
-  const { index, tokenHash, seed, member, events, lastStep, done, bytes, address, level, alone } = seat;
-  return {
-    index,
-    tokenHash,
-    seed,
-    member,
-    events,
-    lastStep,
-    done,
-    bytes,
-    ...(address === undefined ? {} : { address }),
-    ...(level == null ? {} : { level }),
-    ...(alone ? { alone } : {}),
-  };
 }
 
 /**

@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ExperimentResultFile, MemberHistoryEntry, RunSummary } from '../../src/core/experiment/events';
+import type { MemberHistoryEntry, RunSummary } from '../../src/core/experiment/events';
+import type { ExperimentResultFile } from '../../src/core/experiment/resultFile';
 import { parseResultFile, RESULT_FILE_VERSION } from '../../src/core/experiment/resultFile';
 import { PRESETS } from '../../src/core/experiment/presets';
 import { memberMetrics } from '../../src/app/store/fixtures';

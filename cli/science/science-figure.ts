@@ -4,7 +4,8 @@
  * moving average of the mean over seeds).
  */
 import { lineFigure, type Panel, type Series } from './science-svg';
-import type { ExperimentResultFile, MemberHistoryEntry, RunSummary } from '../../src/core/experiment/events';
+import type { MemberHistoryEntry, RunSummary } from '../../src/core/experiment/events';
+import type { ExperimentResultFile } from '../../src/core/experiment/resultFile';
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'];
 export const STYLE: Record<string, { dash: string; label: string }> = {

@@ -3,7 +3,8 @@
  * RunSummary (start / best / end of held-out accuracy, tail averages of the training metrics),
  * mean +- sd over seeds, and the markdown table. Pure functions over the CLI's JSON.
  */
-import type { ExperimentResultFile, MemberHistoryEntry, RunSummary } from '../../src/core/experiment/events';
+import type { MemberHistoryEntry, RunSummary } from '../../src/core/experiment/events';
+import type { ExperimentResultFile } from '../../src/core/experiment/resultFile';
 import { memberCollapseStep } from '../../src/core/metrics/dynamics';
 
 export interface MemberStats {

@@ -35,25 +35,7 @@ import { countPoints, type Column } from '../store/series';
 import { type AxisKind, yRange } from './axes';
 import type { ChartMarker } from './chartModel';
 import { type RedrawJob, cancel, requestRedraw, setVisible } from './redrawScheduler';
-
-export interface SeriesDef {
-  label: string;
-  color: string;
-  dash?: number[];
-  width?: number;
-  /** Draw points (for sparse, eval-only series). */
-  points?: boolean;
-  /** Join values across nulls (eval-only series); default false: a null is a gap. */
-  spanGaps?: boolean;
-  /** A constant guide line (oracle 1.0, base maj@G): not counted as data. */
-  reference?: boolean;
-  /** The raw line under a smoothed one: drawn faint and left out of the legend. */
-  raw?: boolean;
-  /** For the legend keys (ChartLegend.tsx): the arm whose colour it has, the member whose dash, what it measures. */
-  armId?: string;
-  memberId?: string;
-  kind?: string;
-}
+import type { SeriesDef } from './seriesDefs';
 
 export interface ChartProps {
   testId: string;

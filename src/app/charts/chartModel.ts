@@ -20,7 +20,7 @@ import type { Column } from '../store/series';
 import type { SeedAggregate, SeedUnit } from './seedAggregate';
 import { emaSmooth } from './smoothing';
 import type { ChartLines } from './seriesDefs';
-import type { SeriesDef } from './UPlotChart';
+import type { SeriesDef } from './seriesDefs';
 
 export interface Band {
   upper: number;

@@ -6,7 +6,7 @@
  */
 import type { Column, SeedUnit } from '../store/series';
 import type { ChartLines } from './seriesDefs';
-import type { SeriesDef } from './UPlotChart';
+import type { SeriesDef } from './seriesDefs';
 
 export interface SeedLines {
   x: readonly number[];

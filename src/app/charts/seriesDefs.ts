@@ -5,7 +5,26 @@
 import type { BaseEvaluation, BasePair } from '../../core/experiment/events';
 import { withAlpha } from '../lib/colors';
 import type { ArmSeries, Column, MemberMetric, RunSeries } from '../store/series';
-import type { SeriesDef } from './UPlotChart';
+
+/** One line of a chart, as UPlotChart.tsx draws it. */
+export interface SeriesDef {
+  label: string;
+  color: string;
+  dash?: number[];
+  width?: number;
+  /** Draw points (for sparse, eval-only series). */
+  points?: boolean;
+  /** Join values across nulls (eval-only series); default false: a null is a gap. */
+  spanGaps?: boolean;
+  /** A constant guide line (oracle 1.0, base maj@G): not counted as data. */
+  reference?: boolean;
+  /** The raw line under a smoothed one: drawn faint and left out of the legend. */
+  raw?: boolean;
+  /** For the legend keys (ChartLegend.tsx): the arm whose colour it has, the member whose dash, what it measures. */
+  armId?: string;
+  memberId?: string;
+  kind?: string;
+}
 
 export interface Styles {
   arm: Record<string, string>;

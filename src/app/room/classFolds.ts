@@ -12,14 +12,16 @@
 import { pairSpec, pairedPeerArm } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import { unpairedSeatSpec } from '../../room/levels';
-import type { SeatInfo } from '../../room/protocol';
+import type { RoomInfo, SeatInfo } from '../../room/protocol';
 import type { RecordedEvent } from '../store/record';
 import type { SeedResult } from '../store/seedsSlice';
-import type { ClassRoom } from './classRecords';
 import { PairFold } from './pairFold';
 import { RunFold, always } from './runFold';
 
 /** The seats' events as ClassRecords holds them. */
+/** The room as the class's runs need it. */
+export type ClassRoom = Pick<RoomInfo, 'spec' | 'seats' | 'pairing'>;
+
 export interface HeldSeats {
   events(seat: number): readonly RecordedEvent[] | undefined;
   /** How many times the seat's events were dropped: a new occupant, a new run. */

@@ -20,15 +20,14 @@
 import { pairSpec, pairedPeerArm } from '../../core/experiment/memberParts';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import { unpairedSeatSpec } from '../../room/levels';
-import { type RoomInfo, type SeatInfo, restoreStreamed } from '../../room/protocol';
+import { type SeatInfo, restoreStreamed } from '../../room/protocol';
 import type { RecordedEvent, RunRecord } from '../store/record';
 import type { SeedResult } from '../store/seedsSlice';
-import { ClassFolds, pairOf } from './classFolds';
+import { ClassFolds, pairOf, type ClassRoom } from './classFolds';
 import { mergePairRun } from './pairRun';
 import { always } from './runFold';
 
-/** The room as the class's runs need it. */
-export type ClassRoom = Pick<RoomInfo, 'spec' | 'seats' | 'pairing'>;
+export type { ClassRoom };
 
 /** One run of the class: a seat's (pair null), or a pair's (its seats 2k and 2k+1 that joined). */
 export interface ClassRun {

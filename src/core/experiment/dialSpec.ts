@@ -16,7 +16,12 @@
  *
  * Pure: no tfjs, so the page's spec checks can use it.
  */
-import type { SpecProblem } from './spec';
+
+/**
+ * A problem as spec.ts's specProblems reports it (its SpecProblem, the same shape): written out
+ * here because spec.ts imports this file.
+ */
+type SpecProblem = { path: (string | number)[]; message: string };
 
 export const DIAL_MODES = ['fork', 'labels', 'blend'] as const;
 export type DialMode = (typeof DIAL_MODES)[number];

@@ -232,6 +232,3 @@ export interface RunSummary {
   /** Set when the run stopped on a non-finite number at this step (its 'step' never came). */
   halt?: RunHalt;
 }
-
-/** The CLI's result file: its format, versions and reader are in resultFile.ts. */
-export type { ExperimentResultFile } from './resultFile';
