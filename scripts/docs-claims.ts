@@ -26,7 +26,7 @@ const HEADLINE = /headline|confirmation|\bHolm\b|fresh seeds|seeds (101|109|201)
 const BOLD_VERDICT = /(?<!otherwise )\*\*(shown|not shown|contradicted)\*\*(?!:| when| where)/i;
 const NUMBERS = /[+−-]\d\.\d\d|\[[+−-]?\d/;
 const NOT_SHOWN = /\b(not shown|neither shown|nor shown|neither is shown)\b/i;
-const NO_DIFFERENCE = /\b(made|makes|make) no difference\b|(?<!not (that there is |mean "?))\bno (difference|effect)\b(?![^.;,]*\bshown)|\bdid not (change|matter)\b/i;
+const NO_DIFFERENCE = /\b(made|makes|make) no difference\b|(?<!\bnot (?:that there is |mean )?"?)\bno (difference|effect)\b(?![^.;,]*\bshown)|\bdid not (change|matter)\b/i;
 const FINDING = /\bcollaps\w*|\b(peer|partner)s?\b[^.]*\bteach\w*|\bdid not show\b|\bshown\b/i;
 const HEDGE = /possible|\bmay\b|might|likely|not tested|a reading|by construction|by design|by definition/i;
 
