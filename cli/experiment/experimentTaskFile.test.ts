@@ -89,6 +89,13 @@ describe('what the CLI prints of a hostile file is text, never terminal control'
     expect(r.stderr).toMatch(/bidirectional character U\+202E is not allowed/);
     expect(r.stderr).not.toMatch(raw);
   });
+  it('a spec whose task title holds U+202E and ESC: the refusal quotes the title escaped', () => {
+    const spec = { ...PRESETS.quick.spec, task: { ...PRESETS.quick.spec.task, id: 'custom', difficulty: 1, definition: { ...sum, title: 'ok \u202edetpecca si ksat sihT \u001b[2J' } } };
+    const r = spawnSync(tsx, ['cli/experiment/experiment.ts', '--spec', file('bidi-spec.json', JSON.stringify(spec)), '--workers', '1'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/ok <U\+202E>detpecca si ksat sihT <U\+001B>\[2J: the title or description/);
+    expect(r.stderr).not.toMatch(raw);
+  });
   it('a JSON Lines key with ESC and BEL is quoted escaped', () => {
     const r = runCli('--task-file', file('esc.jsonl', '{"prompt":"1=","answer":"1","\\u001b]0;pwned\\u0007\\u001b[2J":1}\n'), '--steps', '1');
     expect(r.status).toBe(2);
