@@ -65,9 +65,6 @@ export class TaskChecks {
   private running: { job: Job; address: string; timer: ReturnType<typeof setTimeout>; started: number } | null = null;
   private nextId = 0;
   private closed = false;
-  /** Checks run and checks stopped at the budget (the red team reads them in the log). */
-  checks = 0;
-  stopped = 0;
 
   constructor(private readonly opts: TaskCheckOptions) {}
 
@@ -114,7 +111,6 @@ export class TaskChecks {
     const worker = this.worker;
     const timer = setTimeout(() => {
       if (this.running?.job !== job) return;
-      this.stopped++;
       this.opts.log(`stopped checking a task from ${address} after ${this.opts.budgetMs / 1000} s`);
       this.finish({ parsed: { ok: false, code: 'too-large', message: `its task takes more than ${this.opts.budgetMs / 1000} s to check on this room server: give its rules fewer steps or its variables narrower ranges` }, ms: this.opts.budgetMs });
       this.ready = false;
@@ -124,7 +120,6 @@ export class TaskChecks {
     }, this.opts.budgetMs);
     timer.unref?.();
     this.running = { job, address, timer, started: performance.now() };
-    this.checks++;
     worker.postMessage({ id, text: job.text });
   }
 
