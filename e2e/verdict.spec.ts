@@ -5,7 +5,8 @@
  * no seed's own sentence carries a check mark. The quick preset (6 RL steps): the run is short, so
  * the oracle seldom learns, and "cannot tell" must then say why with the measured numbers. wasm.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { collectErrors } from './helpers';
 import { LabPage } from './helpers/lab';
 import { VERDICT_QUESTIONS } from '../cli/bench/verdict-questions';
@@ -48,14 +49,33 @@ async function askAndRead(page: Page, lab: LabPage): Promise<{ state: string; se
   return { state, sentence };
 }
 
+/**
+ * The sentence travels: it is the first line of the exported CSV, and the page's link reopened
+ * brings the block and its verdict back (the seeds' saved runs, read again).
+ */
+async function sentenceTravels(page: Page, lab: LabPage, context: BrowserContext): Promise<void> {
+  const sentence = (await page.getByTestId('friend-sentence').textContent())!.replace(/^(Verdict|Cannot tell): /, '');
+  await page.getByTestId('export-toggle').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-members-csv').click()]);
+  const csv = readFileSync((await download.path())!, 'utf8');
+  expect(csv.split('\n')[0]).toBe(`# ${sentence}`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByTestId('copy-link').click();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  await lab.open(new URL(link).search);
+  await expect(page.getByTestId('hero-restored')).toBeVisible();
+  await expect(page.getByTestId('friend-sentence')).toContainText(sentence);
+}
+
 /** The three questions students brought (cli/bench/verdict-questions.ts), as the bench times them. */
 const OWN = VERDICT_QUESTIONS.filter((q) => q.kind !== 'gallery');
 
-test('three questions of a student\'s own each end in a verdict over seeds or "cannot tell" with its measured cause', async ({ page }) => {
+test('three questions of a student\'s own each end in a verdict over seeds or "cannot tell" with its measured cause', async ({ page, context }) => {
   test.setTimeout(1_200_000);
   const errors = collectErrors(page);
   const lab = new LabPage(page);
   expect(OWN.map((q) => q.id)).toEqual(['max-of-two-digits', 'product-last-digit', 'word-length']);
+  let travelled = false;
   for (const q of OWN) {
     await lab.open(QUICK);
     if (q.kind === 'generator') await typeGenerator(page, q.title, q.template, q.vars, q.answer);
@@ -73,6 +93,12 @@ test('three questions of a student\'s own each end in a verdict over seeds or "c
     if (q.kind === 'generator') expect(read.sentence).toContain(`On "${q.title}"`);
     // 32 rows: the held-out set is a handful, and the sentence says how wide that is and what would do.
     if (q.kind === 'data') expect(read.sentence).toMatch(/only \d held-out problems: one evaluation of them is ±\d\d points wide \(95%\); 100 held-out problems \(±10 points\) need about \d+ rows/);
+    if (!travelled && Number(await page.getByTestId('verdict-body').getAttribute('data-seeds')) >= 2) {
+      await sentenceTravels(page, lab, context);
+      travelled = true;
+    }
   }
+
+  expect(travelled, 'a question whose block ran to its end, to export and reopen').toBe(true);
   expect(errors.filter((e) => !/looks out of its reach/.test(e))).toEqual([]);
 });

@@ -28,6 +28,8 @@ import { PLAN, planText, seedRange } from '../cli/science/science-plan';
 import { OVERLAP_REFERENCE } from '../src/app/panels/overlapReference';
 import { overlapClaim, readingsFromPoints, type OverlapLevelPoint } from '../cli/science/science-overlap-claims';
 import { holmVerdicts } from '../cli/science/science-paired';
+import type { VerdictTiming } from '../cli/bench/bench-verdict';
+import { VERDICT_QUESTIONS } from '../cli/bench/verdict-questions';
 
 // ---- sources -----------------------------------------------------------------------------------
 
@@ -58,6 +60,8 @@ export interface Sources {
   pageTimings: PageTimingRow[];
   /** The overlap preset's confirmation points (per seed and level: partner's base kappa, A's gain). */
   overlapPoints: readonly OverlapLevelPoint[];
+  /** `npm run bench -- --verdict`'s rows (bench/results/verdict.json): each question's verdict on the page and its time. */
+  verdicts: VerdictTiming[];
 }
 
 /** One row of bench/results/page.json (cli/bench/bench-browser.ts writes more fields). */
@@ -84,6 +88,7 @@ export function readSources(root: string): Sources {
     nodeEngine: json('package.json').engines?.node,
     pageTimings: json('bench/results/page.json'),
     overlapPoints: OVERLAP_REFERENCE,
+    verdicts: existsSync(join(root, 'bench/results/verdict.json')) ? json('bench/results/verdict.json') : [],
   };
 }
 
@@ -236,6 +241,42 @@ function roomWarmStartsBlock(src: Sources): string {
   return lines.join('\n');
 }
 
+/** The page's target from "Use this task" to the verdict (docs/TASKS.md), in seconds. */
+export const VERDICT_TARGET_S = 180;
+
+/** TASKS.md: each question's verdict on the page and its time, from bench/results/verdict.json, in the questions' order. */
+export function verdictsBlock(src: Pick<Sources, 'verdicts'>): string {
+  const words: Record<string, string> = { shown: 'shown', 'not shown': 'not shown', contradicted: 'contradicted' };
+  const part = (t: VerdictTiming, id: string, up: string, down: string) =>
+    t.parts[id] === 'shown' ? up : t.parts[id] === 'contradicted' ? down : t.parts[id] ? words[t.parts[id]] : '–';
+  const rows = VERDICT_QUESTIONS.map((q) => src.verdicts.find((t) => t.question === q.id)).filter((t): t is VerdictTiming => t != null);
+  if (rows.length === 0) return 'No question has been timed yet (`npm run bench -- --no-node --no-browser --no-bundle --no-torch --verdict all`).';
+  const browsers = [...new Set(rows.map((t) => t.browser))].join(', ');
+  const dates = [...new Set(rows.map((t) => t.date))].sort().join(', ');
+  const loads = rows.map((t) => t.load);
+  return [
+    `${rows.length} questions, ${browsers}, wasm, ${dates}; the machine's 1-minute load when each ended: ${Math.min(...loads)} to ${Math.max(...loads)} (2 cores: above 2, slower than a quiet machine).`,
+    '',
+    '| question | put in as | the page read | seeds | oracle | self | peer | peer − self | seconds to the verdict | within 3 min |',
+    '|---|---|---|---:|---|---|---|---|---:|---|',
+    ...rows.map((t) => {
+      const cells = [
+        `\`${t.question}\``,
+        `${t.kind === 'gallery' ? 'gallery pick' : t.kind === 'generator' ? 'typed generator' : 'data file'}: ${t.what.replace(/\|/g, '\\|')}`,
+        t.state === 'verdict' ? '**verdict**' : t.state === 'cannot-tell' ? '**cannot tell**' : t.state,
+        String(t.seeds),
+        part(t, 'truth', 'learnt', 'fell'),
+        t.state === 'verdict' ? part(t, 'self', 'rose', 'fell') : '–',
+        t.state === 'verdict' ? part(t, 'peer', 'rose', 'fell') : '–',
+        t.state === 'verdict' ? part(t, 'peerOverSelf', 'peer above', 'peer below') : '–',
+        t.seconds === null ? 'not reached' : t.seconds.toFixed(0),
+        t.seconds !== null && t.seconds <= VERDICT_TARGET_S ? 'yes' : 'no',
+      ];
+      return `| ${cells.join(' | ')} |`;
+    }),
+  ].join('\n');
+}
+
 /** Every generated block by name, from the sources. */
 export function generatedBlocks(src: Sources): Record<string, string> {
   return {
@@ -246,6 +287,7 @@ export function generatedBlocks(src: Sources): Record<string, string> {
     warmstarts: warmStartsBlock(src),
     'room-warmstarts': roomWarmStartsBlock(src),
     'science-plan': ['```sh', planText(), '```'].join('\n'),
+    verdicts: verdictsBlock(src),
   };
 }
 

@@ -29,6 +29,10 @@
  *   --task ID             also time a gallery task in the app (cli/bench/bench-task.ts): from picking it to the
  *                         first RL step, from reopening its link to the first step (cached warm start),
  *                         and a 2,000-row CSV's preview; into bench/results/task.json, section <!-- task -->
+ *   --verdict IDS         also time, per question, from "Use this task" to the verdict on the page (all questions, or
+ *                         IDS comma-separated: cli/bench/verdict-questions.ts; cli/bench/bench-verdict.ts), wasm, a
+ *                         fresh profile each: into bench/results/verdict.json (rows replaced per question, written
+ *                         after each), docs/TASKS.md's generated table (npx tsx scripts/docs.ts --write)
  *   --startup N           open the link (--page-query) N times, each in a fresh profile, and record where the
  *                         seconds from Start to the first RL step went (cli/bench/bench-startup.ts): into
  *                         bench/results/startup.json, section <!-- startup -->
@@ -53,6 +57,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { runTaskBench, taskSection, type TaskTiming } from './bench-task';
+import { runVerdictBench, type VerdictTiming } from './bench-verdict';
 import { startupOf, startupSection, type StartupTiming } from './bench-startup';
 import { classViewRoomLine, classViewSection, runClassBench, type ClassViewTiming } from './bench-class';
 import { roomStartSection, runRoomStartBench, type RoomStartRun } from './bench-room';
@@ -93,6 +98,7 @@ const FLAGS = {
   'page-timeout': 'string',
   'page-profile': 'string',
   task: 'string',
+  verdict: 'string',
   startup: 'string',
   class: 'string',
   'room-start': 'string',
@@ -106,7 +112,7 @@ const FLAGS = {
 const USAGE = `usage: npm run bench -- [--backends wasm,cpu,webgpu | --no-node] [--cases collapse,quick,scaling,transformer,peers-teach]
                         [--repeats 5] [--warmup 2] [--browser webgpu,webgl,wasm | --no-browser]
                         [--browser-cases collapse,scaling-1] [--browser-timeout MIN] [--no-bundle] [--no-torch]
-                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]] [--task GALLERY_ID] [--room-start N [--room-together K] [--room-preset NAME]]
+                        [--page [--page-query '?backend=wasm'] [--page-timeout MIN] [--page-profile S]] [--task GALLERY_ID] [--verdict all|IDS] [--room-start N [--room-together K] [--room-preset NAME]]
                         [--startup N] [--class SEATS]
                         [--out docs/BENCHMARKS.md] [--json bench/results/latest.json]
 (flags: the comment at the top of cli/bench/bench.ts)`;
@@ -421,6 +427,22 @@ async function main(): Promise<void> {
       writeSection(out, 'task', section);
     } catch (e) {
       skipped.push(`task: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+  }
+
+  // 7b. From "Use this task" to the verdict on the page, per question.
+  const verdictIds = args.flags.get('verdict') as string | undefined;
+  if (verdictIds !== undefined) {
+    try {
+      const ids = verdictIds === 'all' || verdictIds === '' ? [] : verdictIds.split(',').map((x) => x.trim());
+      const verdictPath = join(resultsDir, 'verdict.json');
+      await runVerdictBench(ids, pageTimeout * 60_000, log, (t) => {
+        const rows = readArray<VerdictTiming>(verdictPath).filter((x) => x.question !== t.question);
+        writeJson(verdictPath, [...rows, t]);
+      });
+      log('verdict: rows in bench/results/verdict.json; npx tsx scripts/docs.ts --write fills docs/TASKS.md');
+    } catch (e) {
+      skipped.push(`verdict: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
     }
   }
 

@@ -25,7 +25,7 @@ export function VerdictView({ verdict, unit = 'seed' }: { verdict: QuestionVerdi
   return (
     <div className="verdict-body" data-testid="verdict-body" data-state={state} data-seeds={verdict.seeds.length}>
       <p className="verdict-sentence" data-testid="friend-sentence">
-        <strong>{verdict.canTell ? 'Over the seeds: ' : 'Cannot tell: '}</strong>
+        <strong>{verdict.canTell ? 'Verdict: ' : 'Cannot tell: '}</strong>
         {sentence}
       </p>
       {verdict.parts.length > 0 && verdict.seeds.length >= 2 && (

@@ -31,3 +31,20 @@ export function lastRunOf(metas: readonly SavedRunMeta[], spec: unknown, memberP
   same.sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
   return same[0] ?? null;
 }
+
+/**
+ * The saved runs of a block of seeds of this experiment (an own task's Start: seeds spec.seed to
+ * spec.seed + count - 1, each finished, the spec otherwise the same), in seed order; null unless
+ * every seed of the block is saved. For each seed the most recently saved finished run.
+ */
+export function blockRunsOf(metas: readonly SavedRunMeta[], spec: { seed: number }, count: number): SavedRunMeta[] | null {
+  const out: SavedRunMeta[] = [];
+  for (let k = 0; k < count; k++) {
+    const want = canonicalJson({ ...spec, seed: spec.seed + k });
+    const same = metas.filter((m) => m.status === 'done' && m.memberPart == null && canonicalJson(m.spec) === want);
+    same.sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
+    if (!same[0]) return null;
+    out.push(same[0]);
+  }
+  return out;
+}

@@ -16,7 +16,9 @@ import { startedRunState } from '../store/runSlice';
 import { lab, observeRuns } from '../trainingWorker';
 import { type LoadedRun, type SavedRunMeta, checkLoadedRun, checkMeta, cleanName, defaultRunName, recordOf, resumePlan } from './runData';
 import { RunSaver } from './runSaver';
-import { lastRunOf } from './lastRun';
+import { blockRunsOf, lastRunOf } from './lastRun';
+import { seedResult } from '../store/seedsSlice';
+import { VERDICT_SEEDS } from '../../core/experiment/verdict';
 import { type RunStore, idbRunStore, storageProblem } from './savedRuns';
 
 export interface SavedRunsState {
@@ -112,7 +114,22 @@ async function showLastRun(): Promise<void> {
     return s.run.runId === 0 && s.run.phase === 'idle' && s.imported == null && s.seeds.plan == null;
   };
   if (!untouched()) return;
-  const last = lastRunOf(useSavedRuns.getState().metas, useLab.getState().draft);
+  const draft = useLab.getState().draft;
+  // A task of one's own trains a block of seeds: its link reopened shows the block, and its verdict, again.
+  const block = draft.task.id === 'custom' ? blockRunsOf(useSavedRuns.getState().metas, draft, VERDICT_SEEDS) : null;
+  if (block) {
+    const runs = await Promise.all(block.map((m) => load(m.id)));
+    if (!untouched()) return;
+    if (runs.every((r): r is LoadedRun => r != null)) {
+      const records = runs.map((r) => recordOf(r));
+      const last = block[block.length - 1];
+      lab.showRun(replayRecord(records[records.length - 1], 0));
+      useLab.setState({ seeds: { plan: null, results: records.map(seedResult), stopped: null } });
+      set({ restored: { id: last.id, runId: useLab.getState().run.runId, name: last.name, stepsDone: last.stepsDone, steps: last.spec.steps, resumable: false } });
+      return;
+    }
+  }
+  const last = lastRunOf(useSavedRuns.getState().metas, draft);
   if (!last) return;
   const run = await load(last.id);
   if (!run || !untouched()) return;

@@ -3,7 +3,7 @@ import { holmVerdicts, paired } from '../metrics/paired';
 import type { MemberHistoryEntry, RunSummary } from './events';
 import { getPreset } from './presets';
 import type { ExperimentSpec } from './spec';
-import { friendSentence, heldOutWidth, questionVerdict } from './verdict';
+import { friendSentence, heldOutWidth, heldOutWords, questionVerdict } from './verdict';
 
 /** A run of seed `seed`: every member starts at `start[arm]` and ends at `end[arm]` (two members, A and B). */
 function run(seed: number, start: Record<string, number>, end: Record<string, number>): RunSummary {
@@ -56,11 +56,20 @@ describe('the verdict on a question over seeds', () => {
     const flat = [0.01, -0.02, 0.02, -0.01].map((d, i) => run(i + 1, { all: 0.07 }, { oracle: 0.07 + d, self: 0.0, peer: 0.07 }));
     const v = questionVerdict(spec, flat);
     expect(v.canTell).toBe(false);
-    expect(v.why).toMatch(/the oracle arm, rewarded with the true answers, did not learn it: its held-out pass@1 went from 0\.07 to 0\.07 \(change \+0\.00 \[/);
+    expect(v.why).toMatch(/the oracle arm, rewarded with the true answers, did not learn it: its held-out pass@1 went from 0\.07 to 0\.07 \(change \+0\.00 \[−0\.\d\d, \+0\.\d\d\]: no gain beyond its noise\)$/);
     const s = friendSentence(v);
     expect(s).toMatch(/the lab cannot tell whether self-reward collapses or a peer helps/);
     expect(s).not.toMatch(/self-reward held-out accuracy fell|peer's vote it/);
     expect(s).toMatch(/What would help: members that learn the task in their warm start, more RL steps than 120, or more seeds than 4\./);
+  });
+
+  it("reads the oracle's fall as a fall, and says where Holm and the claim alone differ", () => {
+    // The oracle fell in every seed, by a little: a fall on its own, not beyond Holm's bar here.
+    const fell = [0.05, 0.06, 0.08, 0.04].map((d, i) => run(i + 1, { all: 0.41 }, { oracle: 0.41 - d, self: 0.3, peer: 0.4 + i * 0.05 }));
+    const v = questionVerdict(spec, fell);
+    const truth = v.parts.find((p) => p.id === 'truth')!;
+    expect(truth.stats.verdict).toBe('contradicted');
+    expect(v.why).toMatch(truth.verdict === 'contradicted' ? /: a fall\)$/ : /: a fall alone, not with Holm\)$/);
   });
 
   it('quotes the measured causes it is given before anything else', () => {
@@ -91,8 +100,20 @@ describe('the verdict on a question over seeds', () => {
     };
     const w = heldOutWidth(csv)!;
     // 1.96 * sqrt(0.25 / 6) = 0.40: the ±40 points the task check warns of.
-    expect(w).toEqual({ problems: 6, points: 40, needed: 540, rows: true });
+    expect(w).toEqual({ problems: 6, points: 40, needed: 540, rows: true, available: false });
     expect(heldOutWidth(spec)).toBeNull();
+    // A generator with problems to spare: only the experiment's held-out size is small, and the sentence says so.
+    const product: ExperimentSpec = {
+      ...spec,
+      task: { id: 'custom', difficulty: 1, scratchpad: 'never', definition: { kind: 'generator', title: 'Product', template: '{a}*{b}=', vars: { a: { min: 0, max: 99 }, b: { min: 0, max: 99 } }, answer: '(a*b)%10' } } as unknown as ExperimentSpec['task'],
+      data: { labeledPool: 566, rlPool: 270, heldOut: 64 },
+    };
+    expect(heldOutWords(heldOutWidth(product)!)).toBe(
+      'only 64 held-out problems: one evaluation of them is ±12 points wide (95%); the task has enough problems for 100 held-out problems (±10 points): set the held-out size to 100 (Data and warm start)',
+    );
+    // One with too few: wider ranges.
+    const small = { ...product, task: { ...product.task, definition: { ...(product.task.definition as object), vars: { a: { min: 0, max: 9 }, b: { min: 0, max: 9 } } } } } as unknown as ExperimentSpec;
+    expect(heldOutWords(heldOutWidth({ ...small, data: { labeledPool: 50, rlPool: 30, heldOut: 20 } })!)).toMatch(/100 held-out problems \(±10 points\) need about 500 distinct problems: wider ranges make more$/);
     const v = questionVerdict(csv, learnt);
     expect(v.question).toBe('Word length');
     expect(friendSentence(v)).toMatch(/Held-out problems were few: only 6 held-out problems: one evaluation of them is ±40 points wide \(95%\); 100 held-out problems \(±10 points\) need about 540 rows\.$/);

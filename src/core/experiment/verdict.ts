@@ -19,7 +19,7 @@
  * says so, with what was measured and what would help.
  */
 import { holmVerdicts, paired, type Paired, type Verdict } from '../metrics/paired';
-import { MEANINGFUL, heldOutHalfWidth } from '../tasks/custom/check';
+import { MEANINGFUL, checkTaskDefinition, heldOutHalfWidth } from '../tasks/custom/check';
 import { armPassAt1 } from './claims';
 import type { RunSummary } from './events';
 import type { ExperimentSpec } from './spec';
@@ -53,6 +53,8 @@ export interface HeldOutWidth {
   needed: number;
   /** Whether `needed` counts rows of a data file (else problems of a generator). */
   rows: boolean;
+  /** The task has that many problems already: only the experiment's held-out size is small. */
+  available: boolean;
 }
 
 export interface QuestionVerdict {
@@ -89,20 +91,19 @@ export function heldOutWidth(spec: ExperimentSpec): HeldOutWidth | null {
   const { labeledPool, rlPool, heldOut } = spec.data;
   if (heldOut >= MEANINGFUL.heldOut) return null;
   const total = labeledPool + rlPool + heldOut;
-  return {
-    problems: heldOut,
-    points: heldOutHalfWidth(heldOut),
-    needed: Math.ceil((total * MEANINGFUL.heldOut) / heldOut / 10) * 10,
-    rows: spec.task.definition?.kind === 'data',
-  };
+  const needed = Math.ceil((total * MEANINGFUL.heldOut) / heldOut / 10) * 10;
+  const def = spec.task.definition;
+  const has = def ? (checkTaskDefinition(def).task?.problemCount(1) ?? 0) : Infinity;
+  return { problems: heldOut, points: heldOutHalfWidth(heldOut), needed, rows: def?.kind === 'data', available: has >= total - heldOut + MEANINGFUL.heldOut };
 }
 
 /** "only 6 held-out problems: one evaluation is ±40 points wide; 100 (±10 points) need about 540 rows". */
 export function heldOutWords(w: HeldOutWidth): string {
-  return (
-    `only ${w.problems} held-out problems: one evaluation of them is ±${w.points} points wide (95%); ` +
-    `${MEANINGFUL.heldOut} held-out problems (±${heldOutHalfWidth(MEANINGFUL.heldOut)} points) need about ${w.needed} ${w.rows ? 'rows' : 'distinct problems'}`
-  );
+  const hundred = `${MEANINGFUL.heldOut} held-out problems (±${heldOutHalfWidth(MEANINGFUL.heldOut)} points)`;
+  const would = w.available
+    ? `the task has enough problems for ${hundred}: set the held-out size to ${MEANINGFUL.heldOut} (Data and warm start)`
+    : `${hundred} need about ${w.needed} ${w.rows ? 'rows' : 'distinct problems: wider ranges make more'}`;
+  return `only ${w.problems} held-out problems: one evaluation of them is ±${w.points} points wide (95%); ${would}`;
 }
 
 const signed = (x: number) => (Number.isFinite(x) ? `${Number(x.toFixed(2)) >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}` : '-');
@@ -130,9 +131,12 @@ export function questionVerdict(spec: ExperimentSpec, runs: readonly RunSummary[
   else if (!truth) why = 'the experiment has no oracle arm, so nothing shows that these models can learn the question';
   else if (truth.verdict !== 'shown') {
     const o = oracleMeans(runs);
+    const alone = truth.stats.verdict;
+    const reading =
+      truth.verdict === 'contradicted' ? 'a fall' : alone === 'shown' ? 'a gain alone, not with Holm' : alone === 'contradicted' ? 'a fall alone, not with Holm' : 'no gain beyond its noise';
     why =
       `the oracle arm, rewarded with the true answers, did not learn it: its held-out pass@1 went from ${o.start.toFixed(2)} to ${o.end.toFixed(2)} ` +
-      `(change ${intervalText(truth.stats)}, ${truth.verdict === 'contradicted' ? 'a fall' : 'not beyond its noise'} over ${n} seeds)`;
+      `(change ${intervalText(truth.stats)}: ${reading})`;
   }
   const help = [...causes];
   if (width) help.push(heldOutWords(width));
