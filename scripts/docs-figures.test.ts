@@ -113,6 +113,12 @@ describe('the checks can fail', () => {
     ]);
   });
 
+  it("the teachers' page counting the workshop's experiments wrong", () => {
+    expect(figureProblems(docs, src, FORMATS)).toEqual([]);
+    const problems = figureProblems(planted('docs/TEACHERS.md', 'It walks through seven experiments.', 'It walks through six experiments.'), src, FORMATS);
+    expect(problems.join('\n')).toMatch(/docs\/TEACHERS.md: "six experiments", but the workshop has 7/);
+  });
+
   it("a preset's run time in RESULTS that its own runtime contradicts", () => {
     const results = doc('docs/RESULTS.md').text;
     expect(runTimeProblems(results, PRESETS)).toEqual([]);

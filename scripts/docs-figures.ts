@@ -628,7 +628,7 @@ function workshopCountProblems(doc: Doc): string[] {
   const about = new Set(all.filter(({ sentence }) => /workshop|presenter/i.test(sentence)).map(({ para }) => para));
   for (const { sentence, para } of all) {
     if (!about.has(para)) continue;
-    for (const m of sentence.matchAll(/\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(presets|steps)\b/gi)) {
+    for (const m of sentence.matchAll(/\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(presets|steps|experiments)\b/gi)) {
       if (m[2] === 'steps' && /RL steps/.test(sentence.slice(m.index!, m.index! + m[0].length + 3))) continue;
       if (count(m[1]) !== WORKSHOP.length) problems.push(`${doc.path}: "${m[0]}", but the workshop has ${WORKSHOP.length}: "${sentence.trim().slice(0, 160)}"`);
     }
@@ -850,7 +850,7 @@ export function defaultStoryProblems(results: string, texts: readonly { where: s
 
 /** Every figure in prose that disagrees with its source, one line each (empty: none). */
 export function figureProblems(docs: readonly Doc[], src: Sources, formats: readonly FormatSource[]): string[] {
-  const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md']);
+  const front = new Set(['README.md', 'docs/LAB.md', 'docs/CLASSROOM.md', 'docs/CLI.md', 'docs/STUDENTS.md', 'docs/TEACHERS.md']);
   const problems = [
     ...reachProblems(docs),
     ...docs.flatMap((d) => [...linkTimeProblems(d), ...sizeProblems(d, src), ...blockSizeProblems(d), ...partnerWaitProblems(d)]),
