@@ -56,7 +56,8 @@ function watch(): void {
       // Not from inside the store's notification: the next Start sets state again.
       setTimeout(startNext, 0);
     } else if (s.run.phase === 'error') {
-      s.endSeeds(s.run.error ? `${s.run.error.message} ${s.run.error.hint}`.trim() : 'a seed stopped with an error');
+      // The error's sentence (a warm start's miss says what it measured and what helps); its hint is the page's, for the button beside it.
+      s.endSeeds(s.run.error?.message ?? 'a seed stopped with an error');
     } else if (s.run.phase === 'stopped') {
       s.endSeeds();
     }

@@ -72,6 +72,16 @@ describe('the verdict on a question over seeds', () => {
     expect(v.why).toMatch(truth.verdict === 'contradicted' ? /: a fall\)$/ : /: a fall alone, not with Holm\)$/);
   });
 
+  it('says so where a part alone clears 0 but not with Holm', () => {
+    // Self falls a little in every seed: its own interval lies below 0, Holm's bar over four claims is not passed.
+    const runs = [0.05, 0.09, 0.03, 0.1].map((d, i) => run(i + 1, { all: 0.4 }, { oracle: 0.6 + i * 0.01, self: 0.4 - d, peer: 0.4 + (i % 2 ? 0.05 : -0.05) }));
+    const v = questionVerdict(spec, runs);
+    const self = v.parts.find((p) => p.id === 'self')!;
+    expect([self.stats.verdict, self.verdict]).toEqual(['contradicted', 'not shown']);
+    expect(friendSentence(v)).toMatch(/with self-reward held-out accuracy showed no change beyond its noise, though alone it fell, not with Holm \(−0\.07 \[−0\.1\d, −0\.0\d\]\);/);
+    expect(friendSentence(v)).toMatch(/and the oracle, rewarded with the true answers, rose \(\+0\.21 \[/);
+  });
+
   it('quotes the measured causes it is given before anything else', () => {
     const flat = [0.01, -0.01].map((d, i) => run(i + 1, { all: 0.1 }, { oracle: 0.1 + d, self: 0.1, peer: 0.1 }));
     const v = questionVerdict(spec, flat, ['the window of 6 characters is shorter than the prompt of 8']);

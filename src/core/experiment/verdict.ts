@@ -162,22 +162,30 @@ export function seedsText(seeds: readonly number[]): string {
 
 const CHANGE: Record<Verdict, string> = { shown: 'rose', contradicted: 'fell', 'not shown': 'showed no change beyond its noise' };
 
-/** One part in words, from its Holm verdict: "self-reward's held-out pass@1 fell (−0.19 [−0.22, −0.15])". */
+/**
+ * One part in words, from its Holm verdict: "with self-reward held-out accuracy fell (−0.19 [−0.22,
+ * −0.15])". Where the difference alone reads otherwise (its interval clears 0 but Holm's bar is
+ * not passed), both are said (docs/METHOD.md, "What a sentence may say"): "... showed no change
+ * beyond its noise, though alone it fell, not with Holm (−0.07 [−0.14, −0.01])".
+ */
 export function partWords(p: VerdictPart): string {
-  const i = intervalText(p.stats);
+  const alone = p.stats.verdict !== p.verdict ? `, though alone it ${CHANGE[p.stats.verdict]}, not with Holm` : '';
+  const i = `${alone} (${intervalText(p.stats)})`;
   switch (p.id) {
     case 'truth':
-      return `the oracle, rewarded with the true answers, ${CHANGE[p.verdict]} (${i})`;
+      return `the oracle, rewarded with the true answers, ${CHANGE[p.verdict]}${i}`;
     case 'self':
-      return `with self-reward held-out accuracy ${CHANGE[p.verdict]} (${i})`;
+      return `with self-reward held-out accuracy ${CHANGE[p.verdict]}${i}`;
     case 'peer':
-      return `with a peer's vote it ${CHANGE[p.verdict]} (${i})`;
-    case 'peerOverSelf':
+      return `with a peer's vote it ${CHANGE[p.verdict]}${i}`;
+    case 'peerOverSelf': {
+      const ended = p.stats.verdict !== p.verdict ? `, though alone it ended ${p.stats.verdict === 'shown' ? 'above' : 'below'}, not with Holm (${intervalText(p.stats)})` : ` (${intervalText(p.stats)})`;
       return p.verdict === 'shown'
-        ? `the peer arm ended above the self arm (${i})`
+        ? `the peer arm ended above the self arm${ended}`
         : p.verdict === 'contradicted'
-          ? `the peer arm ended below the self arm (${i})`
-          : `peer against self is not shown (${i})`;
+          ? `the peer arm ended below the self arm${ended}`
+          : `peer against self is not shown${ended}`;
+    }
   }
 }
 
