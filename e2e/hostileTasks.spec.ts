@@ -115,7 +115,7 @@ test('a template that cannot fill its split is said before Start, and {construct
   expect(errors).toEqual([]);
 });
 
-test('a paste past the rows box limit is refused in words, and the rows are kept whole', async ({ page }) => {
+test('a paste past the rows box limit, or past a field\'s, is refused in words, and the text is kept whole', async ({ page }) => {
   test.setTimeout(120_000);
   const errors = collectErrors(page);
   const lab = new LabPage(page);
@@ -137,6 +137,16 @@ test('a paste past the rows box limit is refused in words, and the rows are kept
   }, text);
   await expect(page.getByTestId('task-file-note')).toHaveText(`The rows would have ${text.length.toLocaleString('en')} bytes; the rows box, like a task file, holds at most 524,288. Nothing was changed.`);
   expect(await box.inputValue()).toBe(before);
+
+  // The generator's fields too: a title past 60 characters is refused whole, not cut to 60.
+  await page.getByTestId('task-mode-generator').check();
+  const title = page.getByTestId('task-title');
+  const kept = await title.inputValue();
+  await title.fill('A'.repeat(59) + 'BC');
+  await expect(page.getByTestId('task-title-refused')).toHaveText('That would be 61 characters; the title holds at most 60. Nothing was changed.');
+  expect(await title.inputValue()).toBe(kept);
+  await page.getByTestId('task-answer').fill('a'.repeat(301));
+  await expect(page.getByTestId('task-answer-refused')).toContainText('That would be 301 characters; the answer rule holds at most 300.');
   expect(errors).toEqual([]);
 });
 

@@ -140,6 +140,7 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
     setUsed(`The experiment now runs "${spec.task.definition?.title ?? 'your task'}" (${spec.data.labeledPool} warm-start, ${spec.data.rlPool} RL and ${spec.data.heldOut} held-out problems). Press Start.`);
   }
 
+  const [varsRefused, varsFit] = useLimit(400, 'the variables box');
   const set = (k: keyof GeneratorFields) => (e: { target: { value: string } }) => {
     setUsed(null);
     setFields((f) => ({ ...f, [k]: e.target.value }));
@@ -176,7 +177,8 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
           <TextField id="task-template" label="Prompt template" hint='e.g. {a}+{b}= : text, and variables in braces' value={fields.template} onChange={set('template')} max={2 * TASK_LIMITS.promptChars} />
           <div className="field">
             <label htmlFor="task-vars">Variables (one a line: name = min..max)</label>
-            <textarea id="task-vars" rows={3} value={fields.vars} data-testid="task-vars" spellCheck={false} maxLength={400} onChange={set('vars')} />
+            <textarea id="task-vars" rows={3} value={fields.vars} data-testid="task-vars" spellCheck={false} onChange={(e) => varsFit(e.target.value) && set('vars')(e)} />
+            <Refused id="task-vars" text={varsRefused} />
           </div>
           <TextField id="task-answer" label="Answer rule" hint="e.g. a+b, max(a, b), reverse(a), if(a < b, &quot;yes&quot;, &quot;no&quot;)" value={fields.answer} onChange={set('answer')} max={300} />
           <TextField id="task-scratchpad" label="Scratchpad rule (optional)" hint='the working the model writes before its answer, e.g. join(reverse(a+b), ",")' value={fields.scratchpad} onChange={set('scratchpad')} max={300} />
@@ -262,11 +264,35 @@ export function TaskEditor({ onClose }: { onClose?: () => void }) {
   );
 }
 
+/**
+ * A text past its field's limit is refused whole, in words, and the field keeps what it had: a
+ * maxlength would cut a paste to fit without a word.
+ */
+function useLimit(max: number, what: string): [string | null, (value: string) => boolean] {
+  const [refused, setRefused] = useState<string | null>(null);
+  const fits = (value: string) => {
+    const ok = value.length <= max;
+    setRefused(ok ? null : `That would be ${value.length.toLocaleString('en')} characters; ${what} holds at most ${max.toLocaleString('en')}. Nothing was changed.`);
+    return ok;
+  };
+  return [refused, fits];
+}
+
+function Refused({ id, text }: { id: string; text: string | null }) {
+  return text ? (
+    <span className="field-problem" role="alert" data-testid={`${id}-refused`}>
+      {text}
+    </span>
+  ) : null;
+}
+
 function TextField(props: { id: string; label: string; hint?: string; value: string; max: number; onChange: (e: { target: { value: string } }) => void }) {
+  const [refused, fits] = useLimit(props.max, `the ${props.label.toLowerCase()}`);
   return (
     <div className="field">
       <label htmlFor={props.id}>{props.label}</label>
-      <input id={props.id} type="text" value={props.value} data-testid={props.id} spellCheck={false} maxLength={props.max} autoComplete="off" onChange={props.onChange} />
+      <input id={props.id} type="text" value={props.value} data-testid={props.id} spellCheck={false} autoComplete="off" onChange={(e) => fits(e.target.value) && props.onChange(e)} />
+      <Refused id={props.id} text={refused} />
       {props.hint && <span className="sub">{props.hint}</span>}
     </div>
   );
