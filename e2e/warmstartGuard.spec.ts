@@ -39,8 +39,13 @@ test('a member that misses its warm-start target stops the run before RL, named 
     /^Member A's warm start reached at best (under )?[\d.]+% against its target of 99% in 3 steps, so this task looks out of its reach for now\. Measured: member A did not learn even the 200 rows it trained on: it writes (under )?[\d.]+% of their completions exactly after 3 steps\. What would help: a bigger model \(width 32 instead of 16\); more warm-start steps \(6 instead of 3\)\. You can also go on from the best it reached\.$/,
   );
   await expect(error).toContainText('The warm start is deterministic');
+  // The run bar says the warm start missed: a miss is not "an error".
+  await expect(lab.phase).toHaveText('Stopped before RL: member A missed its warm-start target');
   await expect(error).not.toContainText('onMiss');
   await expect(page.getByTestId('warm-curve')).toHaveCount(1);
+  // One figure for the best reached: the sentence's. The curve's points are sampled every few
+  // steps, so their highest is not it, and its caption names no best of its own.
+  await expect(page.getByTestId('warm-curve').locator('figcaption')).toHaveText(/^Member A: (under )?[\d.]+% at step \d+, target 99%$/);
   await expect(page.getByTestId('cohort-summary')).toHaveCount(0); // no base evaluation
   expect(await lab.step()).toBe(0);
 
@@ -51,8 +56,19 @@ test('a member that misses its warm-start target stops the run before RL, named 
   await expect(error.locator('strong')).toHaveText(/^Member A's warm start reached at best (under )?[\d.]+% against its target of 99% in 3 steps, so this task looks out of its reach/);
 
   // Going on from the best reached: RL starts from the weights the warm start kept, and the run ends.
+  // The run still says it missed, once, with the figure of the sentence that stopped it.
+  const stopped = (await error.locator('strong').innerText()).split(', so this task')[0];
   await page.getByTestId('go-on').click();
   await lab.waitForPhase('done', 90_000);
   await expect(error).toHaveCount(0);
+  const missed = page.getByTestId('warm-miss');
+  await expect(missed).toHaveText(`${stopped}: it missed, and this run went on from the best it reached, so every arm starts from a model that had not learnt the task.`);
+
+  // Every later run that misses says so too (going on is kept in the experiment, and its link).
+  await lab.button('reset').click();
+  await lab.button('start').click();
+  await lab.waitForPhase('done', 90_000);
+  await expect(missed).toHaveText(new RegExp(`^Member A's warm start reached at best (under )?[\\d.]+% against its target of 99% in 3 steps: it missed`));
+  await expect(missed).toHaveCount(1);
   expect(errors.filter((e) => !/looks out of its reach/.test(e))).toEqual([]);
 });

@@ -192,12 +192,20 @@ export function isActivePhase(phase: RunPhase): boolean {
 }
 
 /**
+ * Whether an error's text is a warm-start miss (WarmStartMissError: missMessage, or outOfReach in a
+ * student's words): a member that did not reach its target, not a fault of the page or the device.
+ */
+export function isWarmStartMiss(message: string): boolean {
+  return /did not reach its warm-start target|looks out of its reach/i.test(message);
+}
+
+/**
  * What to do about an error, from its text and the backend in use. Shown under the message.
  * Device loss and missing kernels are the WebGPU failures we know (docs/TFJS-AND-BROWSER.md; tfjs #5180).
  */
 export function errorHint(message: string, backend: string | null): string {
   const m = message.toLowerCase();
-  if (/did not reach its warm-start target|looks out of its reach/.test(m)) {
+  if (isWarmStartMiss(m)) {
     // WarmStartMissError (docs/WARMSTARTS.md, "The guard"): deterministic, so Start alone repeats it.
     return 'The warm start is deterministic: starting again gives the same result. Go on from the best it reached, or change what the sentence suggests in the Experiment panel and Start again.';
   }

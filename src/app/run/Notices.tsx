@@ -1,8 +1,10 @@
-import type { BackendReport } from '../../engine/protocol';
+import { useMemo } from 'react';
+import { isWarmStartMiss, type BackendReport } from '../../engine/protocol';
 import { useLab } from '../store';
 import { backendFromUrl } from '../trainingWorker';
 import { savedRuns, useSavedRuns } from '../runs/runsController';
 import { seedRuns } from '../seedRuns';
+import { continuedMisses } from './warmMiss';
 
 /**
  * Why the backend in use is not the first choice (infra's wording, asserted by e2e/backend.spec.ts),
@@ -43,6 +45,10 @@ export function Notices() {
   const linkNotice = useLab((s) => s.ui.linkNotice);
   const setLinkNotice = useLab((s) => s.setLinkNotice);
   const hint = engine.report ? emulationHint(engine.report, backendFromUrl()) : null;
+  // A run that went on past a warm-start miss says so, every time (warmMiss.ts).
+  const runSpec = useLab((s) => s.run.spec);
+  const members = useLab((s) => s.run.members);
+  const misses = useMemo(() => continuedMisses(runSpec, members), [runSpec, members]);
   return (
     <div className="notices">
       {hint && (
@@ -81,11 +87,18 @@ export function Notices() {
           </div>
         </div>
       )}
+      {misses.length > 0 && (
+        <div role="status" className="notice notice-warn" data-testid="warm-miss">
+          {misses.map((m, i) => (
+            <p key={i}>{m}</p>
+          ))}
+        </div>
+      )}
       {error && (
         <div role="alert" className="notice notice-error" data-testid="run-error">
           <strong>{error.message}</strong>
           <div className="hint">{error.hint}</div>
-          {OUT_OF_REACH.test(error.message) && (
+          {isWarmStartMiss(error.message) && (
             <button type="button" data-testid="go-on" title="Keep the best weights the warm start reached and train them with RL" onClick={goOnFromBest}>
               Go on from the best reached
             </button>
@@ -100,9 +113,6 @@ export function Notices() {
     </div>
   );
 }
-
-/** A warm start that missed its target, in the student's words (warmStartCohort.ts, outOfReach). */
-const OUT_OF_REACH = /looks out of its reach/;
 
 /** Start again, this time going on into RL from the best weights each warm start reached (a cached warm start is not trained again). */
 function goOnFromBest(): void {

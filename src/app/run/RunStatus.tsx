@@ -14,6 +14,7 @@ import { CohortSummary } from './CohortSummary';
 import { ExportTrlButton } from './ExportTrlButton';
 import { runProgress } from './runProgress';
 import { bannerText } from './Notices';
+import { missPhaseText } from './warmMiss';
 
 export function phaseText(run: RunState): string {
   // Whatever the worker says of the phase: the run cannot go on from poisoned weights.
@@ -43,7 +44,8 @@ export function phaseText(run: RunState): string {
     case 'stopped':
       return 'Stopped';
     case 'error':
-      return 'Stopped by an error';
+      // A warm start that missed its target is the task out of reach, not a fault.
+      return missPhaseText(run.error) ?? 'Stopped by an error';
   }
 }
 

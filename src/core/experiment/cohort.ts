@@ -10,6 +10,7 @@ import type { Problem, ScratchpadMode, Task } from '../tasks/types';
 import { taskCodec } from '../tasks/index';
 import type { ExperimentSpec, MemberSpec } from './spec';
 import type { MemberInfo } from './events';
+import { warmStartPercent } from './missWords';
 
 /**
  * What building a member's warm start reads of its experiment, resolved once (resolve.ts
@@ -146,7 +147,7 @@ export async function buildMember(c: WarmStartInputs, member: MemberSpec, onProg
       const result = await warmStart(policy, train, warmStartOptions(c, member, validation, onProgress));
       stepsTaken = result.steps;
       record = targetRecord(member, result.validation, result.reachedTarget);
-      if (result.restoredBest) note = `the warm start ends with its best weights, from step ${result.restoredBest.step} (validation ${result.restoredBest.value.toFixed(3)})`;
+      if (result.restoredBest) note = `the warm start ends with its best weights, from step ${result.restoredBest.step} (${warmStartPercent(result.restoredBest.value)})`;
     } else if (useTarget) {
       // No warm-start step: the untrained policy is what is measured against the target.
       const value = await measureTarget(policy, c, member);

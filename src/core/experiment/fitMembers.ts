@@ -14,6 +14,7 @@ import { resolveTask } from '../tasks/index';
 import { transformer } from './presetKit';
 import type { ExperimentSpec, MemberSpec } from './spec';
 import { narrowestCover, reachRng, taskSequences, windowReach, type TaskSequences, type WindowReach } from './windowReach';
+import { warmStartPercent } from './missWords';
 
 /** The schema's widest MLP window (spec.ts MemberSpecSchema). */
 export const MOST_WINDOW = 16;
@@ -40,9 +41,7 @@ export interface FittedMembers {
  * A warm-start figure (the chance of writing a reference completion exactly) as a student reads it:
  * 0.133 -> "13%", 0.004 -> "0.4%"; the miss's sentence writes its best and target the same way.
  */
-export function percent(x: number): string {
-  return x < 0.001 ? 'under 0.1%' : `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`;
-}
+export const percent = warmStartPercent;
 
 /** What the task's sequences look like to a member with this window, measured from the spec's seed. */
 export function specSequences(spec: ExperimentSpec): TaskSequences {

@@ -18,6 +18,7 @@ import { atChance, promptBlindChance, type MissCause, type MissMeasurements } fr
 import { labeledSplit } from './cohort';
 import type { ScratchpadMode } from '../tasks/types';
 import { diagnoseMiss } from './missMeasure';
+import { missedTargetText } from './missWords';
 
 /** The cohort's warm start: the experiment's inputs (resolve.ts warmStartInputs), where to store them, which members. */
 export interface CohortWarmStart extends WarmStartInputs, WarmStartStore {
@@ -79,7 +80,7 @@ export function outOfReach(spec: ExperimentSpec, m: WarmStartMiss, cause?: MissC
   const suggestions = cause ? cause.help : guesses(spec, m);
   const measured = cause ? `Measured: ${cause.why}. ` : '';
   const message =
-    `Member ${m.memberId}'s warm start reached ${m.best === null ? 'nothing measurable' : `at best ${percent(m.best)}`} against its target of ${percent(m.target)} in ${m.steps} steps, so this task looks out of its reach for now. ` +
+    `${missedTargetText(m)}, so this task looks out of its reach for now. ` +
     `${measured}What would help: ${suggestions.join('; ')}. You can also go on from the best it reached.`;
   return { message, suggestions };
 }
