@@ -8,7 +8,7 @@ import { type ReactNode, useMemo } from 'react';
 import type { RunSummary } from '../../core/experiment/events';
 import { useLab } from '../store';
 import { bandResults, bandUnit } from '../store/roomSlice';
-import { LEVEL_BAND, heldOnPage } from './changeRule';
+import { LEVEL_BAND, evaluationBand, heldOnPage } from './changeRule';
 import { countClaimsOnPage, shownDifference } from './claimSentences';
 import { fmtSigned } from './scoreboard';
 import { isOverlapSpec } from '../panels/overlapPoints';
@@ -34,7 +34,9 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
   const unit = useLab(bandUnit);
   const plan = useLab((s) => (unit === 'seed' ? s.seeds.plan : null));
   const summaries = useMemo(() => results.map((r) => r.summary).filter((x): x is RunSummary => x != null), [results]);
-  const claims = useMemo(() => countClaimsOnPage(summaries), [summaries]);
+  // The band one evaluation of the runs' held-out set varies by (changeRule.ts evaluationBand): a handful of held-out problems widens it.
+  const band = evaluationBand(results[0]?.record.spec.data.heldOut ?? 100);
+  const claims = useMemo(() => countClaimsOnPage(summaries, band), [summaries, band]);
   // A class of the overlap experiment's partner levels: its comparison is the overlap panel's.
   const partnerLevels = useLab((s) => isOverlapSpec(s.room.info?.spec ?? null));
   // An unpaired room of levels: each seat trains one partner level alone (src/room/levels.ts).
@@ -76,7 +78,7 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
           <div className="table-scroll">
             <table className="seed-claims-table" data-testid="seed-claims-table">
               <caption>
-                Each {unit}'s held-out pass@1 (arm means over members): a change is end − start, so a fall is negative; ✓ where the claim held by at least {LEVEL_BAND}, what one evaluation varies by.
+                Each {unit}'s held-out pass@1 (arm means over members): a change is end − start, so a fall is negative; ✓ where the claim held by at least {band}, what one evaluation of {band === LEVEL_BAND ? 'the held-out set' : 'so few held-out problems'} varies by.
               </caption>
               <thead>
                 <tr>
@@ -93,8 +95,8 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
                   <tr key={`${r.seed}-${i}`} data-testid="seed-claims-row" data-seed={r.seed}>
                     <th scope="row">{r.seed}</th>
                     {claims.map((c) => (
-                      <td key={c.id} className={`num ${heldOnPage(c.diffs[i]) ? 'held' : 'not-held'}`} data-claim={c.id} data-diff={c.diffs[i]} data-held={heldOnPage(c.diffs[i])}>
-                        {fmtSigned(shownDifference(c.id, c.diffs[i]).value)} {heldOnPage(c.diffs[i]) ? '✓' : '✗'}
+                      <td key={c.id} className={`num ${heldOnPage(c.diffs[i], band) ? 'held' : 'not-held'}`} data-claim={c.id} data-diff={c.diffs[i]} data-held={heldOnPage(c.diffs[i], band)}>
+                        {fmtSigned(shownDifference(c.id, c.diffs[i]).value)} {heldOnPage(c.diffs[i], band) ? '✓' : '✗'}
                       </td>
                     ))}
                   </tr>
@@ -106,7 +108,7 @@ export function SeedClaims({ compact = false }: { compact?: boolean }) {
         </>
       )}
       <p className="seed-claims-note" data-testid="seed-claims-tie" hidden={compact}>
-        A tie (|difference| &lt; {LEVEL_BAND}, as the run's own sentences and the workshop card read it) counts as not held. Start: the warm-started models; end: the last held-out evaluation.
+        A tie (|difference| &lt; {band}, as the run's own sentences and the workshop card read it) counts as not held. Start: the warm-started models; end: the last held-out evaluation.
       </p>
     </section>
   );

@@ -139,6 +139,6 @@ export function claimSentences(whole: RunSummary, presetId: string | null, heldO
  * held by the page's one rule (changeRule.ts), so a run's row in that table shows the ✓ its own
  * sentence shows (the core's count, tie CLAIM_TIE, is `npm run science`'s wins).
  */
-export function countClaimsOnPage(runs: readonly RunSummary[]): SeedClaimCount[] {
-  return countSeedClaims(runs).map((c) => ({ ...c, held: c.diffs.filter((d) => heldOnPage(d)).length }));
+export function countClaimsOnPage(runs: readonly RunSummary[], band = LEVEL_BAND): SeedClaimCount[] {
+  return countSeedClaims(runs).map((c) => ({ ...c, held: c.diffs.filter((d) => heldOnPage(d, band)).length }));
 }
