@@ -18,6 +18,8 @@
  * partner's answers of the steps since the last checkpoint. A reply the run does not wait for is
  * dropped by the worker; answers of the wrong shape stop the run with words saying what is wrong.
  */
+import type { MeasuredMiss } from '../core/experiment/fitMembers';
+import { afterMiss } from './run/autoFit';
 import { cohortSignature } from '../engine/backendChoice';
 import type { ExperimentSpec } from '../core/experiment/spec';
 import { type Checkpoint, type ExchangeAnswers, type ExchangeKind, type WorkerCommand, type WorkerEvent, isActivePhase } from '../engine/protocol';
@@ -203,6 +205,7 @@ export function connectTrainingWorker(param: string | null): () => void {
       return;
     }
     observe((o) => o.event(ev));
+    fitAfterMiss(ev);
     if (ev.type === 'checkpoint') return; // for saving only: the store has no use for weights
     queue.push(ev);
     schedule();
@@ -273,6 +276,35 @@ function watchForStuckWorker(): void {
   send({ type: 'ping', id });
 }
 
+// ---- members the lab picks after a measured miss (run/autoFit.ts) --------------------------------
+
+let fitTries = 0;
+/** The run a miss may refit (a plain Start's), and the miss its error reported. */
+let fitRun: number | null = null;
+let pendingMiss: { runId: number; miss: MeasuredMiss } | null = null;
+
+/**
+ * A plain run of a task of one's own that stopped on a measured miss a member can answer starts
+ * again with that member, once its 'error' state has arrived (the worker is then idle).
+ */
+function fitAfterMiss(ev: WorkerEvent): void {
+  if (ev.type === 'error' && ev.miss && ev.runId === fitRun) pendingMiss = { runId: ev.runId, miss: ev.miss };
+  if (ev.type !== 'state' || ev.phase !== 'error' || pendingMiss?.runId !== ev.runId) return;
+  const { miss } = pendingMiss;
+  pendingMiss = null;
+  const s = useLab.getState();
+  const { next } = afterMiss(s.draft, miss, fitTries);
+  if (!next) return;
+  fitTries++;
+  // The store shows the miss first; the next run begins after the events already queued.
+  setTimeout(() => {
+    const now = useLab.getState();
+    now.setFitNotes([...now.ui.fitNotes, next.note]);
+    now.editDraft(() => next.spec);
+    lab.start({ fitting: true });
+  }, 0);
+}
+
 /** What the run bar's buttons do. */
 export const lab = {
   /**
@@ -280,14 +312,20 @@ export const lab = {
    * with that experiment seed (one seed of "Run N seeds", seedRuns.ts); a plain Start forgets the
    * seeds of an earlier "Run N seeds".
    */
-  start(opts: { seed?: number; memberPart?: MemberPartChoice } = {}): boolean {
+  start(opts: { seed?: number; memberPart?: MemberPartChoice; fitting?: boolean } = {}): boolean {
     const s = useLab.getState();
     const v = validationOf(s.draft);
     if (!v.ok || !worker) return false;
+    if (!opts.fitting) {
+      fitTries = 0;
+      if (s.ui.fitNotes.length) s.setFitNotes([]);
+    }
     const spec = opts.seed === undefined ? v.spec : { ...v.spec, seed: opts.seed };
     if (opts.seed === undefined) s.clearSeeds();
     flush();
     const runId = ++runCounter;
+    // Only a plain Start is refitted after a miss: a block of seeds or a seat keeps its members.
+    fitRun = opts.seed === undefined && !opts.memberPart ? runId : null;
     s.beginRun(runId, spec);
     startRecord(runId, spec, s.engine.report?.backend ?? null, s.presetId);
     s.selectInspectorStep(null);

@@ -10,6 +10,8 @@
  * One call at a time: the pool awaits each reply before the next call to the same part.
  * Plain data only (structured clone): events, checkpoints (Float32Array weights) and errors as text.
  */
+import type { MeasuredMiss } from '../core/experiment/fitMembers';
+import { measuredMissOf } from './runDriver';
 import type { RunnerEvent } from '../core/experiment/events';
 import type { RunPart } from '../core/experiment/parts';
 import { createRun, type Checkpoint, type RunOptions } from '../core/experiment/runner';
@@ -31,7 +33,7 @@ export type PartCommand =
 
 export type PartReply =
   | { type: 'result'; id: number; value: unknown }
-  | { type: 'failed'; id: number; message: string; name: string };
+  | { type: 'failed'; id: number; message: string; name: string; miss?: MeasuredMiss };
 
 /** The pool's side of a part worker's port. `fail`: the worker died (an uncaught error, it exited). */
 export interface PartPort {
@@ -44,6 +46,8 @@ export interface PartPort {
 function remoteError(r: Extract<PartReply, { type: 'failed' }>): Error {
   const e = new Error(r.message);
   e.name = r.name;
+  // A warm-start miss keeps its member and measured cause (runDriver.ts measuredMissOf reads them).
+  if (r.miss) Object.assign(e, { memberId: r.miss.memberId, measuredCause: { id: r.miss.cause } });
   return e;
 }
 
@@ -135,7 +139,8 @@ export function servePart(port: PartServerPort, deps: PartServerDeps): void {
         port.post({ type: 'result', id: cmd.id, value: await handle(cmd) });
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
-        port.post({ type: 'failed', id: cmd.id, message: err.message, name: err.name });
+        const miss = measuredMissOf(err);
+        port.post({ type: 'failed', id: cmd.id, message: err.message, name: err.name, ...(miss ? { miss } : {}) });
       }
     });
   });

@@ -41,6 +41,7 @@
  * the last checkpoint posted stays good). A continued or rebuilt member part asks again for every
  * step after its checkpoint: the page answers from the partner's answers it keeps.
  */
+import type { MeasuredMiss } from '../core/experiment/fitMembers';
 import type { RunnerEvent } from '../core/experiment/events';
 import type { Checkpoint } from '../core/experiment/runner';
 import type { ExperimentSpec } from '../core/experiment/spec';
@@ -154,8 +155,12 @@ export type WorkerEvent =
   | { type: 'runner'; runId: number; event: RunnerEvent }
   /** The run's state after its last posted step (or the base: step 0), to continue it later. */
   | { type: 'checkpoint'; runId: number; reason: CheckpointReason; checkpoint: Checkpoint }
-  /** Something failed; `hint` says what to do next, in plain words. runId 0: not about a run. */
-  | { type: 'error'; runId: number; message: string; hint: string }
+  /**
+   * Something failed; `hint` says what to do next, in plain words. runId 0: not about a run.
+   * `miss`: a warm start missed its target, with the cause measured (core/experiment/missCause.ts),
+   * from which the page picks the member to try next (fitMembers.ts refitAfterMiss).
+   */
+  | { type: 'error'; runId: number; message: string; hint: string; miss?: MeasuredMiss }
   /**
    * A member part's run waits for its partner's answers of this step and kind (the page replies
    * with `exchange-reply`); `answers`: this member's, per prompt, for the partner.

@@ -2,6 +2,7 @@
  * The run controller's rules, input by input: commands and effect outcomes in, effects out.
  * Plain objects only (no tfjs, no clock): a fake runner event is all a step needs here.
  */
+import { measuredMissOf } from './runDriver';
 import { describe, expect, it } from 'vitest';
 import type { RunnerEvent } from '../core/experiment/events';
 import type { Checkpoint } from '../core/experiment/runner';
@@ -228,6 +229,19 @@ describe('run controller', () => {
       { type: 'error', runId: 7, message: 'boom', hint: 'try again' },
       { type: 'state', runId: 7, phase: 'error', paused: false, step: 0, halted: false },
     ]);
+  });
+
+  it("reads a miss from the run's error, also after it crossed a pool worker (name and fields only)", () => {
+    const e = Object.assign(new Error('missed'), { name: 'WarmStartMissError', memberId: 'B', measuredCause: { id: 'partial' } });
+    expect(measuredMissOf(e)).toEqual({ memberId: 'B', cause: 'partial' });
+    expect(measuredMissOf(new Error('other'))).toBeUndefined();
+    expect(measuredMissOf(Object.assign(new Error('no cause'), { name: 'WarmStartMissError', memberId: 'B' }))).toBeUndefined();
+  });
+
+  it('a warm-start miss posts its member and measured cause with the error, for the page to pick the next member', () => {
+    const h = new Harness();
+    h.feed({ type: 'pullFailed', generation: 0, message: 'missed', hint: 'h', miss: { memberId: 'A', cause: 'underfit' } });
+    expect(h.posts()[0]).toEqual({ type: 'error', runId: 7, message: 'missed', hint: 'h', miss: { memberId: 'A', cause: 'underfit' } });
   });
 
   it('after a lost device rebuilds from the last checkpoint, drops the lost run’s late outcomes, and goes on', () => {

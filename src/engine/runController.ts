@@ -30,6 +30,7 @@
  * - Every state event carries the last step posted, so the page (and e2e tests) can wait on the
  *   worker's word instead of on time.
  */
+import type { MeasuredMiss } from '../core/experiment/fitMembers';
 import type { RunnerEvent } from '../core/experiment/events';
 import type { Checkpoint } from '../core/experiment/runner';
 import { CHECKPOINT_EVERY, type CheckpointReason, type RunPhase, type WorkerEvent } from './protocol';
@@ -81,7 +82,7 @@ export type ControllerInput =
   | ControllerCommand
   /** The runner's next event (null: its generator finished). */
   | { type: 'pulled'; generation: number; event: RunnerEvent | null; now: number }
-  | { type: 'pullFailed'; generation: number; message: string; hint: string }
+  | { type: 'pullFailed'; generation: number; message: string; hint: string; miss?: MeasuredMiss }
   /** A checkpoint the driver took (null: it failed; the run goes on without it). */
   | { type: 'checkpointed'; generation: number; reason: CheckpointReason; checkpoint: Checkpoint | null }
   | { type: 'waited'; generation: number; now: number }
@@ -209,7 +210,7 @@ export function transition(s0: RunControllerState, input: ControllerInput, now =
     case 'pullFailed':
     case 'recoveryFailed':
       s.busy = null;
-      if (!ended) fail(s, input.message, input.hint, out);
+      if (!ended) fail(s, input.message, input.hint, out, input.type === 'pullFailed' ? input.miss : undefined);
       break;
     case 'checkpointed': {
       s.busy = null;
@@ -245,8 +246,8 @@ export function transition(s0: RunControllerState, input: ControllerInput, now =
 }
 
 /** The run failed (a step threw, or it could not be rebuilt): the error in words, then the phase. */
-function fail(s: RunControllerState, message: string, hint: string, out: ControllerEffect[]): void {
-  out.push({ type: 'post', event: { type: 'error', runId: s.runId, message, hint } });
+function fail(s: RunControllerState, message: string, hint: string, out: ControllerEffect[], miss?: MeasuredMiss): void {
+  out.push({ type: 'post', event: { type: 'error', runId: s.runId, message, hint, ...(miss ? { miss } : {}) } });
   s.phase = 'error';
   out.push({ type: 'post', event: stateEvent(s) });
 }

@@ -4,6 +4,7 @@
  * their outcomes back as inputs. All the rules live in the controller; this file only executes.
  * Injected, so runDriver.test.ts drives it with a fake run and a fake clock.
  */
+import type { MeasuredMiss } from '../core/experiment/fitMembers';
 import type { ExperimentRun, Checkpoint } from '../core/experiment/runner';
 import type { RunnerEvent } from '../core/experiment/events';
 import type { CheckpointReason, WorkerEvent } from './protocol';
@@ -16,6 +17,13 @@ import {
   startRun,
   transition,
 } from './runController';
+
+/** A warm-start miss's member and measured cause (WarmStartMissError.measuredCause), for the page to pick the next member. */
+export function measuredMissOf(e: unknown): MeasuredMiss | undefined {
+  if (!(e instanceof Error) || e.name !== 'WarmStartMissError') return undefined;
+  const x = e as Error & { memberId?: unknown; measuredCause?: { id?: unknown } };
+  return typeof x.memberId === 'string' && typeof x.measuredCause?.id === 'string' ? { memberId: x.memberId, cause: x.measuredCause.id as MeasuredMiss['cause'] } : undefined;
+}
 
 export interface RunDriverDeps {
   post(event: WorkerEvent): void;
@@ -127,7 +135,8 @@ export class RunDriver {
       const lost = await this.deps.deviceLostBehind(e);
       if (lost !== null) return this.input({ type: 'deviceLost', message: lost });
       const message = this.deps.errorText(e);
-      return this.input({ type: 'pullFailed', generation, message, hint: this.deps.hint(message) });
+      const miss = measuredMissOf(e);
+      return this.input({ type: 'pullFailed', generation, message, hint: this.deps.hint(message), ...(miss ? { miss } : {}) });
     }
     this.input({ type: 'pulled', generation, event: r.done ? null : r.value, now: this.deps.now() });
   }

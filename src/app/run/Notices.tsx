@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { isWarmStartMiss, type BackendReport } from '../../engine/protocol';
+import { FIT_BUDGET } from './autoFit';
 import { useLab } from '../store';
 import { backendFromUrl } from '../trainingWorker';
 import { savedRuns, useSavedRuns } from '../runs/runsController';
@@ -44,6 +45,7 @@ export function Notices() {
   const halt = useLab((s) => s.run.halt);
   const linkNotice = useLab((s) => s.ui.linkNotice);
   const setLinkNotice = useLab((s) => s.setLinkNotice);
+  const fitNotes = useLab((s) => s.ui.fitNotes);
   const hint = engine.report ? emulationHint(engine.report, backendFromUrl()) : null;
   // A run that went on past a warm-start miss says so, every time (warmMiss.ts).
   const runSpec = useLab((s) => s.run.spec);
@@ -77,6 +79,16 @@ export function Notices() {
           <button type="button" className="link" onClick={() => setLinkNotice(null)}>
             Dismiss
           </button>
+        </div>
+      )}
+      {fitNotes.length > 0 && (
+        <div role="status" className="notice notice-info" data-testid="fit-notes">
+          {fitNotes.map((note, i) => (
+            <p key={i} data-testid="fit-note">
+              {note}
+            </p>
+          ))}
+          <div className="hint">{FIT_BUDGET}</div>
         </div>
       )}
       {halt && (

@@ -39,6 +39,8 @@ export interface UiState {
   smoothing: number;
   /** Panels unfolded or folded by the user (panel id -> open); a panel not listed has its default. */
   panels: Record<string, boolean>;
+  /** The members the lab picked on its own after measured misses since the last Start, and why (run/autoFit.ts). */
+  fitNotes: string[];
 }
 
 /** Whether a detail panel is unfolded: the user's choice, else open unless folded by default. */
@@ -57,6 +59,7 @@ export interface UiSlice {
   setLinkNotice(notice: LinkNotice | null): void;
   setSmoothing(weight: number): void;
   setPanelOpen(id: string, open: boolean): void;
+  setFitNotes(notes: string[]): void;
 }
 
 /** The system's colour scheme where the browser says it ; light otherwise. */
@@ -70,7 +73,7 @@ export function systemTheme(): Theme {
 }
 
 export function initialUiState(): UiState {
-  return { theme: systemTheme(), presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0, linkNotice: null, smoothing: DEFAULT_SMOOTHING, panels: {} };
+  return { theme: systemTheme(), presenter: false, stepsPerSecond: null, inspectorStep: null, inspectorArm: null, inspectorSample: 0, linkNotice: null, smoothing: DEFAULT_SMOOTHING, panels: {}, fitNotes: [] };
 }
 
 export const createUiSlice: LabSlice<UiSlice> = (set) => {
@@ -86,5 +89,6 @@ export const createUiSlice: LabSlice<UiSlice> = (set) => {
     setLinkNotice: (linkNotice) => patch({ linkNotice }),
     setSmoothing: (weight) => patch({ smoothing: clampSmoothing(weight) }),
     setPanelOpen: (id, open) => set((s) => ({ ui: { ...s.ui, panels: { ...s.ui.panels, [id]: open } } })),
+    setFitNotes: (fitNotes) => patch({ fitNotes }),
   };
 };

@@ -9,7 +9,7 @@ import type { TaskDefinition } from '../tasks/custom/index';
 import { GALLERY } from '../tasks/custom/gallery';
 import { PRESETS, getPreset } from './presets';
 import { specWithTask } from './withTask';
-import { fitMembers, specSequences } from './fitMembers';
+import { FIT_LIMITS, fitMembers, refitAfterMiss, specSequences } from './fitMembers';
 import { windowCeiling, windowReach, type TaskSequences } from './windowReach';
 import type { ExperimentSpec } from './spec';
 import { labeledSplit } from './cohort';
@@ -142,5 +142,43 @@ describe("a data file's window", () => {
       'member A reads the last 6 characters, and the prompts have up to 9: 32 rows are too few to show which characters the answers depend on, ' +
         'so it must see the whole prompt; reading 10 it can write 100%, so A reads 10',
     );
+  });
+});
+
+describe('after a measured miss', () => {
+  const spec = () => withTask(lastOfProduct);
+
+  it('a member that did not learn its own rows is made twice as wide, then given twice the steps, up to the limits', () => {
+    const first = refitAfterMiss(spec(), { memberId: 'A', cause: 'underfit' })!;
+    expect(first.fit).toEqual({
+      memberId: 'A',
+      from: { dModel: 64 },
+      to: { dModel: 128 },
+      why: 'member A missed its warm-start target: it did not learn even the rows it trained on, so the lab tries it with width 128 instead of 64',
+    });
+    expect(first.spec.members.map((m) => m.dModel)).toEqual([128, 64]);
+    const second = refitAfterMiss(first.spec, { memberId: 'A', cause: 'underfit' })!;
+    expect(second.fit.to).toEqual({ warmStartSteps: 400 });
+    const third = refitAfterMiss(second.spec, { memberId: 'A', cause: 'underfit' })!;
+    expect(third.fit.to).toEqual({ warmStartSteps: FIT_LIMITS.steps });
+    expect(refitAfterMiss(third.spec, { memberId: 'A', cause: 'underfit' })).toBeNull();
+  });
+
+  it('a member that learnt part of the rule is given more steps first', () => {
+    expect(refitAfterMiss(spec(), { memberId: 'B', cause: 'partial' })!.fit.to).toEqual({ warmStartSteps: 400 });
+  });
+
+  it('no member answers too few rows or answers that do not follow: none is picked', () => {
+    expect(refitAfterMiss(spec(), { memberId: 'A', cause: 'few-rows' })).toBeNull();
+    expect(refitAfterMiss(spec(), { memberId: 'A', cause: 'no-rule' })).toBeNull();
+    expect(refitAfterMiss(spec(), { memberId: 'Z', cause: 'underfit' })).toBeNull();
+  });
+
+  it('a window that cannot see is fitted as before training (a link made before fitting)', () => {
+    const s = withTask(maxOfTwo);
+    const unfitted = { ...s, members: s.members.map((m) => ({ ...m, window: 6 })) };
+    const r = refitAfterMiss(unfitted, { memberId: 'B', cause: 'window' })!;
+    expect(r.spec.members.map((m) => m.window)).toEqual([6, 9]);
+    expect(r.fit.to).toEqual({ window: 9 });
   });
 });

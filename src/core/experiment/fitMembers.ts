@@ -133,3 +133,44 @@ function wholePromptShortfall(id: string, r: WindowReach): string {
     `${r.problems} rows are too few to show which characters the answers depend on, so it must see the whole prompt`
   );
 }
+
+// ---- after a miss: a larger member, within a budget ------------------------------------------------
+
+/** The widest member and the longest warm start the lab picks on its own after a miss. */
+export const FIT_LIMITS = Object.freeze({ width: 128, steps: 800 });
+
+/** A miss as the page hears it: which member, and the cause measured (missCause.ts). */
+export interface MeasuredMiss {
+  memberId: string;
+  cause: 'window' | 'underfit' | 'few-rows' | 'no-rule' | 'partial';
+}
+
+/**
+ * The member the lab tries next after a measured miss, or null when no member can answer the
+ * cause (too few rows, answers that do not follow: a model changes neither) or the member is
+ * already at FIT_LIMITS. Pure and deterministic, so a link of the refitted experiment reproduces
+ * it: a window that cannot see gets the narrowest that can (fitMembers); a member that did not
+ * learn even its training rows gets twice the width (then twice the steps); one that learnt them
+ * and does better than chance on the rest, twice the steps (then twice the width).
+ */
+export function refitAfterMiss(spec: ExperimentSpec, miss: MeasuredMiss): { spec: ExperimentSpec; fit: MemberFit } | null {
+  const m = spec.members.find((x) => x.id === miss.memberId);
+  if (!m) return null;
+  if (miss.cause === 'window') {
+    const one = fitMembers({ ...spec, members: [m] });
+    const fit = one.fits[0];
+    return fit ? { spec: { ...spec, members: spec.members.map((x) => (x.id === m.id ? one.spec.members[0] : x)) }, fit } : null;
+  }
+  if (miss.cause !== 'underfit' && miss.cause !== 'partial') return null;
+  const wider = m.dModel < FIT_LIMITS.width ? { dModel: Math.min(FIT_LIMITS.width, 2 * m.dModel) } : null;
+  const longer = m.warmStartSteps < FIT_LIMITS.steps ? { warmStartSteps: Math.min(FIT_LIMITS.steps, 2 * m.warmStartSteps) } : null;
+  const change = miss.cause === 'underfit' ? (wider ?? longer) : (longer ?? wider);
+  if (!change) return null;
+  const before = 'dModel' in change ? { dModel: m.dModel } : { warmStartSteps: m.warmStartSteps };
+  const what = 'dModel' in change ? `width ${change.dModel} instead of ${m.dModel}` : `${change.warmStartSteps} warm-start steps instead of ${m.warmStartSteps}`;
+  const because = miss.cause === 'underfit' ? 'it did not learn even the rows it trained on' : 'it learnt its rows and did better than chance on the rest, but not up to its target';
+  return {
+    spec: { ...spec, members: spec.members.map((x) => (x.id === m.id ? { ...x, ...change } : x)) },
+    fit: { memberId: m.id, from: before, to: change, why: `member ${m.id} missed its warm-start target: ${because}, so the lab tries it with ${what}` },
+  };
+}
