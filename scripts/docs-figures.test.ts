@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultStoryProblems, figureProblems, fillBlocks, generatedBlocks, handSummaryProblems, intervalProblems, linkTime, overlapProblems, pageTexts, runTimeProblems, pageTableProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
+import { cannotTellCause, verdictsBlock, defaultStoryProblems, figureProblems, fillBlocks, generatedBlocks, handSummaryProblems, intervalProblems, linkTime, overlapProblems, pageTexts, runTimeProblems, pageTableProblems, readDocs, readSources, runtimeProblems, seconds, statedTimes, staleBlocks, summaryRows, workshopProblems, type Doc } from './docs-figures';
 import { WORKSHOP } from '../src/app/workshop/sequence';
 import { PRESET_RUNTIMES } from '../src/app/controls/presetRuntimes';
 import { FORMATS } from './docs-formats';
@@ -280,5 +280,28 @@ describe('the checks can fail', () => {
     expect(seconds('43-44 s')).toEqual({ lo: 43, hi: 44, slack: 0.5 });
     expect(seconds('1.7 min')).toEqual({ lo: 102, hi: 102, slack: 3 });
     expect(Object.keys(PRESETS).filter((id) => linkTime(id) === null)).not.toContain('peers-learn');
+  });
+});
+
+describe("TASKS' table of verdicts on the page", () => {
+  it('names why the page could not tell, from the sentence it wrote', () => {
+    expect(
+      cannotTellCause(
+        'On "Max", over 4 seeds (seeds 110-113), the lab cannot tell whether self-reward collapses or a peer helps: the oracle arm, rewarded with the true answers, did not learn it: its held-out pass@1 went from 0.48 to 0.59 (change +0.11 [−0.10, +0.32]: no gain beyond its noise). What would help: only 20 held-out problems.',
+      ),
+    ).toBe('the oracle arm, rewarded with the true answers, did not learn it: its held-out pass@1 went from 0.48 to 0.59');
+    expect(
+      cannotTellCause(
+        "On \"w\", over 1 seed (seed 110), the lab cannot tell whether self-reward collapses or a peer helps: only one seed of the block ran to its end. What would help: Member A's warm start reached at best 47% against its target of 50% in 200 steps, so this task looks out of its reach.",
+      ),
+    ).toBe("only one seed of the block ran to its end; Member A's warm start reached at best 47% against its target of 50% in 200 steps");
+  });
+
+  it('says how many questions met the 3-minute target and that every verdict had an oracle that learnt', () => {
+    const row = (question: string, state: string, seconds: number | null, truth?: string) =>
+      ({ question, kind: 'gallery', what: question, browser: 'Chromium 1', backend: 'wasm', state, seconds, seeds: 4, parts: truth ? { truth } : {}, sentence: '', load: 3, date: '2026-12-08' }) as const;
+    const text = verdictsBlock({ verdicts: [row('largest-digit', 'verdict', 150, 'shown'), row('running-sums', 'verdict', 200, 'shown'), row('which-is-smaller', 'timed out', null)] });
+    expect(text).toContain('Within 3 minutes: 1 of 3. A verdict on 2, each where the oracle learnt (2 of 2); "cannot tell" on 0; no answer within the timeout on 1.');
+    expect(text).toContain('| `running-sums` | gallery pick: running-sums | **verdict** | 4 | learnt | – | – | – | 200.0 | no | 3 |');
   });
 });

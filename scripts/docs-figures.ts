@@ -244,6 +244,16 @@ function roomWarmStartsBlock(src: Sources): string {
 /** The page's target from "Use this task" to the verdict (docs/TASKS.md), in seconds. */
 export const VERDICT_TARGET_S = 180;
 
+/**
+ * Why the page could not tell, in a few words, from its sentence: the clause after "helps: " (up to
+ * its numbers in brackets), and the measured miss it quotes first among what would help.
+ */
+export function cannotTellCause(sentence: string): string {
+  const why = /peer helps: (.*?)(?: \(|\. What would help|\.$)/.exec(sentence)?.[1] ?? '';
+  const miss = /What would help: (Member \w+'s warm start reached at best [^,]*)/.exec(sentence)?.[1];
+  return (miss ? `${why}; ${miss}` : why).replace(/\|/g, '\\|');
+}
+
 /** TASKS.md: each question's verdict on the page and its time, from bench/results/verdict.json, in the questions' order. */
 export function verdictsBlock(src: Pick<Sources, 'verdicts'>): string {
   const words: Record<string, string> = { shown: 'shown', 'not shown': 'not shown', contradicted: 'contradicted' };
@@ -254,26 +264,35 @@ export function verdictsBlock(src: Pick<Sources, 'verdicts'>): string {
   const browsers = [...new Set(rows.map((t) => t.browser))].join(', ');
   const dates = [...new Set(rows.map((t) => t.date))].sort().join(', ');
   const loads = rows.map((t) => t.load);
+  const within = rows.filter((t) => t.seconds !== null && t.seconds <= VERDICT_TARGET_S).length;
+  const verdicts = rows.filter((t) => t.state === 'verdict');
+  const learnt = verdicts.filter((t) => t.parts.truth === 'shown').length;
+  const summary =
+    `Within 3 minutes: ${within} of ${rows.length}. A verdict on ${verdicts.length}, each where the oracle learnt (${learnt} of ${verdicts.length}); ` +
+    `"cannot tell" on ${rows.filter((t) => t.state === 'cannot-tell').length}${rows.some((t) => t.state === 'timed out') ? `; no answer within the timeout on ${rows.filter((t) => t.state === 'timed out').length}` : ''}.`;
   return [
-    `${rows.length} questions, ${browsers}, wasm, ${dates}; the machine's 1-minute load when each ended: ${Math.min(...loads)} to ${Math.max(...loads)} (2 cores: above 2, slower than a quiet machine).`,
+    `${rows.length} questions, ${browsers}, wasm, ${dates}, one run each on a 2-core machine shared with other jobs; load: its 1-minute load average when the question ended (${Math.min(...loads)} to ${Math.max(...loads)}; above 2 the page had less than its 2 cores, so the seconds are slower than a quiet machine's).`,
     '',
-    '| question | put in as | the page read | seeds | oracle | self | peer | peer − self | seconds to the verdict | within 3 min |',
-    '|---|---|---|---:|---|---|---|---|---:|---|',
+    '| question | put in as | the page read | seeds | oracle | self | peer | peer − self | seconds to the verdict | within 3 min | load |',
+    '|---|---|---|---:|---|---|---|---|---:|---|---:|',
     ...rows.map((t) => {
       const cells = [
         `\`${t.question}\``,
         `${t.kind === 'gallery' ? 'gallery pick' : t.kind === 'generator' ? 'typed generator' : 'data file'}: ${t.what.replace(/\|/g, '\\|')}`,
-        t.state === 'verdict' ? '**verdict**' : t.state === 'cannot-tell' ? '**cannot tell**' : t.state,
+        t.state === 'verdict' ? '**verdict**' : t.state === 'cannot-tell' ? `**cannot tell**: ${cannotTellCause(t.sentence)}` : t.state,
         String(t.seeds),
         part(t, 'truth', 'learnt', 'fell'),
         t.state === 'verdict' ? part(t, 'self', 'rose', 'fell') : '–',
         t.state === 'verdict' ? part(t, 'peer', 'rose', 'fell') : '–',
         t.state === 'verdict' ? part(t, 'peerOverSelf', 'peer above', 'peer below') : '–',
-        t.seconds === null ? 'not reached' : t.seconds.toFixed(0),
+        t.seconds === null ? 'not reached' : t.seconds.toFixed(1),
         t.seconds !== null && t.seconds <= VERDICT_TARGET_S ? 'yes' : 'no',
+        String(t.load),
       ];
       return `| ${cells.join(' | ')} |`;
     }),
+    '',
+    summary,
   ].join('\n');
 }
 
