@@ -15,6 +15,7 @@ import { FORMATS } from './docs-formats';
 import { PRESETS } from '../src/core/experiment/presets';
 import { GPU_JSON, gpuSectionProblems, type GpuBenchFile } from '../cli/bench/bench-gpu-lib';
 import { readFileSync } from 'node:fs';
+import type { VerdictTiming } from '../cli/bench/bench-verdict';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const src = readSources(ROOT);
@@ -298,8 +299,10 @@ describe("TASKS' table of verdicts on the page", () => {
   });
 
   it('says how many questions met the 3-minute target and that every verdict had an oracle that learnt', () => {
-    const row = (question: string, state: string, seconds: number | null, truth?: string) =>
-      ({ question, kind: 'gallery', what: question, browser: 'Chromium 1', backend: 'wasm', state, seconds, seeds: 4, parts: truth ? { truth } : {}, sentence: '', load: 3, date: '2026-12-08' }) as const;
+    const row = (question: string, state: string, seconds: number | null, truth?: string): VerdictTiming => {
+      const parts: Record<string, string> = truth ? { truth } : {};
+      return { question, kind: 'gallery', what: question, browser: 'Chromium 1', backend: 'wasm', state, seconds, seeds: 4, parts, sentence: '', load: 3, date: '2026-12-08' };
+    };
     const text = verdictsBlock({ verdicts: [row('largest-digit', 'verdict', 150, 'shown'), row('running-sums', 'verdict', 200, 'shown'), row('which-is-smaller', 'timed out', null)] });
     expect(text).toContain('Within 3 minutes: 1 of 3. A verdict on 2, each where the oracle learnt (2 of 2); "cannot tell" on 0; no answer within the timeout on 1.');
     expect(text).toContain('| `running-sums` | gallery pick: running-sums | **verdict** | 4 | learnt | – | – | – | 200.0 | no | 3 |');
