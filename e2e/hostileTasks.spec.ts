@@ -78,22 +78,37 @@ test('a costly task in the editor never holds the main thread, and one past the 
   await expect(page.getByTestId('task-used')).toContainText('"Light"');
   const bar = slowerThan(await longTasks(page));
 
-  await fillGenerator(page, COSTLY);
-  await expect(page.getByTestId('task-findings')).toContainText('20000 distinct problems');
-  await expect(page.getByTestId('task-use')).toBeEnabled();
-  // "Use this task" finds the check made: it does not run it again on the main thread.
-  await page.getByTestId('task-use').click();
-  await expect(page.getByTestId('task-used')).toContainText('"Costly"');
-  const costly = await longTasks(page);
-  expect(costly.filter(bar), `long tasks while checking and using (the bar: ${bar.ms} ms): ${costly.map(Math.round).join(', ')} ms`).toEqual([]);
-  // Within the budget by sampling: every problem would cost more than the check may spend.
-  await expect(page.getByTestId('task-findings')).toContainText('longest of 2004 sampled problems');
+  // A check on the main thread holds it every time; a stray long task of a loaded machine does not
+  // come back. So a try whose long tasks pass the bar is tried again with a task of other content
+  // (another range: the check is cached by content, so a repeat must be a new check), and the test
+  // fails only when every try held the main thread.
+  const tries: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const costly = { ...COSTLY, title: `Costly ${i}`, vars: { ...COSTLY.vars, b: { min: 0, max: 199 - i } } };
+    await fillGenerator(page, costly);
+    await expect(page.getByTestId('task-findings')).toContainText(`${100 * (200 - i)} distinct problems`);
+    await expect(page.getByTestId('task-use')).toBeEnabled();
+    // "Use this task" finds the check made: it does not run it again on the main thread.
+    await page.getByTestId('task-use').click();
+    await expect(page.getByTestId('task-used')).toContainText(`"Costly ${i}"`);
+    // Within the budget by sampling: every problem would cost more than the check may spend.
+    await expect(page.getByTestId('task-findings')).toContainText('longest of 2004 sampled problems');
+    const held = (await longTasks(page)).filter(bar);
+    if (held.length === 0) break;
+    tries.push(held.map(Math.round).join(', '));
+  }
+  expect(tries.length, `tries whose long tasks passed the bar of ${bar.ms} ms while checking and using: ${tries.join('; ')}`).toBeLessThan(3);
 
-  await fillGenerator(page, HEAVY);
-  await expect(page.getByTestId('task-findings')).toContainText(/checking this task would take up to [\d,]+ steps .* a check may take at most 1,500,000/);
-  await expect(page.getByTestId('task-use')).toBeDisabled();
-  const heavy = await longTasks(page);
-  expect(heavy.filter(bar), `long tasks while refusing (the bar: ${bar.ms} ms): ${heavy.map(Math.round).join(', ')} ms`).toEqual([]);
+  const refusals: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    await fillGenerator(page, { ...HEAVY, vars: { ...HEAVY.vars, b: { min: 0, max: 199 - i } } });
+    await expect(page.getByTestId('task-findings')).toContainText(/checking this task would take up to [\d,]+ steps .* a check may take at most 1,500,000/);
+    await expect(page.getByTestId('task-use')).toBeDisabled();
+    const held = (await longTasks(page)).filter(bar);
+    if (held.length === 0) break;
+    refusals.push(held.map(Math.round).join(', '));
+  }
+  expect(refusals.length, `tries whose long tasks passed the bar of ${bar.ms} ms while refusing: ${refusals.join('; ')}`).toBeLessThan(3);
   expect(errors).toEqual([]);
 });
 
