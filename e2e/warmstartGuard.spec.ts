@@ -72,3 +72,33 @@ test('a member that misses its warm-start target stops the run before RL, named 
   await expect(missed).toHaveCount(1);
   expect(errors.filter((e) => !/looks out of its reach/.test(e))).toEqual([]);
 });
+
+test("a task of one's own whose member did not learn its own rows: the lab tries wider members on its own, says which and why, and the link carries them", async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors = collectErrors(page);
+  const lab = new LabPage(page);
+  const sum = { kind: 'generator', title: 'Sum', template: '{a}+{b}=', vars: { a: { min: 0, max: 99 }, b: { min: 0, max: 99 } }, answer: 'a+b' };
+  const patch = {
+    task: { id: 'custom', difficulty: 1, scratchpad: 'always', definition: sum },
+    members: [{ id: 'A', family: 'mlp', dModel: 16, layers: 1, window: 8, warmStartSteps: 3, warmStartTarget: 0.99, warmStartExamples: 200, initSeed: 11, dataSeed: 11, sampleSeed: 11 }],
+    arms: [{ id: 'self', scheme: 'self', members: ['A'] }],
+  };
+  await lab.open(`?backend=wasm&v=1&preset=quick&s=${b64(patch)}`);
+  await expect(page.getByTestId('link-error')).toHaveCount(0);
+  await lab.button('start').click();
+  // Two tries within the budget, each said with its reason, then the miss of the last one.
+  const notes = page.getByTestId('fit-note');
+  await expect(notes).toHaveCount(2, { timeout: 120_000 });
+  await expect(notes).toHaveText([
+    'member A missed its warm-start target: it did not learn even the rows it trained on, so the lab tries it with width 32 instead of 16 (try 1 of 2).',
+    'member A missed its warm-start target: it did not learn even the rows it trained on, so the lab tries it with width 64 instead of 32 (try 2 of 2).',
+  ]);
+  await expect(page.getByTestId('fit-notes')).toContainText('After a miss, the lab tries at most 2 other members on its own');
+  await lab.waitForPhase('error', 120_000);
+  await expect(page.getByTestId('run-error').locator('strong')).toHaveText(/^Member A's warm start reached .* Measured: member A did not learn even the 200 rows it trained on: .* What would help: a bigger model \(width 128 instead of 64\); more warm-start steps \(6 instead of 3\)\./);
+  // The picked member is in the experiment, so the link reproduces the run that followed.
+  const shared = JSON.parse(Buffer.from(new URL(page.url()).searchParams.get('s') ?? '', 'base64url').toString()) as { members: { dModel: number }[] };
+  expect(shared.members.map((m) => m.dModel)).toEqual([64]);
+  await expect(page.getByTestId('fit-notes')).toBeVisible();
+  expect(errors.filter((e) => !/looks out of its reach/.test(e))).toEqual([]);
+});

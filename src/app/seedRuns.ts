@@ -12,6 +12,7 @@ import { useLab } from './store';
 import { recordOf } from './store/liveRecord';
 import { clampSeeds } from './store/seedsSlice';
 import { lab } from './trainingWorker';
+import { nextFit, resetFitTries } from './run/autoFit';
 
 /** Seeds are 31-bit (spec.ts): past the top they wrap to 0. */
 const SEED_LIMIT = 2 ** 31;
@@ -56,6 +57,20 @@ function watch(): void {
       // Not from inside the store's notification: the next Start sets state again.
       setTimeout(startNext, 0);
     } else if (s.run.phase === 'error') {
+      // The first seed's warm start is the block's learnability check: a measured miss a member
+      // can answer starts the block again with that member (run/autoFit.ts), within its budget.
+      const miss = s.run.error?.miss;
+      const next = miss && s.seeds.results.length === 0 ? nextFit(s.draft, miss) : null;
+      if (next) {
+        const count = plan.count;
+        setTimeout(() => {
+          const now = useLab.getState();
+          now.setFitNotes([...now.ui.fitNotes, next.note]);
+          now.editDraft(() => next.spec);
+          seedRuns.start(count, { fitting: true });
+        }, 0);
+        return;
+      }
       // The error's sentence (a warm start's miss says what it measured and what helps); its hint is the page's, for the button beside it.
       s.endSeeds(s.run.error?.message ?? 'a seed stopped with an error');
     } else if (s.run.phase === 'stopped') {
@@ -76,10 +91,14 @@ export const seedRuns = {
     return lab.start();
   },
   /** Run the draft over `count` seeds (2-8); false when the draft cannot start. */
-  start(count: number): boolean {
+  start(count: number, opts: { fitting?: boolean } = {}): boolean {
     const s = useLab.getState();
     const v = validationOf(s.draft);
     if (!v.ok) return false;
+    if (!opts.fitting) {
+      resetFitTries();
+      if (s.ui.fitNotes.length) s.setFitNotes([]);
+    }
     watch();
     s.beginSeeds(v.spec.seed, clampSeeds(count));
     return startNext();

@@ -19,7 +19,7 @@
  * dropped by the worker; answers of the wrong shape stop the run with words saying what is wrong.
  */
 import type { MeasuredMiss } from '../core/experiment/fitMembers';
-import { afterMiss } from './run/autoFit';
+import { nextFit, resetFitTries } from './run/autoFit';
 import { cohortSignature } from '../engine/backendChoice';
 import type { ExperimentSpec } from '../core/experiment/spec';
 import { type Checkpoint, type ExchangeAnswers, type ExchangeKind, type WorkerCommand, type WorkerEvent, isActivePhase } from '../engine/protocol';
@@ -278,7 +278,6 @@ function watchForStuckWorker(): void {
 
 // ---- members the lab picks after a measured miss (run/autoFit.ts) --------------------------------
 
-let fitTries = 0;
 /** The run a miss may refit (a plain Start's), and the miss its error reported. */
 let fitRun: number | null = null;
 let pendingMiss: { runId: number; miss: MeasuredMiss } | null = null;
@@ -292,10 +291,8 @@ function fitAfterMiss(ev: WorkerEvent): void {
   if (ev.type !== 'state' || ev.phase !== 'error' || pendingMiss?.runId !== ev.runId) return;
   const { miss } = pendingMiss;
   pendingMiss = null;
-  const s = useLab.getState();
-  const { next } = afterMiss(s.draft, miss, fitTries);
+  const next = nextFit(useLab.getState().draft, miss);
   if (!next) return;
-  fitTries++;
   // The store shows the miss first; the next run begins after the events already queued.
   setTimeout(() => {
     const now = useLab.getState();
@@ -316,8 +313,8 @@ export const lab = {
     const s = useLab.getState();
     const v = validationOf(s.draft);
     if (!v.ok || !worker) return false;
-    if (!opts.fitting) {
-      fitTries = 0;
+    if (!opts.fitting && opts.seed === undefined) {
+      resetFitTries();
       if (s.ui.fitNotes.length) s.setFitNotes([]);
     }
     const spec = opts.seed === undefined ? v.spec : { ...v.spec, seed: opts.seed };

@@ -5,7 +5,8 @@
  * that did not learn even its training rows, or one that learnt part of the rule), the experiment
  * takes the member refitAfterMiss picks and starts again, and the page says which and why. The
  * picked members are written into the experiment (the link and the saved run carry them), so a
- * link reproduces the run that followed. Bounded: at most MAX_FIT_TRIES restarts per Start, each
+ * link reproduces the run that followed. A block of seeds (seedRuns.ts) takes its first seed's miss
+ * the same way; trainingWorker.ts a plain Start's. Bounded: at most MAX_FIT_TRIES restarts per Start, each
  * within FIT_LIMITS (width 128, 800 warm-start steps).
  */
 import { FIT_LIMITS, refitAfterMiss, type MeasuredMiss } from '../../core/experiment/fitMembers';
@@ -22,6 +23,20 @@ export const FIT_BUDGET =
 export interface AutoFit {
   /** The experiment to start next, and the note that says why; null: nothing more to try. */
   next: { spec: ExperimentSpec; note: string } | null;
+}
+
+let tries = 0;
+
+/** A Start by the user: the budget is whole again. */
+export function resetFitTries(): void {
+  tries = 0;
+}
+
+/** The next try after `miss` in a run of `draft`, counted against the budget; null when there is none. */
+export function nextFit(draft: ExperimentSpec, miss: MeasuredMiss): AutoFit['next'] {
+  const { next } = afterMiss(draft, miss, tries);
+  if (next) tries++;
+  return next;
 }
 
 /** What to do after `miss` in a run of `draft`, `tries` restarts already made since the user's Start. */

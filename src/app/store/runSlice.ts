@@ -2,6 +2,7 @@
  * Run slice: everything the worker has reported about the current run. Worker events are folded
  * in by the pure `reduceWorkerEvent` (unit-tested); events of an older run (another runId) are dropped.
  */
+import type { MeasuredMiss } from '../../core/experiment/fitMembers';
 import type { BaseEvaluation, MemberInfo, RolloutSample, RunSummary, RunnerEvent } from '../../core/experiment/events';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { BackendReport, ProbeOutcome, RunPhase, WorkerEvent } from '../../engine/protocol';
@@ -57,7 +58,8 @@ export interface RunState {
   recovery: { fromStep: number | null; lostAtStep: number | null } | null;
   /** The training worker died during this run (at the step given): it can be resumed from its saved checkpoint. */
   workerDied: { atStep: number | null } | null;
-  error: { message: string; hint: string } | null;
+  /** `miss`: a warm start's miss with its measured cause (a seed block picks the next member from it: seedRuns.ts). */
+  error: { message: string; hint: string; miss?: MeasuredMiss } | null;
   warm: WarmProgress | null;
   /** The warm start's validation curves, one per member that reported one (a trained warm start with a target). */
   warmCurves: readonly WarmCurve[];
@@ -212,7 +214,7 @@ export function reduceWorkerEvent(run: RunState, ev: WorkerEvent, now: number): 
       return reduceRunnerEvent(run, ev.event, now);
     case 'error':
       // The worker follows a run's error with its 'error' state; one not about a run moves no phase.
-      return { ...run, error: { message: ev.message, hint: ev.hint }, pauseRequested: false, stepRequested: false };
+      return { ...run, error: { message: ev.message, hint: ev.hint, ...(ev.miss ? { miss: ev.miss } : {}) }, pauseRequested: false, stepRequested: false };
     default:
       return run;
   }
