@@ -244,6 +244,8 @@ export interface WarmStart {
 /** What `npm run trl-check -- --out FILE.json` writes (bench/results/trl-check*.json). */
 export interface TrlCheckResult {
   preset: string;
+  /** tiny: a tiny GPT-2 per member (check/tiny_lab.py); lab: the lab's own members and warm starts. Absent: tiny. */
+  models?: 'tiny' | 'lab';
   seeds: number[];
   steps: number;
   date: string;

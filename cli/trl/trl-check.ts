@@ -16,6 +16,11 @@
  *   --seeds LIST     experiment seeds (default: three, from the preset's own seed: 110,111,112 for peers-learn)
  *   --arms LIST      arms to run (default: every exported arm)
  *   --steps N        RL steps per arm (default: the spec's)
+ *   --models KIND    tiny (default): a tiny GPT-2 per member, built and warm-started in Python
+ *                    (check/tiny_lab.py); lab: the lab's own members (lab_models.py, the windowed
+ *                    MLP) with the lab's warm-started weights for the seed (public/warmstarts and
+ *                    its room folder, else trained here on wasm as the lab would), prompts after
+ *                    the lab's BOS (--prompt_style lab_bos)
  *   --venv DIR       the venv (default .venv-trl)
  *   --torch-index URL  install torch from this index first (https://download.pytorch.org/whl/cpu: the
  *                    CPU wheel, without the CUDA libraries of PyPI's Linux wheel)
@@ -29,9 +34,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { intFlag, parseArgs, runMain, seedsFlag, UsageError } from '../common/args';
+import { choiceFlag, intFlag, parseArgs, runMain, seedsFlag, UsageError } from '../common/args';
 import { resolveSpec } from '../experiment/experiment-lib';
 import { exportFromArgs, writeProject } from './export';
+import { labWarmStartFile } from './trl-check-models';
 import { armTable, ensureVenv, installedVersions, memberFigures, verdictLines, type ArmFigures, type LogEntry, type WarmStart } from './trl-check-lib';
 import { getTask } from '../../src/core/tasks/index';
 import { VOCAB } from '../../src/core/tasks/tokenizer';
@@ -41,6 +47,7 @@ const FLAGS = {
   seeds: 'string',
   arms: 'string',
   steps: 'string',
+  models: 'string',
   venv: 'string',
   'torch-index': 'string',
   'no-install': 'boolean',
@@ -82,13 +89,15 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, w
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), FLAGS);
   if (args.flags.has('help')) {
-    console.log('usage: npm run trl-check -- [--preset peers-learn] [--seeds 110] [--arms oracle,self,peer] [--steps N] [--venv .venv-trl] [--torch-index URL] [--no-install] [--work DIR] [--out FILE.json]');
+    console.log('usage: npm run trl-check -- [--preset peers-learn] [--seeds 110] [--arms oracle,self,peer] [--steps N] [--models tiny|lab] [--venv .venv-trl] [--torch-index URL] [--no-install] [--work DIR] [--out FILE.json]');
     return;
   }
   const presetId = String(args.flags.get('preset') ?? 'peers-learn');
   const base = resolveSpec(presetId, undefined);
   const seeds = seedsFlag(args) ?? [base.seed, base.seed + 1, base.seed + 2];
   const steps = intFlag(args, 'steps', 1, 100_000) ?? base.steps;
+  const models = choiceFlag(args, 'models', ['tiny', 'lab'] as const) ?? 'tiny';
+  if (models === 'lab' && base.members.some((m) => m.family !== 'mlp')) throw new UsageError(`--models lab exports the lab's MLP members; ${presetId} has ${base.members.map((m) => `${m.id} (${m.family})`).join(', ')}`);
   const venv = resolve(String(args.flags.get('venv') ?? join(ROOT, '.venv-trl')));
 
   const torchIndex = args.flags.has('torch-index') ? String(args.flags.get('torch-index')) : undefined;
@@ -106,23 +115,37 @@ async function main(): Promise<void> {
   const warmStarts: WarmStart[] = [];
   const installs = state.installed ? { seconds: state.seconds, bytes: state.bytes, torchIndex: torchIndex ?? null } : null;
   const started = Date.now();
+  const python = spawnSync(state.python, ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).stdout.trim();
+  const versions = installedVersions(state.python);
+  /** The figures so far as JSON (--out): written after every arm, so a stopped run keeps the arms it finished. */
+  const writeOut = (): string => {
+    const out = resolve(String(args.flags.get('out')));
+    const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', os: `${process.platform} ${release()} ${process.arch}`, python, node: process.version };
+    const result = { preset: presetId, models, seeds, steps, date: new Date().toISOString().slice(0, 10), machine, versions, install: installs, wallSeconds: (Date.now() - started) / 1000, totalSeconds: process.uptime(), warmStarts, figures };
+    writeFileSync(out, JSON.stringify(result, null, 1) + '\n');
+    return out;
+  };
   try {
     writeFileSync(join(work, 'vocab.json'), JSON.stringify(VOCAB));
     for (const seed of seeds) {
       const dir = join(work, `seed-${seed}`);
       const exportDir = join(dir, 'export');
-      const models = join(dir, 'models');
+      const modelDir = join(dir, 'models');
       const specFile = join(dir, 'spec.json');
       mkdirSync(dir, { recursive: true });
       writeFileSync(specFile, JSON.stringify({ ...base, seed }, null, 2));
       const memberIds = base.members.map((m) => m.id);
-      const exported = exportFromArgs(['--spec', specFile, '--to', 'trl', ...memberIds.flatMap((id) => ['--model', `${id}=${join(models, id)}`]), '--out', exportDir])!;
+      const exported = exportFromArgs(['--spec', specFile, '--to', 'trl', ...memberIds.flatMap((id) => ['--model', `${id}=${join(modelDir, id)}`]), '--out', exportDir])!;
       writeProject(exported.out, exported.built, true);
       if (seed === seeds[0]) {
         run(state.python, ['-m', 'unittest', '-v', 'test_trl_surface'], PYTESTS, { ...env, COHORT_EXPORT_DIR: exportDir }, 'the fake TRL against the installed TRL (test_trl_surface)');
         console.log('the fake TRL matches the installed TRL\'s classes (test_trl_surface)');
       }
-      const tiny = run(state.python, [join(CHECK, 'tiny_lab.py'), exportDir, models, '--vocab', join(work, 'vocab.json')], dir, env, 'tiny models and their warm start (tiny_lab.py)');
+      const seedSpec = { ...base, seed };
+      const tiny =
+        models === 'lab'
+          ? run(state.python, [join(CHECK, 'lab_members.py'), exportDir, modelDir, '--vocab', join(work, 'vocab.json'), ...(await Promise.all(base.members.map(async (m) => ['--member', `${m.id}=${await labWarmStartFile(seedSpec, m, join(work, 'warmstarts'), (l) => console.log(l))}`]))).flat()], dir, env, "the lab's members and their warm starts (lab_members.py)")
+          : run(state.python, [join(CHECK, 'tiny_lab.py'), exportDir, modelDir, '--vocab', join(work, 'vocab.json')], dir, env, 'tiny models and their warm start (tiny_lab.py)');
       for (const line of tiny.stdout.trim().split('\n')) {
         const m = JSON.parse(line) as { member: string; reached: boolean; warm_steps: number; validation: number; target: number; parameters: number; attempts: number; seconds: number };
         warmStarts.push({ seed, member: m.member, parameters: m.parameters, steps: m.warm_steps, validation: m.validation, target: m.target, seconds: m.seconds });
@@ -135,26 +158,20 @@ async function main(): Promise<void> {
       for (const arm of armIds) {
         if (!exported.built.exportedArms.includes(arm)) throw new UsageError(`--arms: ${arm} is not an exported arm (${exported.built.exportedArms.join(', ')})`);
         const runDir = join(dir, 'runs', arm);
-        const flags = ['--prompt_style', 'lab', '--max_completion_length', String(cap), '--max_steps', String(steps), '--grpo', 'use_cpu=true', '--grpo', 'bf16=false'];
+        const flags = ['--prompt_style', models === 'lab' ? 'lab_bos' : 'lab', '--max_completion_length', String(cap), '--max_steps', String(steps), '--grpo', 'use_cpu=true', '--grpo', 'bf16=false'];
         const launched = run('bash', ['launch.sh', arm, ...flags], exportDir, { ...env, RUN_ID: `check-${seed}-${arm}`, RUN_DIR: runDir, STOP_GRACE: '5' }, `seed ${seed}: bash launch.sh ${arm}`);
         const arms = base.arms.find((a) => a.id === arm)!;
         const members = arms.members.map((m) => memberFigures(m, JSON.parse(readFileSync(join(runDir, arm, m, 'log_history.json'), 'utf8')) as LogEntry[]));
         const a: ArmFigures = { arm, seed, members, wallSeconds: launched.seconds };
         figures.push(a);
         console.log(armTable([a]).split('\n').slice(2).join('\n'));
+        if (args.flags.has('out')) writeOut();
       }
     }
     console.log('\n' + armTable(figures));
     console.log(`ran in ${((Date.now() - started) / 1000).toFixed(0)} s after the venv`);
     if (seeds.length > 1) for (const v of verdictLines(figures)) console.log(v.line);
-    if (args.flags.has('out')) {
-      const out = resolve(String(args.flags.get('out')));
-      const python = spawnSync(state.python, ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).stdout.trim();
-      const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', os: `${process.platform} ${release()} ${process.arch}`, python, node: process.version };
-      const result = { preset: presetId, seeds, steps, date: new Date().toISOString().slice(0, 10), machine, versions: installedVersions(state.python), install: installs, wallSeconds: (Date.now() - started) / 1000, totalSeconds: process.uptime(), warmStarts, figures };
-      writeFileSync(out, JSON.stringify(result, null, 1) + '\n');
-      console.log(`wrote ${out}`);
-    }
+    if (args.flags.has('out')) console.log(`wrote ${writeOut()}`);
   } finally {
     if (!args.flags.has('work') && existsSync(work)) rmSync(work, { recursive: true, force: true });
   }

@@ -8,6 +8,7 @@ import cohortRewards from './python/cohort_rewards.py?raw';
 import cohortPlan from './python/cohort_plan.py?raw';
 import cohortSampling from './python/cohort_sampling.py?raw';
 import rendezvous from './python/rendezvous.py?raw';
+import labModels from './python/lab_models.py?raw';
 import type { PythonSources } from './sources';
 
 export const BROWSER_PYTHON_SOURCES: PythonSources = {
@@ -16,4 +17,5 @@ export const BROWSER_PYTHON_SOURCES: PythonSources = {
   'cohort_plan.py': cohortPlan,
   'cohort_sampling.py': cohortSampling,
   'rendezvous.py': rendezvous,
+  'lab_models.py': labModels,
 };

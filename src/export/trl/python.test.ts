@@ -30,7 +30,7 @@ describe.skipIf(!py)('the exported Python project', () => {
   it('compiles: every exported .py passes python3 -m py_compile, and launch.sh passes bash -n', () => {
     const { dir, built } = exportOf('peers-teach');
     const pyFiles = built.files.filter((f) => f.path.endsWith('.py')).map((f) => f.path);
-    expect(pyFiles.sort()).toEqual(['cohort_plan.py', 'cohort_rewards.py', 'cohort_sampling.py', 'rendezvous.py', 'train_cohort.py']);
+    expect(pyFiles.sort()).toEqual(['cohort_plan.py', 'cohort_rewards.py', 'cohort_sampling.py', 'lab_models.py', 'rendezvous.py', 'train_cohort.py']);
     const cache = mkdtempSync(join(tmpdir(), 'pycache-'));
     dirs.push(cache);
     const r = spawnSync(PYTHON3, ['-m', 'py_compile', ...pyFiles], { cwd: dir, encoding: 'utf8', env: { ...process.env, PYTHONPYCACHEPREFIX: cache } });

@@ -284,6 +284,8 @@ ${checksSection()}
 - \`rendezvous.py\`: the shared-directory exchange, heartbeats and timeouts (standard library only)
 - \`cohort_plan.py\`: config.json to \`GRPOConfig\` arguments, the batch split, seeds and timeouts
 - \`cohort_sampling.py\`: the frozen teacher's sampling (the policy's settings) and vLLM's per-member seed
+- \`lab_models.py\`: the lab's own windowed MLP as a Hugging Face causal LM, read from a lab warm-start file
+  (for training the lab's members themselves under TRL: \`--prompt_style lab_bos\`)
 - \`config.json\`: members, model ids, arms and the mapped settings; \`spec.json\`: the lab's spec
 - \`data/rl.jsonl\`, \`data/heldout.jsonl\`, \`data/labeled.jsonl\`: the lab's split (RL pool,
   held-out, labeled pool); \`data/schedule.json\`: the RL pool rows of every step, in the lab's order

@@ -3,7 +3,7 @@
  * compile and test them); the browser reads them with Vite's `?raw` (browserSources.ts) and the
  * CLI with fs (cli/trl/export-sources.ts). Both hand the same texts to the one builder (build.ts).
  */
-export const PYTHON_FILES = ['train_cohort.py', 'cohort_rewards.py', 'cohort_plan.py', 'cohort_sampling.py', 'rendezvous.py'] as const;
+export const PYTHON_FILES = ['train_cohort.py', 'cohort_rewards.py', 'cohort_plan.py', 'cohort_sampling.py', 'rendezvous.py', 'lab_models.py'] as const;
 
 export type PythonFile = (typeof PYTHON_FILES)[number];
 

@@ -55,8 +55,9 @@ def parse_args(argv=None):
     p.add_argument("--run_id", default=None, help="the same for every member process of one launch (launch.sh sets it)")
     p.add_argument("--dataset", choices=["lab", "gsm8k"], default="lab",
                    help="lab: the experiment's own problems (data/*.jsonl); gsm8k: openai/gsm8k, downloaded by `datasets` when training starts")
-    p.add_argument("--prompt_style", choices=["instruct", "lab"], default="instruct",
-                   help="instruct: a chat message asking for the answer after '>'; lab: the lab's raw prompt, e.g. '8+3+9=' (for a base or tiny model)")
+    p.add_argument("--prompt_style", choices=["instruct", "lab", "lab_bos"], default="instruct",
+                   help="instruct: a chat message asking for the answer after '>'; lab: the lab's raw prompt, e.g. '8+3+9=' (for a base or tiny model); "
+                        "lab_bos: the same after the lab's BOS character '^' (for the lab's own members, lab_models.py)")
     p.add_argument("--heldout_limit", type=int, default=None, help="evaluate on at most this many held-out problems")
     p.add_argument("--max_micro_batch", type=int, default=32, help="most completions per forward/backward pass on one GPU")
     p.add_argument("--rendezvous_timeout", type=float, default=3600.0, help="seconds to wait for a live peer's labels")
@@ -85,8 +86,16 @@ def read_jsonl(path: Path) -> list:
         return [json.loads(line) for line in f if line.strip()]
 
 
+# The lab's BOS as a character (src/core/tasks/tokenizer.ts): its models read it before every prompt,
+# and TRL tokenizes prompts without special tokens, so it goes into the text.
+LAB_BOS = "^"
+
+
 def lab_row(problem: dict, prompt_style: str, row: str) -> dict:
-    prompt = [{"role": "user", "content": problem["question"]}] if prompt_style == "instruct" else problem["lab_prompt"]
+    if prompt_style == "instruct":
+        prompt = [{"role": "user", "content": problem["question"]}]
+    else:
+        prompt = (LAB_BOS if prompt_style == "lab_bos" else "") + problem["lab_prompt"]
     return {"prompt": prompt, "answer": problem["answer"], "problem_id": problem["id"], "row": row}
 
 
@@ -338,6 +347,32 @@ def build_trainer_class():
     return CohortGRPOTrainer
 
 
+def is_lab_model(model: str) -> bool:
+    """A model folder of the lab's own member (lab_models.save_lab_member: model_type cohort_lab_*)."""
+    config = Path(model) / "config.json"
+    if not config.is_file():
+        return False
+    try:
+        return str(json.loads(config.read_text(encoding="utf-8")).get("model_type", "")).startswith("cohort_lab_")
+    except (OSError, ValueError):
+        return False  # transformers reads it next and says what is wrong
+
+
+def policy_model(model: str, training_args):
+    """What GRPOTrainer(model=...) gets: a model id or path as it is, for TRL to load; a lab member's
+    folder loaded here, since TRL 0.26 loads a path by the architecture's name in transformers'
+    own namespace (trl/trainer/utils.py create_model_from_path) and GRPOTrainer's public API
+    takes a loaded model too. lab_models (which imports torch) is imported only for those."""
+    if not is_lab_model(model):
+        return model
+    import lab_models
+
+    lab_models.register()  # the Auto classes load it too (a frozen teacher's folder, AutoModelForCausalLM)
+    training_args.model_init_kwargs = None  # used by TRL only for a path; the folder holds float32 weights
+    training_args.gradient_checkpointing = False  # nothing to checkpoint in a two-layer MLP (and no support for it)
+    return lab_models.LabMLPForCausalLM.from_pretrained(model)
+
+
 def reward_function(holder: dict):
     """The function given to GRPOTrainer(reward_funcs=...): TRL calls it with the completions and
     the dataset's columns; it hands them to the trainer built with it (holder["trainer"])."""
@@ -430,12 +465,16 @@ def main(argv=None) -> int:
 
     from transformers import TrainerCallback
 
+    if arm["scheme"] == "teacher" and is_lab_model(plan.model_of(config, arm["teacher"])):
+        import lab_models
+
+        lab_models.register()
     Trainer = build_trainer_class()
     trainer = None
     holder = {}
     try:
         trainer = Trainer(
-            model=member["model"], reward_funcs=[reward_function(holder)], args=training_args,
+            model=policy_model(member["model"], training_args), reward_funcs=[reward_function(holder)], args=training_args,
             train_dataset=Dataset.from_list(train_rows), eval_dataset=Dataset.from_list(held_rows), cohort=cohort,
             callbacks=[build_final_evaluation(TrainerCallback)()],
         )
