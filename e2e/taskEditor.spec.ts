@@ -9,6 +9,7 @@ import { deflateRawSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import { collectErrors, inNewContext } from './helpers';
 import { LabPage } from './helpers/lab';
+import { PRESETS } from '../src/core/experiment/presets';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -144,6 +145,9 @@ test('a gallery task is one click away, with its paragraph for students, and run
   await lab.button('start').click();
   await lab.waitForVerdict(400_000);
   await expect(page.getByTestId('base-source-A')).toHaveText(/^trained/);
+  // A gallery task is not "an edited experiment".
+  await expect(page.getByTestId('claim-sentences')).toBeVisible();
+  await expect(page.getByTestId('claim-sentences')).not.toContainText('An edited experiment');
   // The Details say where the start-up seconds went, phase by phase, in order (a backend forced by
   // the link is not chosen, and a warm start that reached its target before its first report sends none).
   const phases = await page.getByTestId('startup-timeline').locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-phase')));
@@ -154,6 +158,36 @@ test('a gallery task is one click away, with its paragraph for students, and run
   await expect(page.getByTestId('gallery-note')).toHaveCount(0);
   await lab.openSection('Data and warm start');
   await expect(page.getByTestId('field-data.heldOut')).toHaveValue('64');
+  expect(errors).toEqual([]);
+});
+
+test("another task takes the preset's title, paragraph and measured numbers off the page, and names the experiment", async ({ page }) => {
+  const errors = collectErrors(page);
+  const lab = new LabPage(page);
+  await lab.open('?backend=wasm');
+  const preset = PRESETS['peers-learn'];
+  const about = page.getByTestId('preset-about');
+  await expect(about).toContainText(preset.title);
+  await expect(about).toContainText('Over 8 seeds');
+  await expect(page.getByTestId('reference-bar')).toHaveAttribute('data-status', 'ready');
+  await expect(page.getByTestId('reference-label')).toContainText('8 seeds');
+
+  await page.getByTestId('task-select').selectOption({ label: 'The largest of four digits' });
+  await expect(page.getByTestId('preset-about-title')).toHaveText('Your question: The largest of four digits');
+  await expect(page.getByTestId('preset-select').locator('option:checked')).toHaveText('Your question');
+  // Nothing of the preset's own question is left: its title, its paragraph, its seeds' numbers.
+  const text = await page.evaluate(() => document.body.innerText);
+  for (const gone of [preset.explanation.slice(0, 60), 'Over 8 seeds', '8 seeds, mean', 'Predict first']) expect(text, gone).not.toContain(gone);
+  await expect(about).not.toContainText(preset.title);
+  await expect(page.getByTestId('hero-start')).not.toContainText(preset.title);
+  await expect(page.getByTestId('hero-start')).toContainText('Your question, The largest of four digits:');
+  await expect(page.getByTestId('reference-bar')).toHaveAttribute('data-status', 'edited');
+  await expect(page.getByTestId('reference-edited')).toHaveText(`"The largest of four digits" is not the preset's task: the preset's reference run does not apply.`);
+
+  // Back to the preset: its title and paragraph return.
+  await about.getByRole('button', { name: 'Restore the preset' }).click();
+  await expect(about).toContainText(preset.title);
+  await expect(page.getByTestId('preset-select')).toHaveValue('peers-learn');
   expect(errors).toEqual([]);
 });
 

@@ -5,7 +5,9 @@
  * It names the run bar's Start rather than carrying a second one (two Start
  * buttons on one screen): the run bar is the page's one set of run controls, kept in view at the top.
  */
+import { useMemo } from 'react';
 import { PRESETS } from '../../core/experiment/presets';
+import { otherTask } from '../controls/presetTask';
 import { presetRuntime } from '../controls/presetRuntimes';
 import { useLab } from '../store';
 import { useStartReason } from '../run/useStartReason';
@@ -18,6 +20,7 @@ export function HeroStart() {
   const edited = useLab((s) => s.edited);
   const draft = useLab((s) => s.draft);
   const reason = useStartReason();
+  const other = useMemo(() => otherTask(draft.task, presetId), [draft.task, presetId]);
   if (phase !== 'idle' || steps > 0) return null;
   const preset = PRESETS[presetId];
   const runtime = edited ? null : presetRuntime(presetId);
@@ -26,7 +29,7 @@ export function HeroStart() {
   return (
     <div className="hero-start" data-testid="hero-start">
       <p>
-        <strong>{preset && !edited ? preset.title : 'Your experiment'}:</strong> the same <GlossaryTerm term="Warm start">warm-started</GlossaryTerm> models train in{' '}
+        <strong>{other ? `Your question, ${other.title}` : preset && !edited ? preset.title : 'Your experiment'}:</strong> the same <GlossaryTerm term="Warm start">warm-started</GlossaryTerm> models train in{' '}
         {draft.arms.length} <GlossaryTerm term="Arm">arms</GlossaryTerm>, each rewarded its own way ({arms}), for {draft.steps} <GlossaryTerm term="RL step">RL steps</GlossaryTerm>
         {runtime ? (
           <>

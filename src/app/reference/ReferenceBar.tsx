@@ -8,7 +8,8 @@
  * data-testid="reference-bar" carries data-status (idle, loading, ready, none, stale, error,
  * edited) and data-layer ("on" when the reference layer is in the lab's compare layers).
  */
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
+import { otherTask } from '../controls/presetTask';
 import { referenceLabel, seedsText } from '../../share/reference';
 import { useLab } from '../store';
 import { lab } from '../trainingWorker';
@@ -25,6 +26,9 @@ export function ReferenceBar() {
   const runId = useLab((s) => s.run.runId);
   const layerOn = useLab((s) => status.kind === 'ready' && s.compare.some((l) => l.id === layerId(status.presetId)));
   const alone = only && only.runId === runId ? only : null;
+  const task = useLab((s) => s.draft.task);
+  const presetId = useLab((s) => s.presetId);
+  const otherTitle = useMemo(() => otherTask(task, presetId)?.title ?? null, [task, presetId]);
 
   if (alone && status.kind === 'ready') {
     const ref = status.reference;
@@ -99,7 +103,7 @@ export function ReferenceBar() {
       )}
       {status.kind === 'edited' && (
         <span className="sub" data-testid="reference-edited">
-          Edited experiment: the preset's reference run does not apply.
+          {otherTitle ? `"${otherTitle}" is not the preset's task: the preset's reference run does not apply.` : "Edited experiment: the preset's reference run does not apply."}
         </span>
       )}
       {status.kind === 'loading' && <span className="sub">Loading the reference run…</span>}

@@ -7,7 +7,7 @@
  */
 import { useId, useMemo, useState } from 'react';
 import { useLab } from '../store';
-import { getPreset } from '../../core/experiment/presets';
+import { EDITED_EXPERIMENT, experimentTitle } from '../controls/presetTask';
 import { joinCodeOf, showJoinCode } from '../../room/joinCode';
 import { checkServerUrl, codeOrigin } from './roomLink';
 import { RoomQr } from './RoomQr';
@@ -86,8 +86,13 @@ export function Presenter() {
   const closed = r.info?.status === 'closed' || r.status === 'closed';
   const projector = r.projector;
   const over = running && (r.info?.seats.length ?? 0) > 0 && r.info!.seats.every((x) => x.done);
-  const experiment = useLab((s) => `${s.edited ? 'an edited experiment' : (getPreset(s.presetId)?.title ?? s.presetId)}, seed ${s.draft.seed}`);
   const draft = useLab((s) => s.draft);
+  const presetId = useLab((s) => s.presetId);
+  const edited = useLab((s) => s.edited);
+  const experiment = useMemo(() => {
+    const title = experimentTitle(draft, presetId, edited);
+    return `${title === EDITED_EXPERIMENT ? 'an edited experiment' : title}, seed ${draft.seed}`;
+  }, [draft, presetId, edited]);
   const plan = useMemo(() => roomPlanWords(draft, r.pairing), [draft, r.pairing]);
   return (
     <>

@@ -6,6 +6,7 @@
 import { getPreset } from '../../core/experiment/presets';
 import { connectRoom } from '../../room/client';
 import { validationOf } from '../controls/validation';
+import { experimentTitle } from '../controls/presetTask';
 import { downloadText } from '../lib/download';
 import { classRecordsOf } from './classResults';
 import { createSeeds, newRoomSeeds, runAgainSeeds } from '../../room/roomSeeds';
@@ -64,7 +65,7 @@ export const presenterActions = {
     const preset = !match.edited && getPreset(match.presetId) ? match.presetId : null;
     // Seeds with shipped warm starts where the preset lists them (src/room/roomSeeds.ts).
     const seeds = newRoomSeeds(preset, v.spec.seed);
-    const name = `${preset ? getPreset(preset)!.title : 'An edited experiment'}, seed ${seeds.specSeed}`;
+    const name = `${preset ? getPreset(preset)!.title : experimentTitle(v.spec, s.presetId, true)}, seed ${seeds.specSeed}`;
     const client = connectRoom(server.value, { kind: 'presenter', create: { name, preset, spec: { ...v.spec, seed: seeds.specSeed }, ...createSeeds(seeds), pairing: s.room.pairing } });
     session.client = client;
     state().resetRoom({ panelOpen: true, role: 'presenter', serverUrl: s.room.serverUrl, pairing: s.room.pairing, status: client.status });

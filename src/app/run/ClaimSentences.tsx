@@ -9,6 +9,7 @@
 import { useMemo } from 'react';
 import { useLab } from '../store';
 import { claimSentences } from './claimSentences';
+import { noSeedResultsText } from '../controls/presetTask';
 
 export function ClaimSentences() {
   const done = useLab((s) => s.run.phase === 'done');
@@ -19,6 +20,10 @@ export function ClaimSentences() {
   const presetId = useLab((s) => (s.edited ? null : s.presetId));
   // A paired room's seat trains one member of the peer arm: its sentences are that member's alone.
   const member = useLab((s) => (s.room.role === 'student' ? (s.room.seat?.member ?? null) : null));
+  // A run of another task is named by its task, not as "an edited experiment" (presetTask.ts).
+  const runSpec = useLab((s) => s.run.spec);
+  const basePreset = useLab((s) => s.presetId);
+  const noSeedResults = useMemo(() => noSeedResultsText(runSpec, basePreset), [runSpec, basePreset]);
   const sentences = useMemo(() => (done && summary ? claimSentences(summary, presetId, heldOut) : []), [done, summary, presetId, heldOut]);
   if (sentences.length === 0) return null;
   return (
@@ -42,7 +47,7 @@ export function ClaimSentences() {
                 </span>{' '}
               </>
             )}
-            This seed{ownTask ? ' (an example)' : ''}: {c.thisSeed} {c.overSeeds ?? (ownTask ? 'The verdict over seeds is above the charts.' : presetId ? '' : 'An edited experiment: the 8-seed results do not apply.')}
+            This seed{ownTask ? ' (an example)' : ''}: {c.thisSeed} {c.overSeeds ?? (ownTask ? 'The verdict over seeds is above the charts.' : presetId ? '' : noSeedResults)}
           </li>
         ))}
       </ul>

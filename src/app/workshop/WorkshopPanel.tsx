@@ -5,6 +5,8 @@
  * what the preset's seeds measured, shown when the run is done or when the presenter asks for it.
  */
 import './workshop.css';
+import { useMemo } from 'react';
+import { otherTask } from '../controls/presetTask';
 import { useLab } from '../store';
 import { type Direction, WORKSHOP, type WorkshopStep, directionOf, readRun, seedsMeasured, signed } from './sequence';
 import { workshop } from './actions';
@@ -19,6 +21,9 @@ export function WorkshopPanel() {
   const phase = useLab((s) => s.run.phase);
   const predict = useLab((s) => s.predict);
   const revealMeasured = useLab((s) => s.revealMeasured);
+  const task = useLab((s) => s.draft.task);
+  // Another task than the step's preset asks: its measured numbers are about another question.
+  const other = useMemo(() => otherTask(task, presetId), [task, presetId]);
   if (!w) return null;
   const step = WORKSHOP[w.step - 1];
   // The seeds' talking point and the reference run's dashed curves are revealed together.
@@ -60,9 +65,11 @@ export function WorkshopPanel() {
       )}
       {locked && w.prediction && <Outcome step={step} prediction={w.prediction} revealed={revealed} />}
       {locked && <Measured step={step} revealed={revealed} canReveal={w.prediction != null} onReveal={reveal} />}
-      {presetId !== step.presetId && (
+      {(presetId !== step.presetId || other) && (
         <p className="notice notice-warn" data-testid="workshop-off-preset">
-          The experiment is no longer this step's preset ({PRESETS[step.presetId]?.title ?? step.presetId}), so what it shows may differ from what was measured.{' '}
+          {presetId !== step.presetId
+            ? `The experiment is no longer this step's preset (${PRESETS[step.presetId]?.title ?? step.presetId}), so what it shows may differ from what was measured.`
+            : `The experiment asks another question ("${other!.title}") than this step's preset, so what was measured does not apply to it.`}{' '}
           <button type="button" className="link" onClick={() => workshop.reloadStepPreset()}>
             Load the step's preset
           </button>
