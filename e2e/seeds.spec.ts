@@ -6,6 +6,8 @@
 import { type Page, expect, test } from '@playwright/test';
 import { collectErrors } from './helpers';
 import { CHARTS, LabPage } from './helpers/lab';
+import { evaluationBand } from '../src/app/run/changeRule';
+import { PRESETS } from '../src/core/experiment/presets';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -119,8 +121,10 @@ test('Run 2 seeds: one after another, mean and band on the charts, claims counte
   await expect(pass).toHaveAttribute('data-seeds', '2');
   // The same numbers, seed for seed.
   for (let i = 0; i < 2; i++) for (const id of ids) expect(perSeed[i][id], `seed ${seed + i}, claim ${id}`).toBeCloseTo(opened[i][id], 9);
-  // Held by the page's one rule (src/app/run/changeRule.ts): at least 0.03, as each run's sentences read it.
-  for (const id of ids) expect(shownCounts[id]).toBe(opened.filter((o) => o[id] >= 0.03).length);
+  // Held by the page's one rule (src/app/run/changeRule.ts): at least the band one evaluation of the
+  // quick preset's 64 held-out problems varies by (0.04), as each run's sentences read it.
+  const band = evaluationBand(PRESETS.quick.spec.data.heldOut);
+  for (const id of ids) expect(shownCounts[id]).toBe(opened.filter((o) => o[id] >= band).length);
 
   // Reset clears the seeds' result: no band, no claims.
   await lab.button('reset').click();
