@@ -94,7 +94,7 @@ describe('export CLI end to end', () => {
     expect(ok.status, ok.stderr).toBe(0);
     // Two members of one model: the CLI says what still tells them apart.
     expect(ok.stderr).toMatch(/^note: members A and B share the model Qwen\/Qwen2\.5-0\.5B-Instruct: they start from the same weights and differ only by their sampling seeds/m);
-    expect(ok.stdout).toMatch(/^wrote 17 files to .*: a TRL project for arm peer \(not run here\)/);
+    expect(ok.stdout).toMatch(/^wrote 18 files to .*: a TRL project for arm peer \(not run here\)/);
     expect(ok.stderr).toMatch(/note: arm entropy is not exported/);
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/has run\nwith it for real on CPU, with tiny models .*; it has not been run on a\nGPU/);
     const bad = runCli('--preset', 'collapse', '--to', 'trl', '--model', QWEN, '--out', join(tmp(), 'q'));
