@@ -35,6 +35,8 @@ describe('step budgets', () => {
   });
 });
 
+// Skipped only where Dawn finds no Vulkan driver (neither the webgpu package's SwiftShader nor
+// VK_ICD_FILENAMES): there is no WebGPU device in Node to run the kernels on.
 describe.skipIf(!findSwiftShaderDir() && !process.env.VK_ICD_FILENAMES)('the fused MLP step on WebGPU (Dawn), counted', () => {
   beforeAll(async () => {
     await initNodeBackend('webgpu', { fallback: false });

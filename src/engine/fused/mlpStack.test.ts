@@ -97,6 +97,8 @@ async function tfjsUpdate(stack: ModelStack, adam: Adam, batches: RolloutBatch[]
 
 const device = () => (tf.backend() as unknown as { device: GPUDevice }).device;
 
+// Skipped only where Dawn finds no Vulkan driver (neither the webgpu package's SwiftShader nor
+// VK_ICD_FILENAMES): there is no WebGPU device in Node to run the kernels on.
 describe.skipIf(!findSwiftShaderDir() && !process.env.VK_ICD_FILENAMES)('the fused MLP step on WebGPU (Dawn) against the core', () => {
   beforeAll(async () => {
     await initNodeBackend('webgpu', { fallback: false });
